@@ -93,4 +93,22 @@ describe.each([
     // Its tokens were spent: the usage is reported.
     expect((await refused.usage).outputTokens).toBeGreaterThan(0);
   });
+
+  it("a steered stream broken off after its content: providerMetadata's route ends with the failure (rv-steer F9)", async () => {
+    emulated.emulator.injectFault({ fault: 'stream_error', model: STREAMER, afterChunks: 2 });
+    const broken = ai.streamText({
+      model: provider({ fetch: emulated.fetch, circuitBreaker: false })(STREAMER, {
+        fallbackModels: [PROSE],
+      }),
+      prompt: 'Say something long',
+      maxRetries: 0,
+      onError: () => {},
+    });
+    let failure: unknown;
+    for await (const part of broken.fullStream) if (part.type === 'error') failure = part.error;
+    const route = (failure as { data?: { route?: { hops: unknown[] } } }).data?.route;
+    const metadata = (await broken.providerMetadata)?.infergate as { route?: { hops: unknown[] } };
+    expect(route?.hops).toMatchObject([{ model: STREAMER, outcome: 'ended' }]);
+    expect(metadata.route?.hops).toEqual(route?.hops);
+  });
 });

@@ -87,4 +87,48 @@ describe('a round after every model failed (fallbackModels)', () => {
     expect(error).toMatchObject({ code: 'model_busy', status: 429 });
     await gateway.close();
   });
+
+  // 10 ms apart: the round waits the few ms more for all three (ROUND_SLACK_MS). 200 ms apart: it
+  // starts when the first is free, and takes each of the others in as its Retry-After passes.
+  it.each([
+    [10, [0, 10, 20, 1030, 1040, 1050]],
+    [200, [0, 200, 400, 1200, 1400, 1600]],
+  ])(
+    'walks every model free by the time it gets there, their 429s %i ms apart (rv-steer F2)',
+    async (latency, times) => {
+      const gateway = await emulate();
+      const { connection, emulator } = gateway;
+      // Each request takes `latency` ms of the driven clock to reach the gateway: the three models'
+      // 429s come that far apart, so with one `Retry-After` each is free that long after the one before.
+      const slowFetch: typeof fetch = async (input, init) => {
+        await new Promise((resolve) => setTimeout(resolve, latency));
+        return connection.fetch(input, init);
+      };
+      const { client, events } = recordingClient(
+        { connection: { ...connection, fetch: slowFetch } },
+        { maxRetries: 1, circuitBreaker: false },
+      );
+      const models = [GENERAL, 'community/streamer', TOOLS];
+      const list = { fallbackModels: models.slice(1) };
+      await client.chat(hi(GENERAL), list);
+      events.length = 0;
+      emulator.injectFault({ fault: 'model_busy', retryAfter: 1 });
+      driveClock();
+      const start = Date.now();
+      const error = await failureOf(client.chat(hi(GENERAL), list));
+      const asked = only(events, 'attempt').map((event) => `${event.time - start} ${event.model}`);
+      // One round, one retry: every model asked again, each move within a round a failover.
+      expect(asked).toEqual(times.map((time, i) => `${time} ${models[i % 3]}`));
+      const moves = events.filter((event) => event.type === 'failover' || event.type === 'retry');
+      expect(moves.map((event) => event.type)).toEqual([
+        'failover',
+        'failover',
+        'retry',
+        'failover',
+        'failover',
+      ]);
+      expect(error).toMatchObject({ code: 'model_busy', status: 429 });
+      await gateway.close();
+    },
+  );
 });

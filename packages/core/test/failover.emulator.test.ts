@@ -526,3 +526,21 @@ describe('fallbackModels: capacity-aware order', () => {
     expect(emulator.counters.requests.chat).toBe(1);
   });
 });
+
+describe('a steered stream that fails after its content (rv-steer F9)', () => {
+  it('its route, as the stream holds it, ends with the failure, as the error says', async () => {
+    const gateway = await emulate();
+    gateway.emulator.injectFault({
+      fault: 'stream_error',
+      model: 'community/general',
+      afterChunks: 2,
+    });
+    const client = clientOn(gateway);
+    const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'] });
+    expect(stream.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+    const error = await caught(() => stream.result(), isGatewayError);
+    const ended = { model: 'community/general', outcome: 'ended', code: error.code };
+    expect(error.route?.hops).toEqual([ended]);
+    expect(stream.route.hops).toEqual([ended]);
+  });
+});

@@ -357,7 +357,36 @@ describe('hedge: a second attempt when the first is slow to its first content', 
       { model: 'community/streamer', outcome: 'ended', code: 'aborted' },
       { model: 'community/general', outcome: 'ended', code: 'aborted' },
     ]);
-    expect(error.message).toContain('"community/streamer": aborted');
+    // The call's own end, said as a call without a hedge says it: no model failed (rv-steer F10).
+    expect(error.message).toBe('The call was aborted');
+  });
+
+  it("the call's deadline while both attempts are in flight: a timeout, said as one, the route has both", async () => {
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    held(gateway.emulator, 'community/general');
+    held(gateway.emulator, 'community/streamer');
+    driveClock();
+    const call = client
+      .chat(hi(), {
+        timeoutMs: 300,
+        fallbackModels: ['community/streamer'],
+        hedge: { afterMs: 100, maxExtra: 1 },
+      })
+      .catch((error: unknown) => error);
+    const error = await settledAfter(300, call);
+    expect(isGatewayError(error) && error.code).toBe('timeout');
+    const unhedged = await emulate();
+    held(unhedged.emulator, 'community/general');
+    const alone = clientOn(unhedged)
+      .chat(hi(), { timeoutMs: 300, fallbackModels: ['community/streamer'] })
+      .catch((failure: unknown) => failure);
+    const expected = await settledAfter(300, alone);
+    expect((error as Error).message).toBe((expected as Error).message);
+    expect(isGatewayError(error) && error.route?.hops).toEqual([
+      { model: 'community/streamer', outcome: 'ended', code: 'timeout' },
+      { model: 'community/general', outcome: 'ended', code: 'timeout' },
+    ]);
   });
 
   it('a first attempt waiting for its retry when the hedge wins: no hop for the retry never sent', async () => {

@@ -4,7 +4,7 @@ import type { ChatCallOptions } from '../src/chat/chat-calls';
 import type { GatewayClientOptions } from '../src/client/options';
 import type { GatewayError } from '../src/errors/errors';
 import { isGatewayError } from '../src/index';
-import { clientOn, hi } from './helpers';
+import { askingPlace, clientOn, hi } from './helpers';
 
 // A call with one model (no fallback list) is refused as a call that does not steer: a stall
 // timeout or a hedge changes how it is sent, not how it is refused (docs/gateway-protocol.md §4.2,
@@ -128,5 +128,27 @@ describe('a call over a fallback list', () => {
     });
     expect(answer.servedModel).toBe('community/general');
     expect(answer.route.hops[0]).toMatchObject({ model: 'community/plain', outcome: 'skipped' });
+  });
+});
+
+// A call asking for a schema steers with one model too, yet an id the catalog does not list is
+// refused as any call naming it is: `model_not_found` with close matches, not `no_model_can_serve`
+// (that is for a listed model that cannot serve the schema) (rv-steer F8).
+describe('a one-model call asking for a schema', () => {
+  it('naming an unknown id: model_not_found with close matches; a listed model lacking JSON: no_model_can_serve', async () => {
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const unknown = await caught(
+      () => client.chat(askingPlace('community/generl')),
+      isGatewayError,
+    );
+    expect(unknown.code).toBe('model_not_found');
+    expect(unknown.alternatives).toContain('community/general');
+    const lacking = await caught(() => client.chat(askingPlace('community/plain')), isGatewayError);
+    expect(lacking.code).toBe('no_model_can_serve');
+    expect(lacking.route?.hops).toEqual([
+      { model: 'community/plain', outcome: 'skipped', reason: 'missing_capability' },
+    ]);
+    expect(gateway.emulator.counters.requests.chat).toBe(0);
   });
 });

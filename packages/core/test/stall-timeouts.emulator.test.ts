@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, isGatewayError } from '../src/index';
 import {
   clientOn,
+  clientsSharingEvents,
   DEFAULT_KEYS,
   driveClock,
   hi,
@@ -175,6 +176,38 @@ describe('firstChunkTimeoutMs', () => {
     expect((await settledAfter(100, clientOn(off).chat(hi()))).answer.text).toBe(
       'Echo: hello there',
     );
+  });
+
+  it("a stall is the caller's own judgement: a strict client's stalls never open a breaker for the others (rv-steer F3)", async () => {
+    const gateway = await emulate();
+    const { events, another } = clientsSharingEvents(gateway);
+    const strict = another();
+    const lenient = another();
+    // A healthy model, slow to its first chunk: 500 ms, against a strict caller's 100.
+    gateway.emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/general',
+      ms: 500,
+    });
+    const list = { fallbackModels: ['community/streamer'] };
+    driveClock();
+    for (let i = 0; i < 3; i++) {
+      const opened = strict.chatStream(hi(), { ...list, firstChunkTimeoutMs: 100 });
+      const stream = await settledAfter(100, opened);
+      await settledAfter(0, stream.result());
+      expect(stream.route.hops[0]).toEqual({
+        model: 'community/general',
+        outcome: 'failed',
+        reason: 'first_chunk_stall',
+      });
+    }
+    // Neither another client with no stall limit nor the strict one's next call without it skip it.
+    for (const client of [lenient, strict]) {
+      const answered = await settledAfter(500, client.chat(hi(), list));
+      expect(answered.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+    }
+    expect(only(events, 'circuit-open')).toEqual([]);
+    expect(only(events, 'model-skipped')).toEqual([]);
   });
 
   it('applies to chat calls only: a slow service answer is not a stall', async () => {

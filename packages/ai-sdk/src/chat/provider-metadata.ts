@@ -15,8 +15,10 @@ export interface GatewayProviderMetadata {
   /** Answered by a model other than the one asked: by the gateway or by core's failover (`route`). */
   fallback: boolean;
   /**
-   * The models the call went through: skipped, tried and left, and the one that answered; for a
-   * schema, how each hop served it and whether its answer passed the check (`structured`).
+   * The models the call went through: skipped, tried and left, and the one that answered (a
+   * stream that failed after its content: `ended` with its failure's code, core's route as the
+   * stream holds it); for a schema, how each hop served it and whether its answer passed the check
+   * (`structured`).
    */
   route: ChatRoute;
   /** The gateway's `usage` as it came, when it sent one. */

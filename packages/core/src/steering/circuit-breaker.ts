@@ -89,11 +89,13 @@ function outcomeAdded(
 
 /**
  * A failure that says the model is unwell, not the caller's request: a 502, 503 or 504, a
- * provider's error, a stall (a `timeout` with `stall`). Never a 4xx the caller caused, a busy
- * model (429: full, not broken), the key's limit, or the call's own deadline or abort.
+ * provider's error. Never a 4xx the caller caused, a busy model (429: full, not broken), the key's
+ * limit, the call's own deadline or abort, or a stall (a `timeout` with `stall`): a stall is judged
+ * by the caller's own limit, like its deadline, and the observations are shared by every client
+ * on the key, so a client with a tight limit would shut a model off for one with none (rv-steer F3).
  */
 export function isModelFailure(error: GatewayError): boolean {
-  if (error.stall !== undefined) return true;
+  if (error.stall !== undefined) return false;
   const { code, status } = error;
   if (status !== undefined && status >= 502 && status <= 504) return true;
   return (
@@ -145,10 +147,13 @@ export class CircuitBreakers {
 
   /**
    * Why `model` is left out of a plan now (`circuit_open`), or undefined: closed for this client,
+   * (asked again at each later hop, round and hedge of the call: a breaker may open meanwhile),
    * its probe's turn (taken by this call), or no other candidate left (`others`: the models still
    * in the plan).
    */
   skip(model: string, others: readonly string[]): SkippedModel | undefined {
+    // Asked again at a later hop: the probe this call took is its to send.
+    if (this.#probes.has(model)) return undefined;
     const key = this.#keyOf(model);
     const seen = observed().get(key);
     const openUntil = seen === undefined ? 0 : this.#openUntil(seen);

@@ -6,7 +6,12 @@ import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { NextAttempt, RetryAllowance } from '../http/attempt-policy';
 import { isRetryableWithin, nextRetryWait } from '../http/retry-policy';
-import type { ChatRouteHop, FailoverReason, StructuredOutputMethod } from '../protocol/chat-route';
+import type {
+  ChatRouteHop,
+  FailoverReason,
+  SkippedModel,
+  StructuredOutputMethod,
+} from '../protocol/chat-route';
 import type { Usage } from '../protocol/wire-types';
 import { failoverReason } from './failover-reason';
 
@@ -24,6 +29,12 @@ export interface WalkPlan {
   order?: (models: readonly string[]) => string[];
   /** A call asking for structured output: how `model` serves the schema (the plan's). */
   methodOf?: (model: string) => StructuredOutputMethod | undefined;
+  /**
+   * Why a model not tried yet is left out now (its breaker opened since the plan), asked with the
+   * models still in the round; `skipped` is told each one left out.
+   */
+  skip?: (model: string, others: readonly string[]) => SkippedModel | undefined;
+  skipped?: (skip: SkippedModel) => void;
   /**
    * Another walk of the same call whose route this one writes too (a hedged call's two runs): the
    * failed hops of both, in the order they happened.
@@ -68,6 +79,14 @@ export interface FailedHop {
   waiting?: true;
 }
 
+/**
+ * How much longer than the first model free a round waits for the others of its round: the
+ * gateway's `Retry-After` is whole seconds, and the failures of one round came a few ms apart, so
+ * models busy for the same second are free a few ms apart too. Waiting this much more lets them
+ * into the same round instead of one round each (each counted against `maxRetries`).
+ */
+export const ROUND_SLACK_MS = 100;
+
 /** A failover failure of a model, and when it came (its `Retry-After` counts from then). */
 interface TimedFailure {
   model: string;
@@ -97,6 +116,8 @@ export class FailoverWalk {
   readonly #bodyFor: (model: string) => string;
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
   readonly #methodOf: WalkPlan['methodOf'];
+  readonly #skip: WalkPlan['skip'];
+  readonly #skipped: WalkPlan['skipped'];
   /**
    * The next attempt starts on a model not tried yet (the round's first, or after a failover): it
    * chooses among the untried ones. A retry of the same model (a 500) does not.
@@ -140,6 +161,8 @@ export class FailoverWalk {
     this.#bodyFor = plan.bodyFor;
     this.#order = plan.order;
     this.#methodOf = plan.methodOf;
+    this.#skip = plan.skip;
+    this.#skipped = plan.skipped;
     if (plan.routeOf) {
       this.#otherRun = plan.routeOf;
       plan.routeOf.#otherRun = this;
@@ -162,6 +185,7 @@ export class FailoverWalk {
    * refused answers the later one is the last.
    */
   claimLastAnswer(remainingMs: number): boolean {
+    this.#takeFreed();
     if (this.#index + 1 < this.#round.length) return false;
     const limits = this.#limits;
     if (limits && this.#retryRound(this.#waits, { ...limits, remainingMs })) return false;
@@ -185,6 +209,7 @@ export class FailoverWalk {
   startAttempt(events?: CallEvents): string {
     if (this.#choose) {
       this.#choose = false;
+      this.#leaveOut(this.#index);
       this.#reorder();
     }
     const leaving = this.#leaving;
@@ -216,6 +241,24 @@ export class FailoverWalk {
     return { model: last.model, outcome: 'ended', code: failure.code };
   }
 
+  /**
+   * The round's models from `from` on whose breaker opened since the plan, left out of the round (a
+   * `skipped` hop in the route, told to `skipped`): never the last of the models still in it.
+   */
+  #leaveOut(from: number): void {
+    const skip = this.#skip;
+    if (skip === undefined) return;
+    const inRound = this.#round.slice(this.#index);
+    for (const model of this.#round.slice(from)) {
+      const left = skip(model, inRound);
+      if (left === undefined) continue;
+      inRound.splice(inRound.indexOf(model), 1);
+      this.#round = this.#round.filter((other) => other !== model);
+      this.hops.push({ model, outcome: 'skipped', reason: left.reason });
+      this.#skipped?.(left);
+    }
+  }
+
   /** The models not tried yet in this round, ordered by free capacity now (the plan's `order`). */
   #reorder(): void {
     if (!this.#order || this.#round.length - this.#index < 2) return;
@@ -240,11 +283,12 @@ export class FailoverWalk {
 
   /**
    * A model for a hedged attempt: the one with the most free capacity now among those this round has not
-   * tried yet, taken out of the walk (the first attempt will not go to it); undefined when no other
+   * tried yet (those whose breaker opened since left out), taken out of the walk (the first attempt will not go to it); undefined when no other
    * is left (the hedge then asks the same model: the gateway sends it to another copy), or when
    * that one is not `usable` (then none is: the order puts the models with free capacity first).
    */
   spare(usable: (model: string) => boolean = () => true): string | undefined {
+    this.#leaveOut(this.#index + 1);
     const untried = this.#round.slice(this.#index + 1);
     const [model] = this.#order ? this.#order(untried) : untried;
     if (model === undefined || !usable(model)) return undefined;
@@ -286,6 +330,7 @@ export class FailoverWalk {
     this.failed.push({ model: from, error });
     this.#unlisted = undefined;
     this.#roundFailures.push({ model: from, error, at: monotonicNow() });
+    this.#takeFreed();
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
       const waitedMs = performance.now() - this.#attemptStartedAt;
@@ -294,6 +339,24 @@ export class FailoverWalk {
       return { now: true };
     }
     return this.#nextRound(waits, limits);
+  }
+
+  /**
+   * The models left cooling when the round began whose `Retry-After` has passed by now join the
+   * round's untried ones, in the list's order: a round walks every model free by the time it gets
+   * there, not only those free when it began.
+   */
+  #takeFreed(): void {
+    if (this.#cooling.length === 0) return;
+    const now = monotonicNow();
+    const isFree = ({ error, at }: TimedFailure) => at + (error.retryAfterMs ?? 0) <= now;
+    const freed = this.#cooling.filter(isFree).map(({ model }) => model);
+    if (freed.length === 0) return;
+    this.#cooling = this.#cooling.filter((failure) => !isFree(failure));
+    const untried = [...this.#round.slice(this.#index + 1), ...freed].sort(
+      (a, b) => this.#listed.indexOf(a) - this.#listed.indexOf(b),
+    );
+    this.#round = [...this.#round.slice(0, this.#index + 1), ...untried];
   }
 
   /** Every model of the round failed: the ones worth another try, after the shortest wait. */
@@ -313,9 +376,10 @@ export class FailoverWalk {
    * The next round, or undefined: none. Each model worth another try (its last failure, this
    * round's or one still cooling) is weighed by the retry policy with what is left of its
    * `Retry-After` now (one that no longer fits the deadline is dropped); the round waits the
-   * shortest of those waits, then takes, in the list's order, the models free by then: those whose
-   * `Retry-After` has passed, and those without one (their wait is the backoff, ours to choose).
-   * The others wait for a later round (`cooling`).
+   * shortest of those waits (up to ROUND_SLACK_MS more, for the models free within it), then takes,
+   * in the list's order, the models free by then: those whose `Retry-After` has passed, and those
+   * without one (their wait is the backoff, ours to choose). The others wait (`cooling`) and join
+   * the round once free while it walks (`#takeFreed`), else a later round.
    */
   #retryRound(
     waits: number,
@@ -340,7 +404,10 @@ export class FailoverWalk {
       if (wait !== undefined) weighed.push({ failure, wait, paced: left === undefined });
     }
     if (weighed.length === 0) return undefined;
-    const waitMs = Math.min(...weighed.map(({ wait }) => wait));
+    const first = Math.min(...weighed.map(({ wait }) => wait));
+    const soon = (entry: (typeof weighed)[number]) =>
+      !entry.paced && entry.wait <= first + ROUND_SLACK_MS;
+    const waitMs = Math.max(first, ...weighed.filter(soon).map(({ wait }) => wait));
     const free = (entry: (typeof weighed)[number]) => entry.paced || entry.wait <= waitMs;
     const again = weighed
       .filter(free)

@@ -81,7 +81,9 @@ export async function planHops(
   const needs = structured ? input.needs.filter((need) => need !== 'json_schema') : input.needs;
   const gated = await gateSoleModel(catalog, input, needs, opts);
   const listed = await catalogFor(catalog, requested, opts, input.parent);
-  const entryOf = (id: string) => listed.find((model) => model.id === id);
+  // (A map: the walk ranks the models left at each hop, a long list's many times over.)
+  const entries = new Map(listed.map((model) => [model.id, model]));
+  const entryOf = (id: string) => entries.get(id);
   const kept: string[] = [];
   const skipped: SkippedModel[] = [];
   const methods = new Map<string, StructuredOutputMethod>();

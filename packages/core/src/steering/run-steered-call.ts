@@ -158,7 +158,7 @@ export async function runSteeredCall<T>(
           model: walk.model,
         };
   } catch (error) {
-    const failure = failedCall(error, plan, walk, second);
+    const failure = failedCall(error, plan, walk, second, planned.scope.ended);
     // A hedged call's runs leave its end to it.
     if (hedge) events?.failed(failure);
     throw failure;
@@ -198,15 +198,21 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
   // handed on unchecked (a step of the caller's tool loop) says it was not checked.
   const checked = !stream && checkedWhole(input, answer);
   const structured = method === undefined ? {} : { structured: { method, checked } };
+  /** The routes handed out (a stream's): a later failure ends their answered hop too. */
+  const given: ChatRoute[] = [];
   return {
     answer,
     model,
     method,
-    route: (answeredBy) => ({
-      requested: plan.requested,
-      hops: hopsOf(plan, log, ...tail, { model, outcome: 'answered', ...structured }),
-      answeredBy,
-    }),
+    route: (answeredBy) => {
+      const route: ChatRoute = {
+        requested: plan.requested,
+        hops: hopsOf(plan, log, ...tail, { model, outcome: 'answered', ...structured }),
+        answeredBy,
+      };
+      given.push(route);
+      return route;
+    },
     silence:
       chunkMs === undefined
         ? undefined
@@ -222,6 +228,8 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
       }
       // A refused answer's tokens were spent: its hop reports them.
       if (error.usage !== undefined) ended.usage = error.usage;
+      // A stream that failed after its content: the route its caller holds tells it too (rv-steer F9).
+      for (const route of given) route.hops[route.hops.length - 1] = { ...ended };
       return withRoute(
         error,
         { requested: plan.requested, hops: hopsOf(plan, log, ...tail, ended) },
@@ -276,6 +284,8 @@ async function readAndPlan(input: SteeredCallInput): Promise<PlannedCall> {
       bodyFor: (model) => input.bodyFor(model, methodOf(model)),
       order: plan.order,
       methodOf,
+      skip: breakers && ((model, others) => breakers?.skip(model, others)),
+      skipped: (skip) => events?.skipped(skip),
     });
     return { input, call, scope, events, plan, walk, breakers, budgetId };
   } catch (cause) {
@@ -518,16 +528,20 @@ function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
  * The error a walk ended with, carrying the route: its skips, and every hop that failed, a hedged
  * call's of both runs (the hedge's own failure too, when it is no failover: an `ended` hop before
  * the one of the error that ends the call, the first run's). A call that ended during a wait ends
- * its route with its error's hop too; its message does not count that as an attempt.
+ * its route with its error's hop too; its message does not count that as an attempt. A call that
+ * its own abort or deadline ended (`callEnded`) before any attempt failed keeps that end's message
+ * (`The call was aborted`), hedged or not: its runs' ends are in the route, but no model failed.
  */
 function failedCall(
   error: unknown,
   plan: HopPlan,
   walk: FailoverWalk,
   hedge: HedgeRunState,
+  callEnded: boolean,
 ): unknown {
   if (!isGatewayError(error)) return error;
   const hops = hopsOf(plan, walk.hops);
+  const noneFailed = callEnded && walk.failed.length === 0;
   const failed = [...walk.failed];
   const recorded = new Set(failed.map((hop) => hop.error));
   const ends: [FailoverWalk | undefined, unknown][] = [
@@ -546,7 +560,7 @@ function failedCall(
       waiting ? { model: run.model, error: end, waiting } : { model: run.model, error: end },
     );
   }
-  return withRoute(error, { requested: plan.requested, hops }, failed);
+  return withRoute(error, { requested: plan.requested, hops }, noneFailed ? [] : failed);
 }
 
 /**
