@@ -113,10 +113,13 @@ describe('the HTTP idle sweep', () => {
       sweep();
       expect(server.sessions).toBe(1);
       clock.ahead(IDLE_MS);
-      await vi.waitFor(() => {
-        sweep();
-        expect(server.sessions).toBe(0);
-      });
+      await vi.waitFor(
+        () => {
+          sweep();
+          expect(server.sessions).toBe(0);
+        },
+        { timeout: 10_000 },
+      );
     } finally {
       release();
       await server.close();
@@ -145,11 +148,14 @@ describe('the HTTP idle sweep', () => {
       await list.body?.cancel();
       listening.abort();
       // Once the server has seen the stream end, the session is idle for IDLE_MS from then.
-      await vi.waitFor(() => {
-        clock.ahead(IDLE_MS);
-        sweep();
-        expect(server.sessions).toBe(0);
-      });
+      await vi.waitFor(
+        () => {
+          clock.ahead(IDLE_MS);
+          sweep();
+          expect(server.sessions).toBe(0);
+        },
+        { timeout: 10_000 },
+      );
     } finally {
       await server.close();
     }
