@@ -231,6 +231,8 @@ export const LANGCHAIN_KEYS: readonly string[] = [
   'onFailedAttempt',
   'disableStreaming',
   'outputVersion',
+  // (Set by LangChain's generate on every call: a key not listed here pays the near-miss search.)
+  'promptIndex',
   'ls_structured_output_format',
   'tool_choice',
 ];
