@@ -231,8 +231,10 @@ export const LANGCHAIN_KEYS: readonly string[] = [
   'onFailedAttempt',
   'disableStreaming',
   'outputVersion',
-  // (Set by LangChain's generate on every call: a key not listed here pays the near-miss search.)
+  // (Set by LangChain on every call, and by streamEvents: a key not listed here pays the
+  // near-miss search at each call.)
   'promptIndex',
+  'version',
   'ls_structured_output_format',
   'tool_choice',
 ];
