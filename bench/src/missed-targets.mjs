@@ -5,40 +5,21 @@
  * so neither can drift from the numbers. No measured figures here: those are the stored results.
  */
 export const MISSED_TARGETS = {
-  'B1.generateText': {
-    since: '2026-12-05',
-    why:
-      'the stored run (the twenty-second session) came in an hour when this machine ran every ' +
-      'contender 1.4–3× slower than the stored run before (the raw-fetch floor of the canned table ' +
-      'went from 20 µs to 63 µs): the rows that divide ours by an anchor of a different weight ' +
-      'moved with it. An interleaved CPU-time A/B of generateText through this build against the ' +
-      "session start's, both load orders: 1.16 and 0.92 (noise of that size). The path gained " +
-      "the snake_case check of provider options' keys (only when there are keys) this round.",
-    plan:
-      'store B1 again on a quiet machine; if it stays over 0.5×, profile generateText against ' +
-      "the session start's build with more rounds.",
-  },
-  'B1.invoke': {
-    since: '2026-12-05',
-    why:
-      'GatewayChatModel.invoke against ChatOpenAI.invoke measured 0.55× and 0.57× in the last two ' +
-      'stored runs and 0.45× and 0.40× in two others: the row moves by ±0.1 from run to run (both ' +
-      "contenders are ~300–500 µs of LangChain's own work, which the forced GC between batches " +
-      'shifts). The twenty-second session changed what invoke checks (a call timeout passed to ' +
-      'core, tools checked at the call), within that noise.',
-    plan:
-      'store B1 again on a quiet machine; if it stays over 0.5×, profile invoke against the ' +
-      'LangChain floor row of the same run.',
-  },
   'B1.core': {
     since: '2026-12-05',
     why:
-      'core / raw measured 1.42× (19 µs against 14 µs) in a slow hour of this machine (see ' +
-      'B1.generateText); the stored run before measured 1.24×. An interleaved CPU-time A/B of this ' +
-      "build's client.chat against the session start's (0a58eed): 0.97, 0.98, 1.02, 0.97, 1.04 " +
-      'after the one regression it found was fixed (a whole answer read under a listener on the ' +
-      "call's signal, ~7 % of a call, now a field of the call's scope).",
-    plan: 'store B1 again on a quiet machine.',
+      "core / raw 1.42× on a quiet machine at the twenty-third session's start (19 µs against " +
+      "14 µs: the per-call option checks, call scope and answer status of issue 50's rounds). " +
+      'That session cut ~7 % of a plain call and ~14 % of a call with headers (interleaved ' +
+      "CPU-time A/Bs against its start's build: no option walk for a call without options, a " +
+      "free slot taken at once, the deadline's pending scopes a linked list, call headers checked " +
+      'once per client), and added a value check of every option group per call: 1.35× stored ' +
+      '(18 µs against 14 µs). What is left is spread thin: ~9 async layers and ~6 KB more ' +
+      'garbage per call than the raw fetch, no hot spot but JSON.parse, which raw pays too.',
+    plan:
+      'fold the `client.chat` → `postChat` and `answerChat` async layers (each ~1–2 %), keep the ' +
+      "deadline timer ref'd once rather than ref/unref per call, and measure each by an " +
+      'interleaved A/B.',
   },
   'B4.ours': {
     since: '2026-11-27',
