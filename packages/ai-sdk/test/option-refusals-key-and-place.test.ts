@@ -10,17 +10,15 @@ import { embed, generateText } from 'ai';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createGateway, type GatewayProviderSettings } from '../src';
 import { createGateway as createGatewayV3 } from '../src/v6';
+import { recordingChatBodies } from './providers';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 const KEY = emulated.apiKey;
-const bodies: Record<string, unknown>[] = [];
-const fetch: typeof globalThis.fetch = async (input, init) => {
-  const request = new Request(input, init);
-  if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-  return emulated.fetch(request);
-};
+const { bodies, settings: recording } = recordingChatBodies({}, (request) =>
+  emulated.fetch(request),
+);
 const gateway = (settings: GatewayProviderSettings = {}) =>
-  createGateway({ ...emulated.connection, fetch, ...settings });
+  createGateway({ ...emulated.connection, ...recording, ...settings });
 beforeEach(() => {
   bodies.length = 0;
 });
@@ -152,7 +150,7 @@ describe('the factories that take no settings', () => {
     [
       '/v6',
       (settings?: GatewayProviderSettings) =>
-        createGatewayV3({ ...emulated.connection, fetch, ...settings }),
+        createGatewayV3({ ...emulated.connection, ...recording, ...settings }),
     ],
   ] as const) {
     it(`${entry}: embeddingModel(id, { dimensions }) is refused, pointing to providerOptions.infergate`, async () => {

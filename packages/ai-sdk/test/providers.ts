@@ -40,15 +40,18 @@ export async function providersOnMsw(scenario: ScenarioInput) {
 }
 
 /**
- * Provider settings whose fetch keeps the JSON body of each chat request it sends (msw then
- * answers it), with `settings` merged in.
+ * Provider settings whose fetch keeps the JSON body of each chat request it sends through `send`
+ * (by default the global fetch, which msw answers), with `settings` merged in.
  */
-export function recordingChatBodies(settings: GatewayProviderSettings = {}) {
+export function recordingChatBodies(
+  settings: GatewayProviderSettings = {},
+  send: (request: Request) => Promise<Response> = (request) => globalThis.fetch(request),
+) {
   const bodies: Record<string, unknown>[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const request = new Request(input, init);
     if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-    return globalThis.fetch(request);
+    return send(request);
   };
   return { bodies, settings: { ...settings, fetch } };
 }

@@ -10,18 +10,16 @@ import { generateText, Output, streamText } from 'ai';
 import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { createGateway, type GatewayProviderSettings } from '../src';
+import { recordingChatBodies } from './providers';
 
 // The kit's gateway, reached through a fetch that records the chat request bodies.
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 const { emulator } = emulated;
-const bodies: Record<string, unknown>[] = [];
-const fetch: typeof globalThis.fetch = async (input, init) => {
-  const request = new Request(input, init);
-  if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-  return emulated.fetch(request);
-};
+const { bodies, settings: recording } = recordingChatBodies({}, (request) =>
+  emulated.fetch(request),
+);
 const gateway = (settings: GatewayProviderSettings = {}) =>
-  createGateway({ ...emulated.connection, fetch, ...settings });
+  createGateway({ ...emulated.connection, ...recording, ...settings });
 beforeEach(() => {
   bodies.length = 0;
 });
@@ -80,7 +78,9 @@ describe('createGateway({...}) with an unknown setting named with the API key', 
       vi.unstubAllEnvs();
     });
     const { apiKey: _given, ...connection } = emulated.connection;
-    const error = await caught(() => createGateway({ ...connection, fetch, [key]: true } as never));
+    const error = await caught(() =>
+      createGateway({ ...connection, ...recording, [key]: true } as never),
+    );
     expect(LoadSettingError.isInstance(error)).toBe(true);
     expect(error.message).toContain('unknown option `[redacted]` in createGateway');
     expect(inspect(error, { depth: 10 }) + JSON.stringify(error)).not.toContain(key);

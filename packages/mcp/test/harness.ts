@@ -6,6 +6,7 @@ import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import {
   createGatewayMcpServer,
   type GatewayMcpServer,
@@ -24,6 +25,22 @@ export interface Harness {
   outside: string;
   connect(): Promise<Client>;
   close(): Promise<void>;
+}
+
+/**
+ * The file's harness (`startHarness()`), started before its tests and closed after them, the
+ * mocks restored after each test: `const harness = harnessOfFile();`, then `harness().mcp`.
+ */
+export function harnessOfFile(): () => Harness {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(() => harness?.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  return () => harness!;
 }
 
 /** The emulator's HTTP server, a gateway MCP server on it, and SDK clients over in-memory pairs. */

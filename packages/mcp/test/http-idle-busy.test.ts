@@ -5,20 +5,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startHttpServer } from '../src/index';
-import { type Harness, RAW_INITIALIZE, startHarness, textOf } from './harness';
+import { harnessOfFile, RAW_INITIALIZE, textOf } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(async () => {
-  await harness.close();
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const harness = harnessOfFile();
 
 const IDLE_MS = 30_000;
 const HEADERS = {
@@ -42,7 +33,7 @@ function monotonicClock() {
 /** An HTTP server whose idle sweep the test runs itself. */
 async function serverWithManualSweep() {
   const setIntervalSpy = vi.spyOn(globalThis, 'setInterval');
-  const server = await startHttpServer(harness.mcp, { port: 0, sessionIdleMs: IDLE_MS });
+  const server = await startHttpServer(harness().mcp, { port: 0, sessionIdleMs: IDLE_MS });
   const call = setIntervalSpy.mock.calls.find(([, delay]) => delay === IDLE_MS);
   expect(call, 'the idle sweep is armed').toBeDefined();
   return { server, sweep: call![0] as () => void };
@@ -66,14 +57,14 @@ describe('the HTTP idle sweep', () => {
   it('keeps a session whose tool call is still running; the call gets its answer', async () => {
     const clock = monotonicClock();
     const { server, sweep } = await serverWithManualSweep();
-    const { emulator } = harness.gateway;
+    const { emulator } = harness().gateway;
     const release = emulator.holdAnswers('chat');
     try {
       const client = await sdkClient(server.url);
       const call = client.callTool({ name: 'ask_model', arguments: ASK }, undefined, {
         timeout: 20_000,
       });
-      await harness.gateway.untilHeld(1);
+      await harness().gateway.untilHeld(1);
       clock.ahead(2 * IDLE_MS);
       sweep();
       release();
@@ -89,7 +80,7 @@ describe('the HTTP idle sweep', () => {
   it('counts idleness from the end of the last request, not its start (no stream open)', async () => {
     const clock = monotonicClock();
     const { server, sweep } = await serverWithManualSweep();
-    const { emulator } = harness.gateway;
+    const { emulator } = harness().gateway;
     const release = emulator.holdAnswers('chat');
     try {
       const session = await rawSession(server.url);
@@ -103,7 +94,7 @@ describe('the HTTP idle sweep', () => {
           params: { name: 'ask_model', arguments: ASK },
         }),
       });
-      await harness.gateway.untilHeld(1);
+      await harness().gateway.untilHeld(1);
       clock.ahead(2 * IDLE_MS);
       sweep();
       release();
@@ -163,14 +154,14 @@ describe('the HTTP idle sweep', () => {
 
   it('a session closed with a tool call in flight answers it with an error, not silence', async () => {
     const { server } = await serverWithManualSweep();
-    const { emulator } = harness.gateway;
+    const { emulator } = harness().gateway;
     const release = emulator.holdAnswers('chat');
     try {
       const client = await sdkClient(server.url);
       const call = client.callTool({ name: 'ask_model', arguments: ASK }, undefined, {
         timeout: 20_000,
       });
-      await harness.gateway.untilHeld(1);
+      await harness().gateway.untilHeld(1);
       await server.close();
       await expect(call).rejects.toThrow(
         'Session closed before this request was answered: the server is shutting down',
@@ -179,7 +170,7 @@ describe('the HTTP idle sweep', () => {
     } finally {
       release();
       await server.close();
-      await harness.gateway.untilIdle();
+      await harness().gateway.untilIdle();
     }
   });
 });

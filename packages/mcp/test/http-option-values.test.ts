@@ -6,23 +6,16 @@
  */
 import { Server } from 'node:net';
 import { type GatewayError, isGatewayError } from '@infergate/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type HttpServerOptions, startHttpServer } from '../src/index';
-import { type Harness, startHarness } from './harness';
+import { harnessOfFile } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(() => harness.close());
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const harness = harnessOfFile();
 
 /** The refusal of `options`; a server that started anyway is closed and the test fails. */
 async function refusalOf(options: Record<string, unknown>): Promise<GatewayError> {
   const listen = vi.spyOn(Server.prototype, 'listen');
-  const outcome = await startHttpServer(harness.mcp, {
+  const outcome = await startHttpServer(harness().mcp, {
     port: 0,
     ...options,
   } as HttpServerOptions).then(
@@ -95,7 +88,7 @@ describe('startHttpServer option values', () => {
   });
 
   it('takes the values the README documents', async () => {
-    const server = await startHttpServer(harness.mcp, {
+    const server = await startHttpServer(harness().mcp, {
       port: 0,
       path: '/mcp',
       token: 'a-token-of-16-ch',
