@@ -7,21 +7,14 @@
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { embed, generateText } from 'ai';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createGateway, type GatewayProviderSettings } from '../src';
 import { createGateway as createGatewayV3 } from '../src/v6';
-import { recordingChatBodies } from './providers';
+import { recordingGatewayOn } from './providers';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 const KEY = emulated.apiKey;
-const { bodies, settings: recording } = recordingChatBodies({}, (request) =>
-  emulated.fetch(request),
-);
-const gateway = (settings: GatewayProviderSettings = {}) =>
-  createGateway({ ...emulated.connection, ...recording, ...settings });
-beforeEach(() => {
-  bodies.length = 0;
-});
+const { bodies, recording, gateway } = recordingGatewayOn(emulated);
 
 /** Every string of an error that could leave the process (its cause's too). */
 function shown(error: Error): string {

@@ -1,6 +1,6 @@
 import type { ScenarioInput } from '@infergate/emulator';
-import { emulate, type GatewayConnection } from '@infergate/emulator/testing';
-import { afterAll, afterEach } from 'vitest';
+import { type EmulatedGateway, emulate, type GatewayConnection } from '@infergate/emulator/testing';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { createGateway, type GatewayProviderSettings } from '../src';
 import { createGateway as createGatewayV3 } from '../src/v6';
 
@@ -54,4 +54,20 @@ export function recordingChatBodies(
     return send(request);
   };
   return { bodies, settings: { ...settings, fetch } };
+}
+
+/**
+ * A provider on the kit's gateway whose fetch keeps each chat request's JSON body (emptied before
+ * each test): `gateway(settings)` makes one; `recording` is its settings, for another factory.
+ */
+export function recordingGatewayOn(emulated: EmulatedGateway) {
+  const { bodies, settings: recording } = recordingChatBodies({}, (request) =>
+    emulated.fetch(request),
+  );
+  beforeEach(() => {
+    bodies.length = 0;
+  });
+  const gateway = (settings: GatewayProviderSettings = {}) =>
+    createGateway({ ...emulated.connection, ...recording, ...settings });
+  return { bodies, recording, gateway };
 }

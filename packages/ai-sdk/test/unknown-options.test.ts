@@ -7,22 +7,15 @@ import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
-import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod/v4';
-import { createGateway, type GatewayProviderSettings } from '../src';
-import { recordingChatBodies } from './providers';
+import { createGateway } from '../src';
+import { recordingGatewayOn } from './providers';
 
 // The kit's gateway, reached through a fetch that records the chat request bodies.
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 const { emulator } = emulated;
-const { bodies, settings: recording } = recordingChatBodies({}, (request) =>
-  emulated.fetch(request),
-);
-const gateway = (settings: GatewayProviderSettings = {}) =>
-  createGateway({ ...emulated.connection, ...recording, ...settings });
-beforeEach(() => {
-  bodies.length = 0;
-});
+const { bodies, recording, gateway } = recordingGatewayOn(emulated);
 
 describe('createGateway({...})', () => {
   it.each([
