@@ -12,7 +12,7 @@ const create = (options: GatewayClientOptions) =>
 describe('a hedge that could never be sent', () => {
   it('is refused at creation: afterMs not less than firstChunkTimeoutMs', () => {
     expect(() => create({ firstChunkTimeoutMs: 100, hedge: { afterMs: 5000 } })).toThrow(
-      'hedge.afterMs (client option) (5000) is not less than firstChunkTimeoutMs (100): the hedge would never be sent',
+      'hedge.afterMs (client option) (5000) is not less than firstChunkTimeoutMs (100): the stall moves the call on before the hedge is due',
     );
     expect(() => create({ firstChunkTimeoutMs: 100, hedge: { afterMs: 100 } })).toThrowError(
       expect.objectContaining({ code: 'configuration_error', field: 'hedge.afterMs' }),
@@ -33,12 +33,14 @@ describe('a hedge that could never be sent', () => {
     );
     expect(error).toMatchObject({ code: 'invalid_request_error', field: 'hedge.afterMs' });
     expect(error.message).toBe(
-      'hedge.afterMs (call option) (5000) is not less than firstChunkTimeoutMs (100): the hedge would never be sent',
+      "hedge.afterMs (call option) (5000, the call's) is not less than firstChunkTimeoutMs (100, the client's): the stall moves the call on before the hedge is due",
     );
     const stream = await caught(() =>
       client.chatStream(hi(), { hedge: { afterMs: 50 }, firstChunkTimeoutMs: 20 }),
     );
-    expect(stream.message).toContain('(50) is not less than firstChunkTimeoutMs (20)');
+    expect(stream.message).toContain(
+      "(50, the call's) is not less than firstChunkTimeoutMs (20, the call's)",
+    );
     expect(emulator.counters.requests.chat).toBe(0);
     expect(emulator.counters.requests.models ?? 0).toBe(0);
   });
@@ -47,7 +49,7 @@ describe('a hedge that could never be sent', () => {
     const { client, emulator } = await harness({ hedge: { afterMs: 800 } });
     const error = await caught(() => client.chat(hi(), { timeoutMs: 500 }));
     expect(error.message).toBe(
-      'hedge.afterMs (call option) (800) is not less than timeoutMs (500): the hedge would never be sent',
+      "hedge.afterMs (call option) (800, the client's) is not less than timeoutMs (500, the call's): the hedge would never be sent",
     );
     expect(emulator.counters.requests.chat).toBe(0);
   });

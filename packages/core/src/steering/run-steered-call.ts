@@ -262,7 +262,12 @@ async function readAndPlan(input: SteeredCallInput): Promise<PlannedCall> {
   // The call's values over its client's: a hedge the two make unsendable is refused here.
   const timeoutMs = Math.min(MAX_TIMEOUT_MS, options?.timeoutMs ?? transport.timeoutMs);
   const firstChunkTimeoutMs = call.firstChunkTimeoutMs ?? client.firstChunkTimeoutMs;
-  refuseUnsentHedge(call.hedge ?? client.hedge, firstChunkTimeoutMs, timeoutMs, 'call option');
+  const whose = (own: boolean) => (own ? "the call's" : "the client's");
+  refuseUnsentHedge(call.hedge ?? client.hedge, firstChunkTimeoutMs, timeoutMs, 'call option', {
+    hedge: whose(call.hedge !== undefined),
+    firstChunkTimeoutMs: whose(call.firstChunkTimeoutMs !== undefined),
+    timeoutMs: whose(options?.timeoutMs !== undefined),
+  });
   const methods = call.structuredOutputMethods;
   const scope = scopeOf(options, transport.timeoutMs);
   const requested = [primary, ...(call.fallbackModels ?? [])];

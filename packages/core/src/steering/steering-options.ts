@@ -90,18 +90,25 @@ export function refuseUnsentHedge(
   firstChunkTimeoutMs: number | undefined,
   timeoutMs: number,
   place: SteeringPlace,
+  whose?: { hedge: string; firstChunkTimeoutMs: string; timeoutMs: string },
 ): void {
   if (!hedge || hedge.afterMs === 'auto') return;
   const { afterMs } = hedge;
-  const [limit, why] =
-    firstChunkTimeoutMs !== undefined && firstChunkTimeoutMs <= timeoutMs
-      ? [firstChunkTimeoutMs, 'firstChunkTimeoutMs']
-      : [timeoutMs, 'timeoutMs'];
+  const byStall = firstChunkTimeoutMs !== undefined && firstChunkTimeoutMs <= timeoutMs;
+  const [limit, name] = byStall
+    ? [firstChunkTimeoutMs, 'firstChunkTimeoutMs' as const]
+    : [timeoutMs, 'timeoutMs' as const];
   if (afterMs < limit) return;
+  // At a call, each value says whose it is (a client's hedge against a call's timeout).
+  const of = (value: number, owner: string | undefined) =>
+    owner === undefined ? `(${value})` : `(${value}, ${owner})`;
+  const why = byStall
+    ? 'the stall moves the call on before the hedge is due'
+    : 'the hedge would never be sent';
   throw refusal(
     place,
     'hedge.afterMs',
-    `(${afterMs}) is not less than ${why} (${limit}): the hedge would never be sent`,
+    `${of(afterMs, whose?.hedge)} is not less than ${name} ${of(limit, whose?.[name])}: ${why}`,
   );
 }
 
