@@ -23,6 +23,7 @@ export {
   refuseNearMisses,
   refuseUnknownOptions,
 } from './call/option-groups';
+export { readHedge } from './call/steering-option-values';
 export { MAX_TIMEOUT_MS } from './call/timer-limit';
 export { capabilitiesOf, checkCapabilities } from './catalog/model-capabilities';
 export {
@@ -73,4 +74,4 @@ export {
   planChatCall,
   streamsOptionally,
 } from './steering/chat-call-plan';
-export { readCircuitBreaker, readHedge, readSteering } from './steering/steering-options';
+export { readCircuitBreaker, readSteering } from './steering/steering-options';

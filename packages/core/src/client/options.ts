@@ -19,6 +19,7 @@ import {
   TIMEOUT_OPTIONS,
   type TimeoutOptions,
 } from '../call/option-groups';
+import { readHedge } from '../call/steering-option-values';
 import { GatewayError, keyKeptOut } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import { authorization, checkHeaders } from '../http/request-headers';
@@ -27,7 +28,6 @@ import { LIMITS } from '../protocol/limits';
 import {
   type ClientSteering,
   readCircuitBreaker,
-  readHedge,
   refuseUnsentHedge,
 } from '../steering/steering-options';
 import { missingSettingMessage, readEnv } from './read-env';

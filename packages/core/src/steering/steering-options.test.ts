@@ -1,12 +1,10 @@
 import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { NO_CLIENT_STEERING } from '../../test/helpers';
+import { readFallbackModels, readHedge, readStallTimeout } from '../call/steering-option-values';
 import { isGatewayError } from '../errors/errors';
 import {
   readCircuitBreaker,
-  readFallbackModels,
-  readHedge,
-  readStallTimeout,
   readSteering,
   resolveSteering,
   type SteeringPlace,

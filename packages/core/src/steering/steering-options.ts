@@ -20,26 +20,12 @@ import {
   STEERING_OPTIONS,
   type SteeringOptions,
 } from '../call/option-groups';
-import {
-  type ReadSteering,
-  readFallbackModels,
-  readHedge,
-  readStallTimeout,
-  readSteeringValues,
-} from '../call/steering-option-values';
-import { readStructuredOutput, STRUCTURED_OUTPUT_METHODS } from '../call/structured-output-options';
+import { type ReadSteering, readSteeringValues } from '../call/steering-option-values';
 import { keyKeptOut, type SecretSource } from '../errors/errors';
 
-// The groups' types are declared once, in call/option-groups.ts; read here.
+// The groups' types are declared once, in call/option-groups.ts; read here. The readers of each
+// option are in call/ (a call's options are checked there, steered or not).
 export type { CircuitBreakerOptions, HedgeOptions, ReadSteering, SteeringOptions };
-// The call options' readers are in call/ (a call's options are checked there, steered or not).
-export {
-  readFallbackModels,
-  readHedge,
-  readStallTimeout,
-  readStructuredOutput,
-  STRUCTURED_OUTPUT_METHODS,
-};
 
 /** Where an option was given: it names the place in messages and decides the error code. */
 export type SteeringPlace = OptionPlace;

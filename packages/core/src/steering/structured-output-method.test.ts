@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readStructuredOutput, STRUCTURED_OUTPUT_METHODS } from '../call/structured-output-options';
 import { GatewayError } from '../errors/errors';
-import { readStructuredOutput, STRUCTURED_OUTPUT_METHODS } from './steering-options';
 import { chooseStructuredOutputMethod } from './structured-output-method';
 
 const all = { methods: STRUCTURED_OUTPUT_METHODS };

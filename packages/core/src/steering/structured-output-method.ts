@@ -6,9 +6,9 @@
  * choice is the steering module's; the adapters pass the schema and the allowed methods only.
  */
 import type { StructuredOutputOptions } from '../call/option-groups';
+import { STRUCTURED_OUTPUT_METHODS } from '../call/structured-output-options';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { GatewayModel } from '../protocol/wire-types';
-import { STRUCTURED_OUTPUT_METHODS } from './steering-options';
 
 export type { StructuredOutputMethod, StructuredOutputOptions };
 
