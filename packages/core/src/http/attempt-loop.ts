@@ -56,7 +56,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       // Each attempt's slot, taken here (or the one the caller took for it: `taken`).
       const ask = { ahead, events, attempt, requestedModel: spec.requestedModel, taken };
       taken = undefined;
-      held = slots.takeNow(scope, ask) ?? (await slots.acquire(scope, ask));
+      held = await slots.acquire(scope, ask);
       const answerStatus: AnswerStatus = { cut: false };
       const request = policy.request(attempt, events, answerStatus);
       held = tellingPolicyOnRelease(held, policy, request);

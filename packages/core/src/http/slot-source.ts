@@ -67,18 +67,6 @@ export class SlotSource {
   }
 
   /**
-   * `acquire` when it needs no wait and tells no events: the caller's `taken` slot, or both slots
-   * when both queues grant them now; else undefined (then the caller awaits `acquire`). Most calls
-   * take their slot so, without a promise.
-   */
-  takeNow(scope: CallScope, ask: SlotAsk): Slot | undefined {
-    if (ask.ifFree || ask.events) return undefined;
-    if (ask.taken) return ask.taken;
-    const release = this.#grantedNow(scope);
-    return release && { release };
-  }
-
-  /**
    * Both slots when both queues grant them synchronously (the in-process budget can; a shared one
    * answers undefined), else undefined: then `#queued` waits.
    */
