@@ -15,6 +15,7 @@ export { monotonicNow } from './call/monotonic-clock';
 export {
   describeGiven,
   type EveryKey,
+  kindOf,
   type ListsEveryKey,
   optionKeys,
   readFlags,
@@ -50,7 +51,7 @@ export { encodeBase64 } from './encoding/base64-bytes';
 export { utf8ByteLength } from './encoding/utf8';
 export { closeMatches } from './errors/close-names';
 export { errorFacts, invalidRequest, keyKeptOut } from './errors/errors';
-export { clip, escapeControl } from './errors/escape-control';
+export { clip, escapeControl, quotedName } from './errors/escape-control';
 export { invalidResponse } from './errors/invalid-response';
 export { lazily } from './errors/load-lazily';
 export { redactKey, redactValue } from './errors/redact-secret';

@@ -12,6 +12,7 @@ import {
   apiKeyOrEnv,
   keyKeptOut,
   type ListsEveryKey,
+  optionKeys,
   readSteering,
   refuseUnknownOptions,
 } from '@infergate/core/internal';
@@ -42,17 +43,17 @@ const FIRST_READ_WAIT_MS = 5_000;
  * Core's steering options that are no server option: `fallbackModels` is `ask_model`'s argument
  * (`fallback_models`, per call), `structuredOutput` its `response_format`'s business.
  */
-type NotServerSteering = 'fallbackModels' | 'structuredOutput';
+type NotServerSteering = Exclude<keyof SteeringOptions, keyof AskModelOptions>;
 const NOT_SERVER_STEERING: readonly string[] = [
   'fallbackModels',
   'structuredOutput',
 ] satisfies NotServerSteering[];
 
 /** `ask_model`'s steering set by the server: every other option of core's `steering` group. */
-export type ServerSteering = Omit<SteeringOptions, NotServerSteering>;
+export type ServerSteering = AskModelOptions;
 
 /** Its keys, from core's descriptor: a steering option new in core is a server option, no edit here. */
-const SERVER_STEERING_KEYS = Object.keys(STEERING_OPTIONS.fields).filter(
+const SERVER_STEERING_KEYS = optionKeys(STEERING_OPTIONS).filter(
   (key) => !NOT_SERVER_STEERING.includes(key),
 );
 
@@ -192,7 +193,7 @@ function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
   const read: Record<string, unknown> = { ...readSteering(options, 'client option') };
   const steering: Record<string, unknown> = {};
   for (const key of SERVER_STEERING_KEYS) if (read[key] !== undefined) steering[key] = read[key];
-  return steering as ServerSteering;
+  return steering as AskModelOptions;
 }
 
 /**
@@ -204,7 +205,10 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
   // (The key, pasted by mistake as an option's name at any depth, is never quoted.)
   // Every option is read before the client is made or the catalog read.
   const askOptions = keyKeptOut(
-    () => apiKeyOrEnv(options.clientOptions?.apiKey),
+    () => {
+      const apiKey = options.clientOptions?.apiKey;
+      return apiKeyOrEnv(typeof apiKey === 'string' ? apiKey : undefined);
+    },
     () => {
       refuseUnknownOptions(
         options,

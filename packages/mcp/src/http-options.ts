@@ -1,6 +1,12 @@
 // `startHttpServer`'s option values, checked before anything listens. A wrong one would weaken its protection (a string for `allowedHosts`
 // is searched as text, a one-letter token is guessed) or leave it unusable (no session allowed).
-import { describeGiven, MAX_TIMEOUT_MS, readNumber, refusal } from '@infergate/core/internal';
+import {
+  describeGiven,
+  kindOf,
+  MAX_TIMEOUT_MS,
+  readNumber,
+  refusal,
+} from '@infergate/core/internal';
 import type { HttpServerOptions } from './http-server';
 
 const PLACE = 'startHttpServer option';
@@ -53,12 +59,7 @@ export function checkHttpServerOptions(options: HttpServerOptions): void {
   if (token !== undefined) {
     const rule = `must be a string of at least ${MIN_TOKEN_LENGTH} characters with no space at either end (use a random secret)`;
     // Never the token itself: its length only.
-    if (typeof token !== 'string')
-      throw refusal(
-        PLACE,
-        'token',
-        `${rule}, got ${Array.isArray(token) ? 'an array' : token === null ? 'null' : `a ${typeof token}`}`,
-      );
+    if (typeof token !== 'string') throw refusal(PLACE, 'token', `${rule}, got ${kindOf(token)}`);
     if (token.length < MIN_TOKEN_LENGTH || token.trim() !== token) {
       const blank =
         token.trim() === '' ? ' (blank)' : token.trim() !== token ? ' (spaces at an end)' : '';

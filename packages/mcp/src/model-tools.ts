@@ -92,10 +92,7 @@ const PROGRESS_EVERY_CHARS = 200;
  * The steering `ask_model` passes to core (the server's options, read by core's one reader when
  * the server is made; off when not set).
  */
-export type AskModelOptions = Pick<
-  SteeringOptions,
-  'firstChunkTimeoutMs' | 'chunkTimeoutMs' | 'hedge'
->;
+export type AskModelOptions = Omit<SteeringOptions, 'fallbackModels' | 'structuredOutput'>;
 
 interface Answer {
   text: string;

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §4.1 (`ask_model`'s request), §6 to §9 (the services' requests), §11
 // (their limits): what each tool takes.
 import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
-import { clip, closeMatches, escapeControl, serviceToolDefinition } from '@infergate/core/internal';
+import { closeMatches, quotedName, serviceToolDefinition } from '@infergate/core/internal';
 import { serviceToolArgumentsProblem } from '@infergate/core/internal/service-tools';
 import { z } from 'zod/v4';
 
@@ -58,10 +58,10 @@ function toolArguments<Shape extends z.ZodRawShape>(shape: Shape) {
 const MAX_QUOTED_NAMES = 5;
 
 /**
- * An unknown name as a refusal quotes it (core's rule for names: cut at 60 characters with `…`,
+ * An unknown name as a refusal quotes it (core's `quotedName`: cut at 60 characters with `…`,
  * control characters escaped): a caller's key may be long or forge a line of a log.
  */
-const quoted = (name: string) => `\`${escapeControl(clip(name, 60))}\``;
+const quoted = (name: string) => quotedName(name, 60, undefined);
 
 function unknownArguments(keys: readonly string[], known: readonly string[]): string {
   const refusals: string[] = [];
