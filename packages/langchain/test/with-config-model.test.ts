@@ -64,4 +64,34 @@ describe('withConfig returns the model', () => {
     expect(model.withConfig({ tags: ['x'] }).profile).toEqual(model.profile);
     expect(model.withConfig({ tags: ['x'] }).profile.toolCalling).toBe(true);
   });
+
+  it('the bound options reach every entry: stream, streamEvents without a version, generate', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const bound = new GatewayChatModel('community/general', connection).bindTools([weather]);
+    for await (const _ of await bound.stream('hi'));
+    for await (const _ of bound.streamEvents('hi'));
+    await bound.generate([['hi']]);
+    expect(bodies.map(toolNames)).toEqual([['get_weather'], ['get_weather'], ['get_weather']]);
+  });
+
+  it('chained withConfig joins tags as LangChain joins configs, and calls the bound callbacks once', async () => {
+    const { connection } = await recordingGateway();
+    const starts: (string[] | undefined)[] = [];
+    const callbacks = [
+      {
+        handleChatModelStart(...args: unknown[]) {
+          starts.push(args[5] as string[] | undefined);
+        },
+      },
+    ];
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      disableStreaming: true,
+    });
+    const bound = model.withConfig({ tags: ['a'], callbacks }).withConfig({ tags: ['b'] });
+    await bound.invoke('hi');
+    for await (const _ of await bound.stream('hi'));
+    expect(starts).toHaveLength(2);
+    expect(starts[0]).toEqual(expect.arrayContaining(['a', 'b']));
+  });
 });

@@ -369,15 +369,8 @@ export class GatewayChatModel
     copy.#apiKey = this.#apiKey;
     copy.#gate = this.#gate;
     copy.#warmed = this.#warmed;
-    copy.#defaults = { ...this.#defaults, ...config };
+    copy.#defaults = mergeConfigs(this.#defaults, config) as Partial<GatewayChatModelCallOptions>;
     return copy;
-  }
-
-  override invoke(
-    input: BaseLanguageModelInput,
-    options?: Partial<GatewayChatModelCallOptions>,
-  ): Promise<AIMessageChunk> {
-    return super.invoke(input, this.#withDefaults(options));
   }
 
   /** The bound defaults under the call's options, joined as LangChain joins configs. */
@@ -483,7 +476,11 @@ export class GatewayChatModel
   protected override _separateRunnableConfigFromCallOptionsCompat(
     options?: Partial<GatewayChatModelCallOptions>,
   ): [RunnableConfig, this['ParsedCallOptions']] {
-    const [config, parsed] = super._separateRunnableConfigFromCallOptionsCompat(options);
+    // Every entry (invoke, stream, streamEvents, generate) passes here once: the bound defaults
+    // join the call's options here, and only here.
+    const [config, parsed] = super._separateRunnableConfigFromCallOptionsCompat(
+      this.#withDefaults(options),
+    );
     return [config, withSignalTimeout(parsed, config.metadata)];
   }
 
@@ -504,9 +501,10 @@ export class GatewayChatModel
   ): AsyncGenerator<AIMessageChunk> {
     // LangChain reads one chunk ahead: leaving aborts that read (the model may be silent for
     // long) and the request now.
-    const merged = this.#withDefaults(options);
-    return withCallerSignal(merged?.signal, (signal) =>
-      super._streamIterator(input, { ...merged, signal }),
+    // (A bound signal too; the defaults themselves join the options where the config is split.)
+    const given = options?.signal ?? this.#withDefaults(options)?.signal;
+    return withCallerSignal(given, (signal) =>
+      super._streamIterator(input, { ...options, signal }),
     );
   }
 
