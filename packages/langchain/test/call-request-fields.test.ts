@@ -49,6 +49,8 @@ describe('refused per call and in bindTools, before any request', () => {
     [{ sendReasoning: true }, 'sendReasoning', /model setting/],
     [{ capabilities: ['chat'] }, 'capabilities', /model setting/],
     [{ timeoutMS: 1 }, 'timeoutMS', /did you mean `timeoutMs`\? \(?use `timeout`/],
+    // (An acronym's snake_case spelling, which is no wire name: not sent.)
+    [{ base_url: 'http://elsewhere' }, 'base_url', /did you mean `baseURL`\?/],
   ])('%o', async (options, key, message) => {
     const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
@@ -76,5 +78,15 @@ describe('refused per call and in bindTools, before any request', () => {
     for (const key of ['think', 'mode', 'node']) {
       await expect(model.invoke('hi', { [key]: true } as never)).resolves.toBeDefined();
     }
+  });
+});
+
+describe("a call's apiKey", () => {
+  it('is ignored, as ChatOpenAI ignores it: not refused, not sent', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await model.invoke('hi', { apiKey: 'sk-elsewhere-5678' } as never);
+    expect(bodies).toHaveLength(1);
+    expect(JSON.stringify(bodies[0])).not.toContain('sk-elsewhere');
   });
 });

@@ -34,7 +34,8 @@ export interface GatewayChatModelCallOptions
   strict?: boolean;
   /**
    * Extra request fields for this call, over the model's `modelKwargs` (the gateway passes
-   * unknown fields to the model server). `bindTools` puts every kwarg it does not know here.
+   * unknown fields to the model server). A call's snake_case options are request fields too, sent
+   * beside these; `bindTools` refuses another kwarg it does not know, pointing here.
    */
   modelKwargs?: Record<string, unknown>;
   /** This call's `streamUsage` (over the model's): `false` sends no `stream_options`. */

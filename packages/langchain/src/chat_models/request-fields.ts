@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.1 (unknown request fields reach the model server unchanged).
-import { closeMatches, refuseNearMisses } from '@infergate/core/internal';
+import { refuseNearMisses } from '@infergate/core/internal';
 import { refuseChatOpenAINames } from './chat-openai-names';
 import {
   CLIENT_OPTION_HINTS,
@@ -21,7 +21,12 @@ const NOT_REQUEST_FIELDS = new Set([
   'responseSchema',
 ]);
 
-const snake = (key: string) => key.replace(/[A-Z]/g, (upper) => `_${upper.toLowerCase()}`);
+/** A name in snake_case (`maxTokens` → `max_tokens`, `baseURL` → `base_url`). */
+const snake = (key: string) =>
+  key.replace(
+    /([a-z0-9])([A-Z]+)/g,
+    (_, before: string, upper: string) => `${before}_${upper.toLowerCase()}`,
+  );
 
 /** The model's settings sent under a wire name (`maxTokens` → `max_tokens`). */
 const SENT = [
@@ -55,12 +60,6 @@ for (const key of [...OUR_FIELDS, ...OUR_CALL_OPTIONS, 'maxRetries']) {
 }
 
 /**
- * The hinted names a near miss is looked for among: not the snake_case spellings, nor the short
- * ones (`model`, `user`), whose near misses (`mode`, `node`) may be another library's keys.
- */
-const HINTED = Object.keys(CALL_HINTS).filter((key) => !key.includes('_') && key.length > 5);
-
-/**
  * The rule for options given to a call (`invoke`, `stream`, `withConfig`) or bound by
  * `bindTools`: a snake_case key that is not ours or LangChain's is a request field (sent by
  * `requestFieldsOf`); a near miss of ours, a hinted key (one above) or a near miss of one is
@@ -69,19 +68,20 @@ const HINTED = Object.keys(CALL_HINTS).filter((key) => !key.includes('_') && key
  * carry LangGraph's own keys, which pass.
  */
 export function refuseCallOptions(options: object, where: string, bound = false): void {
-  refuseNearMisses(options, OUR_CALL_OPTIONS, LANGCHAIN_KEYS, where, 'call option', CALL_HINTS);
+  // (Core's check finds near misses of ours and of the hinted names; a call's `apiKey` passes.)
+  refuseNearMisses(options, OUR_CALL_OPTIONS, CALL_THEIRS, where, 'call option', CALL_HINTS);
   refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
+  if (!bound) return;
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || key.includes('_') || NOT_REQUEST_FIELDS.has(key)) continue;
     if (key === 'apiKey') continue;
-    const [near] = closeMatches(key, HINTED, 1, false);
-    const hint = near
-      ? `did you mean \`${near}\`? (${CALL_HINTS[near]})`
-      : bound &&
-        `not a call option: send a request field in snake_case, or with \`modelKwargs: { ${key}: … }\``;
-    if (hint) refuseNearMisses({ [key]: value }, [], [], where, 'call option', { [key]: hint });
+    const hint = `not a call option: send a request field in snake_case, or with \`modelKwargs: { ${key}: … }\``;
+    refuseNearMisses({ [key]: value }, [], [], where, 'call option', { [key]: hint });
   }
 }
+
+/** LangChain's keys, and a call's `apiKey` (ignored, as by `ChatOpenAI`). */
+const CALL_THEIRS = [...LANGCHAIN_KEYS, 'apiKey'];
 
 /**
  * A call's request fields: its snake_case keys that are none of ours or LangChain's

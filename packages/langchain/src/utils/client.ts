@@ -36,7 +36,8 @@ export interface GatewayConnectionFields
    * fields (`apiKey`, `baseURL` other than the client's, `headers`, `fetch`, `budget`,
    * `maxConcurrencyPerKey`) and `onEvent`, `recordContent` are refused (the client's apply), and a chat model's
    * `timeout` and `maxRetries` still apply to each of its calls (the other classes use the client's).
-   * None of these fields is ever serialised.
+   * The client is never serialised (a chat model keeps its base URL, and its key only as the
+   * `INFERGATE_API_KEY` secret reference).
    */
   client?: GatewayClient;
 }
