@@ -5,8 +5,9 @@
 // server; and the embedding and transcription factories, which take no settings, refuse a second
 // argument instead of ignoring it.
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
+import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { caught, emulate } from '@infergate/emulator/testing';
-import { embed, generateText } from 'ai';
+import { embed, generateText, transcribe } from 'ai';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createGateway, type GatewayProviderSettings } from '../src';
 import { createGateway as createGatewayV3 } from '../src/v6';
@@ -16,11 +17,13 @@ const emulated = await emulate({ hooks: { afterEach, afterAll } });
 const KEY = emulated.apiKey;
 const { bodies, recording, gateway } = recordingGatewayOn(emulated);
 
-/** Every string of an error that could leave the process (its cause's too). */
+/** Every string of an error that could leave the process (its cause's too, with its field). */
 function shown(error: Error): string {
   const { argument } = error as { argument?: string };
-  const cause = error.cause as Error | undefined;
-  return [error.message, error.stack, argument, cause?.message, cause?.stack].join('\n');
+  const cause = error.cause as (Error & { field?: string }) | undefined;
+  return [error.message, error.stack, argument, cause?.message, cause?.stack, cause?.field].join(
+    '\n',
+  );
 }
 
 describe("the provider's key, pasted as a key's name in a group, is never quoted", () => {
@@ -61,6 +64,8 @@ describe("the provider's key, pasted as a key's name in a group, is never quoted
     ['generateText', { hedge: { [KEY]: 1 } }],
     ['generateText', { structuredOutput: { [KEY]: 1 } }],
     ['embed', { [KEY]: 1 }],
+    ['embed', { inputType: 'query', [KEY]: 1 }],
+    ['transcribe', { [KEY]: 1 }],
   ])(
     '%s providerOptions.infergate %#: InvalidArgumentError, the key redacted, nothing sent',
     async (call, infergate) => {
@@ -72,11 +77,17 @@ describe("the provider's key, pasted as a key's name in a group, is never quoted
               value: 'x',
               providerOptions: { infergate },
             })
-          : generateText({
-              model: gateway()('community/general'),
-              prompt: 'hi',
-              providerOptions: { infergate },
-            }),
+          : call === 'transcribe'
+            ? transcribe({
+                model: gateway().transcriptionModel(),
+                audio: wavWithSpeech('x'),
+                providerOptions: { infergate },
+              })
+            : generateText({
+                model: gateway()('community/general'),
+                prompt: 'hi',
+                providerOptions: { infergate },
+              }),
       );
       expect(InvalidArgumentError.isInstance(error)).toBe(true);
       expect(error.message).toContain('`[redacted]`');

@@ -32,6 +32,7 @@ import {
   headersToRecord,
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
+import { withUserAgent } from '../shared/user-agent';
 import { type GatewayChatOptions, readChatProviderOptions } from './chat-provider-options';
 import { convertGatewayChatStream, refusedAnswerStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
@@ -223,7 +224,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   ): ChatCallOptions {
     const call: ChatCallOptions = {
       signal: options.abortSignal,
-      headers: options.headers,
+      headers: withUserAgent(options.headers, false),
       maxRetries: AI_RETRIES,
       capabilities: this.settings.capabilities,
       ...resolveSteering(this.settings, settings),

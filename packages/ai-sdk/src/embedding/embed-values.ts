@@ -23,6 +23,7 @@ import {
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { withUserAgent } from '../shared/user-agent';
 import { VALUES_PER_DO_EMBED } from './do-embed-limits';
 import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
 
@@ -125,7 +126,7 @@ export async function embedValues(
   // One deadline (the client's `timeoutMs`) over the engine look-up and the requests.
   const callOptions = withDeadlineStarted({
     signal: abortSignal,
-    headers: options.headers,
+    headers: withUserAgent(options.headers, false),
     maxRetries: AI_RETRIES,
     onResponse: (info: GatewayResponseInfo) => {
       answers.response = info;

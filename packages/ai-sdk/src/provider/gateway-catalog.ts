@@ -3,6 +3,7 @@ import type { CallOptions, GatewayModel, GatewayService } from '@infergate/core'
 import { ENDPOINTS } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { withMappedErrors } from '../shared/map-gateway-error';
+import { withUserAgent } from '../shared/user-agent';
 
 /** The gateway's catalog as a provider lists it (core caches it for `catalogTtlMs`). */
 export interface GatewayCatalog {
@@ -16,10 +17,18 @@ export interface GatewayCatalog {
 export function createGatewayCatalog(config: GatewayModelConfig): GatewayCatalog {
   return {
     models: (options) =>
-      withMappedErrors(config, ENDPOINTS.models, undefined, () => config.client().models(options)),
+      withMappedErrors(config, ENDPOINTS.models, undefined, () =>
+        config.client().models(withOwnUserAgent(options)),
+      ),
     services: (options) =>
       withMappedErrors(config, ENDPOINTS.capabilities, undefined, () =>
-        config.client().services(options),
+        config.client().services(withOwnUserAgent(options)),
       ),
   };
+}
+
+/** A call's own user agent gets ours too (without one, the client's, which has it, is sent). */
+function withOwnUserAgent(options: CallOptions | undefined): CallOptions | undefined {
+  const headers = options?.headers;
+  return headers === undefined ? options : { ...options, headers: withUserAgent(headers, false) };
 }

@@ -24,6 +24,7 @@ import {
 } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
+import { withUserAgent } from '../shared/user-agent';
 
 /**
  * The provider's settings: core's `budget` and `timeouts` groups (`maxConcurrency`,
@@ -163,11 +164,15 @@ function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClie
   };
 }
 
-/** The client's options: every setting given, under its own name (undefined: core's default). */
+/**
+ * The client's options: every setting given, under its own name (undefined: core's default), and
+ * the headers with our user agent, which every request then carries unless a call gives its own.
+ */
 function clientOptionsOf(settings: GatewayProviderSettings): GatewayClientOptions {
   const options: Record<string, unknown> = {};
   for (const key of PROVIDER_SETTING_KEYS) {
     if (settings[key] !== undefined) options[key] = settings[key];
   }
+  options.headers = withUserAgent(settings.headers, true);
   return options as GatewayClientOptions;
 }

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §6 (embeddings), §9 (transcription): options wholly ours.
 import { InvalidArgumentError } from '@ai-sdk/provider';
 import { isGatewayError } from '@infergate/core';
-import { refuseUnknownOptions } from '@infergate/core/internal';
+import { keyKeptOut, refuseUnknownOptions } from '@infergate/core/internal';
 import type { z } from 'zod/v4';
 import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from './parse-infergate-options';
 
@@ -30,7 +30,10 @@ export function strictInfergateOptionsParser<T extends Record<string, unknown>>(
   };
 }
 
-/** `sentKey`: the provider's key, never quoted (a key pasted as a key's name). */
+/**
+ * `sentKey`: the provider's key, never quoted (a key pasted as a key's name): kept out by core's
+ * one guard of a reading of options, as every other reader of ours keeps it out.
+ */
 function refuseUnknownKeys(
   value: object,
   known: readonly string[],
@@ -38,7 +41,7 @@ function refuseUnknownKeys(
 ): void {
   const where = `providerOptions.${PROVIDER_OPTIONS_KEY}`;
   try {
-    refuseUnknownOptions(value, known, where, 'call option', undefined, sentKey);
+    keyKeptOut(sentKey, () => refuseUnknownOptions(value, known, where, 'call option'));
   } catch (error) {
     if (!isGatewayError(error)) throw error;
     throw new InvalidArgumentError({

@@ -15,6 +15,7 @@ import {
 } from '@infergate/core/internal/service-tools';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { mapGatewayError, withMappedErrors } from '../shared/map-gateway-error';
+import { withUserAgent } from '../shared/user-agent';
 import type {
   GatewayOcrInput,
   GatewayOcrResult,
@@ -140,7 +141,7 @@ export async function transcribe(
 }
 
 function callOptions(options: GatewayServiceCallOptions) {
-  return { signal: options.abortSignal, headers: options.headers };
+  return { signal: options.abortSignal, headers: withUserAgent(options.headers, false) };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   headersToRecord,
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
+import { withUserAgent } from '../shared/user-agent';
 import { parseGatewayTranscriptionOptions } from './gateway-transcription-options';
 
 /**
@@ -53,7 +54,7 @@ export async function transcribeAudio(
   try {
     response = await config.client().transcribe(request, {
       signal: options.abortSignal,
-      headers: options.headers,
+      headers: withUserAgent(options.headers, false),
       maxRetries: AI_RETRIES,
       onResponse: (info) => {
         headers = info.headers;
