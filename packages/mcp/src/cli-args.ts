@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { TIMEOUT_OPTIONS, type TimeoutOptions } from '@infergate/core';
 import { MAX_TIMEOUT_MS, refuseUnknownOptions } from '@infergate/core/internal';
+import { bearerTokenFault } from './bearer-token';
 
 /** What each of core's `timeouts` options does here, for the help (a new one needs its line). */
 const TIMEOUT_FLAG_HELP: Record<keyof TimeoutOptions, string> = {
@@ -166,8 +167,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
     }
   }
   const token = values.token ?? (env.INFERGATE_MCP_TOKEN || undefined);
-  if (token !== undefined && token.length < 16) {
-    throw new CliUsageError('--token must be at least 16 characters (use a random secret)');
+  const tokenFault = token === undefined ? undefined : bearerTokenFault(token);
+  if (tokenFault !== undefined) {
+    const source = values.token === undefined ? 'INFERGATE_MCP_TOKEN' : '--token';
+    throw new CliUsageError(`${source} ${tokenFault}`);
   }
   return {
     kind: 'run',
