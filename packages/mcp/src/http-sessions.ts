@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { monotonicNow } from '@infergate/core/internal';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
 import { refuse } from './http-access';
 
@@ -17,18 +17,13 @@ export interface Session {
   readonly pending: Set<RequestId>;
 }
 
-/** The ids of the JSON-RPC requests in a POST body (a message or a batch). */
+/**
+ * The ids of the JSON-RPC requests in a POST body (a message or a batch), by the SDK's own guard:
+ * what its transport counts as a request (to be answered on this POST's stream) is counted here.
+ */
 function requestIds(body: unknown): RequestId[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((message) =>
-    typeof message === 'object' &&
-    message !== null &&
-    'method' in message &&
-    'id' in message &&
-    (typeof message.id === 'string' || typeof message.id === 'number')
-      ? [message.id]
-      : [],
-  );
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.filter(isJSONRPCRequest).map((request) => request.id);
 }
 
 /**
