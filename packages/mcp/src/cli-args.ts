@@ -73,9 +73,11 @@ HTTP:
   --port N               port (default 8788; 0 picks a free one)
   --host H               interface (default 127.0.0.1; another host needs --token or a proxy)
   --token T              require "Authorization: Bearer T" (default: INFERGATE_MCP_TOKEN);
-                         this server's own secret, never the gateway key
+                         this server's own secret, never the gateway key: at least 16
+                         characters, no space at either end
   --allowed-origin O     a browser origin allowed to call, e.g. http://localhost:5173; repeatable
-  --allowed-host H       a Host name allowed (default: loopback names when bound to loopback)
+  --allowed-host H       a Host name allowed, any case; repeatable (default: loopback names when
+                         bound to loopback)
 
   --help, --version`;
 
