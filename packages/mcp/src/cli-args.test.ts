@@ -99,6 +99,18 @@ describe('parseCli', () => {
     }
   });
 
+  it('holds the token to the rule startHttpServer holds its token option to, naming where it came from', () => {
+    const padded = ' a-long-enough-token ';
+    expect(() => parseCli(['--http', '--token', padded], {})).toThrow(
+      new CliUsageError(
+        '--token must be a string of at least 16 characters with no space at either end (use a random secret), got a string of 21 characters (spaces at an end)',
+      ),
+    );
+    expect(() => parseCli(['--http'], { INFERGATE_MCP_TOKEN: 'short' })).toThrow(
+      /^INFERGATE_MCP_TOKEN must be a string of at least 16 characters .*, got a string of 5 characters$/,
+    );
+  });
+
   it('never quotes a too-short token', () => {
     expect(() => parseCli(['--http', '--token', 'secret123'], {})).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('secret123') }),

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { TIMEOUT_OPTIONS, type TimeoutOptions } from '@infergate/core';
 import { MAX_TIMEOUT_MS, refuseUnknownOptions } from '@infergate/core/internal';
+import { bearerTokenFault } from './bearer-token';
 
 /** What each of core's `timeouts` options does here, for the help (a new one needs its line). */
 const TIMEOUT_FLAG_HELP: Record<keyof TimeoutOptions, string> = {
@@ -72,9 +73,11 @@ HTTP:
   --port N               port (default 8788; 0 picks a free one)
   --host H               interface (default 127.0.0.1; another host needs --token or a proxy)
   --token T              require "Authorization: Bearer T" (default: INFERGATE_MCP_TOKEN);
-                         this server's own secret, never the gateway key
+                         this server's own secret, never the gateway key: at least 16
+                         characters, no space at either end
   --allowed-origin O     a browser origin allowed to call, e.g. http://localhost:5173; repeatable
-  --allowed-host H       a Host name allowed (default: loopback names when bound to loopback)
+  --allowed-host H       a Host name allowed, any case; repeatable (default: loopback names when
+                         bound to loopback)
 
   --help, --version`;
 
@@ -166,8 +169,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
     }
   }
   const token = values.token ?? (env.INFERGATE_MCP_TOKEN || undefined);
-  if (token !== undefined && token.length < 16) {
-    throw new CliUsageError('--token must be at least 16 characters (use a random secret)');
+  const tokenFault = token === undefined ? undefined : bearerTokenFault(token);
+  if (tokenFault !== undefined) {
+    const source = values.token === undefined ? 'INFERGATE_MCP_TOKEN' : '--token';
+    throw new CliUsageError(`${source} ${tokenFault}`);
   }
   return {
     kind: 'run',

@@ -19,13 +19,39 @@ const isLoopback = (host: string) =>
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** The `Host` header's name without its port (`[::1]:80` → `[::1]`). */
+/**
+ * The `Host` header's name without its port, as URLs write it: lower case, an IPv6 address in
+ * brackets (`LOCALHOST:3000` → `localhost`, `[::1]:80` → `[::1]`).
+ */
 function hostName(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   try {
     return new URL(`http://${header}`).hostname;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * An allowed host as `hostName` writes the header's: host names are case-insensitive, so
+ * `Example.com` allows `Host: example.com`; a bare IPv6 address (`::1`) is put in brackets.
+ */
+function allowedName(name: string): string {
+  const trimmed = name.trim();
+  const ipv6 = (trimmed.match(/:/g)?.length ?? 0) > 1 && !trimmed.startsWith('[');
+  const bare = ipv6 ? `[${trimmed}]` : trimmed;
+  return hostName(bare) ?? trimmed.toLowerCase();
+}
+
+/**
+ * An origin as URLs write it (scheme and host in lower case, no default port), so that
+ * `http://LocalHost:5173` allows what a browser sends as `http://localhost:5173`.
+ */
+function originName(origin: string): string {
+  try {
+    return new URL(origin.trim()).origin;
+  } catch {
+    return origin.trim().toLowerCase();
   }
 }
 
@@ -44,9 +70,10 @@ interface HttpAccessOptions {
  * token. `refused` answers a request that fails a check and says whether it did.
  */
 export function httpAccess(options: HttpAccessOptions) {
-  const allowedHosts =
-    options.allowedHosts ?? (isLoopback(options.host) ? LOOPBACK_HOSTS : undefined);
-  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const allowedHosts = (
+    options.allowedHosts ?? (isLoopback(options.host) ? LOOPBACK_HOSTS : undefined)
+  )?.map(allowedName);
+  const allowedOrigins = new Set((options.allowedOrigins ?? []).map(originName));
   // On loopback, a page the server itself would serve (`http://localhost:<its port>`, and the same
   // on 127.0.0.1 and [::1]) is the server's own origin, not a rebound one.
   const ownOrigins = isLoopback(options.host)
@@ -68,12 +95,10 @@ export function httpAccess(options: HttpAccessOptions) {
         refuse(res, 403, 'Forbidden: Host not allowed');
         return true;
       }
-      const origin = req.headers.origin;
-      if (
-        origin !== undefined &&
-        !allowedOrigins.has(origin) &&
-        !ownOrigins().includes(origin.toLowerCase())
-      ) {
+      // A browser sends its origin serialized (lower case, no default port), as `originName` writes
+      // the allowed ones; only its case is evened here.
+      const origin = req.headers.origin?.toLowerCase();
+      if (origin !== undefined && !allowedOrigins.has(origin) && !ownOrigins().includes(origin)) {
         refuse(res, 403, 'Forbidden: Origin not allowed');
         return true;
       }

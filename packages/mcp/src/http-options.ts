@@ -1,18 +1,10 @@
 // `startHttpServer`'s option values, checked before anything listens. A wrong one would weaken its protection (a string for `allowedHosts`
 // is searched as text, a one-letter token is guessed) or leave it unusable (no session allowed).
-import {
-  describeGiven,
-  kindOf,
-  MAX_TIMEOUT_MS,
-  readNumber,
-  refusal,
-} from '@infergate/core/internal';
+import { describeGiven, MAX_TIMEOUT_MS, readNumber, refusal } from '@infergate/core/internal';
+import { bearerTokenFault } from './bearer-token';
 import type { HttpServerOptions } from './http-server';
 
 const PLACE = 'startHttpServer option';
-
-/** The command line's rule for `--token`, the same for the option. */
-const MIN_TOKEN_LENGTH = 16;
 
 const isNonEmptyStringList = (value: unknown) =>
   Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry.trim() !== '');
@@ -55,15 +47,7 @@ export function checkHttpServerOptions(options: HttpServerOptions): void {
       `must be an array of non-empty strings (${example}), got ${describeGiven(value)}`,
     );
   }
-  const { token } = given;
-  if (token !== undefined) {
-    const rule = `must be a string of at least ${MIN_TOKEN_LENGTH} characters with no space at either end (use a random secret)`;
-    // Never the token itself: its length only.
-    if (typeof token !== 'string') throw refusal(PLACE, 'token', `${rule}, got ${kindOf(token)}`);
-    if (token.length < MIN_TOKEN_LENGTH || token.trim() !== token) {
-      const blank =
-        token.trim() === '' ? ' (blank)' : token.trim() !== token ? ' (spaces at an end)' : '';
-      throw refusal(PLACE, 'token', `${rule}, got a string of ${token.length} characters${blank}`);
-    }
-  }
+  // Never the token itself: its type or length only.
+  const fault = given.token === undefined ? undefined : bearerTokenFault(given.token);
+  if (fault !== undefined) throw refusal(PLACE, 'token', fault);
 }

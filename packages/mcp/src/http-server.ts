@@ -21,13 +21,14 @@ export interface HttpServerOptions {
    */
   token?: string;
   /**
-   * Browser origins allowed to call (e.g. `http://localhost:5173`). A request that carries any
+   * Browser origins allowed to call (e.g. `http://localhost:5173`; scheme and host in any case). A request that carries any
    * other `Origin` is refused (DNS-rebinding protection); requests without one (non-browser
    * clients) pass. Default: none.
    */
   allowedOrigins?: readonly string[];
   /**
-   * Host names (without port) the `Host` header may name. Default: `localhost`, `127.0.0.1` and
+   * Host names (without port) the `Host` header may name, compared without regard to case (an
+   * IPv6 address with or without brackets). Default: `localhost`, `127.0.0.1` and
    * `[::1]` when bound to loopback (so a DNS-rebound name is refused), and any host otherwise.
    */
   allowedHosts?: readonly string[];

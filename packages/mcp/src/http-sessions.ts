@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { monotonicNow } from '@infergate/core/internal';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
 import { refuse } from './http-access';
 
@@ -13,22 +19,49 @@ export interface Session {
   busy: number;
   /** When its last request or stream ended (monotonic clock). */
   lastSeen: number;
-  /** JSON-RPC requests it received and has not answered, to answer them if it is closed. */
+  /**
+   * JSON-RPC requests it received and has not answered (an answer sent takes its id out): to
+   * answer them if it is closed, to cancel them if their client goes.
+   */
   readonly pending: Set<RequestId>;
 }
 
-/** The ids of the JSON-RPC requests in a POST body (a message or a batch). */
+/**
+ * The ids of the JSON-RPC requests in a POST body (a message or a batch), by the SDK's own guard:
+ * what its transport counts as a request (to be answered on this POST's stream) is counted here.
+ */
 function requestIds(body: unknown): RequestId[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((message) =>
-    typeof message === 'object' &&
-    message !== null &&
-    'method' in message &&
-    'id' in message &&
-    (typeof message.id === 'string' || typeof message.id === 'number')
-      ? [message.id]
-      : [],
-  );
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.filter(isJSONRPCRequest).map((request) => request.id);
+}
+
+/**
+ * Takes a request out of `pending` once its answer (result or error) is handed to the transport:
+ * its handler has ended, nothing is left to cancel.
+ */
+function forgetWhenAnswered(
+  transport: StreamableHTTPServerTransport,
+  pending: Set<RequestId>,
+): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (
+      (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) &&
+      message.id !== undefined
+    ) {
+      pending.delete(message.id);
+    }
+    return send(message, options);
+  };
+}
+
+/** Cancels a request through the SDK's own path, as if its client had sent the notification. */
+function cancel(session: Session, requestId: RequestId): void {
+  session.transport.onmessage?.({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId, reason: 'the client closed its connection before the answer' },
+  });
 }
 
 /**
@@ -87,7 +120,13 @@ export class HttpSessions {
     const ids = requestIds(body);
     for (const id of ids) session.pending.add(id);
     res.once('close', () => {
-      for (const id of ids) session.pending.delete(id);
+      // The POST's stream closed with requests of it unanswered: its client went (aborted its
+      // fetch, closed, lost its connection). With no event store no answer can reach it later, so
+      // each is cancelled as the client's `notifications/cancelled` would: the SDK fires the
+      // handler's AbortSignal, and the gateway call stops and frees its slot.
+      for (const id of ids) {
+        if (session.pending.delete(id)) cancel(session, id);
+      }
     });
     if (req.method === 'DELETE') await this.#answerPending(session, 'the client ended the session');
     await session.transport.handleRequest(req, res, body);
@@ -106,6 +145,7 @@ export class HttpSessions {
       if (opening) this.#opening -= 1;
       opening = false;
     };
+    const pending = new Set<RequestId>();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -113,11 +153,12 @@ export class HttpSessions {
           transport,
           busy: 0,
           lastSeen: monotonicNow(),
-          pending: new Set(),
+          pending,
         });
         opened();
       },
     });
+    forgetWhenAnswered(transport, pending);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
     };

@@ -67,6 +67,9 @@ describe('oversizedRequest', () => {
     ['{"method":"notifications/x","params":{"id":3,"a":"PAD"}}', undefined, 'notifications/x'],
     ['{"params":{"a":"PAD","method":"x","id":3},"jsonrpc":"2.0"}', undefined, undefined],
     ['{"jsonrpc":"2.0","id":5,"params":{"a":"PAD"}}', 5, undefined],
+    // No request id by the SDK's rule (a string or an integer): nothing to answer to.
+    ['{"jsonrpc":"2.0","id":1.5,"method":"ping","params":{"a":"PAD"}}', undefined, 'ping'],
+    ['{"jsonrpc":"2.0","id":null,"method":"ping","params":{"a":"PAD"}}', undefined, 'ping'],
   ])('%s', (text, id, method) => {
     expect(oversizedRequest(line(text))).toEqual({ id, method });
   });

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §11 (a 23 MiB file as base64 fits in one stdio message; a larger
 // message fails its own call, not the session).
 import { Transform, type TransformCallback } from 'node:stream';
+import { type RequestId, RequestIdSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** How much of an oversized line is kept to find its `method` and `id`. */
 const KEPT_BYTES = 512;
@@ -103,7 +104,7 @@ export class MessageLines extends Transform {
 
 /** The request an oversized line held, as far as its ends tell: its `id` (JSON) and `method`. */
 export function oversizedRequest(line: OversizedLine): {
-  id: string | number | undefined;
+  id: RequestId | undefined;
   method: string | undefined;
   /** A `tools/call`'s tool, when its `name` is the first or last member of `params`. */
   tool: string | undefined;
@@ -112,10 +113,11 @@ export function oversizedRequest(line: OversizedLine): {
   // runs past what was kept (the huge value, the params): a member found both ways is the tail's,
   // as the last of duplicate keys wins in `JSON.parse`.
   const members = { ...headMembers(line.head), ...tailMembers(line.tail) };
-  const id = scalar(members.id);
+  // An id by the SDK's own rule (a string or an integer): one its client could match an answer to.
+  const id = RequestIdSchema.safeParse(scalar(members.id));
   const method = scalar(members.method);
   return {
-    id: typeof id === 'string' || typeof id === 'number' ? id : undefined,
+    id: id.success ? id.data : undefined,
     method: typeof method === 'string' ? method : undefined,
     tool: toolNamed(line),
   };

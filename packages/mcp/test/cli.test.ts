@@ -136,6 +136,22 @@ describe('infergate-mcp', () => {
     }
   });
 
+  it('refuses a token startHttpServer would refuse as a usage error naming --token (status 2)', () => {
+    const padded = spawnSync(
+      process.execPath,
+      [bin, '--http', '--token', ' padded-token-abcdefgh '],
+      {
+        env: gatewayEnv(),
+        encoding: 'utf8',
+      },
+    );
+    expect(padded.status).toBe(2);
+    expect(padded.stderr).toContain(
+      'infergate-mcp: --token must be a string of at least 16 characters with no space at either end',
+    );
+    expect(padded.stderr).not.toContain('padded-token-abcdefgh');
+  });
+
   it('refuses a --root that is no directory (status 1), and --root with --http (status 2)', async () => {
     const run = (...args: string[]) =>
       spawnSync(process.execPath, [bin, ...args], { env: gatewayEnv(), encoding: 'utf8' });

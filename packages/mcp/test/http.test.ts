@@ -149,6 +149,47 @@ describe('Streamable HTTP', () => {
     );
   });
 
+  it('compares Host names and origins without regard to case', async () => {
+    // Written as a person may write them; clients send them in lower case, or as typed (curl).
+    const cased = await startHttpServer(harness.mcp, {
+      port: 0,
+      allowedHosts: ['LocalHost', 'MCP.Example.com', '::1'],
+      allowedOrigins: ['HTTP://LocalHost:5173'],
+    });
+    try {
+      const { port } = new URL(cased.url);
+      // The SDK's client sends `Host: localhost:<port>` and the browser-style origin.
+      const client = await connect(`http://localhost:${port}/mcp`, {
+        origin: 'http://localhost:5173',
+      });
+      const result = await client.callTool({
+        name: 'translate',
+        arguments: { text: 'any case', target_language: 'de' },
+      });
+      expect(textOf(result)).toBe('[de] any case');
+      for (const host of [`LOCALHOST:${port}`, 'mcp.example.com', `Mcp.EXAMPLE.com:${port}`]) {
+        expect(await rawInitialize(cased.url, { host }), host).toBe(200);
+      }
+      expect(await rawInitialize(cased.url, { host: `[::1]:${port}` })).toBe(200);
+      expect(await rawInitialize(cased.url, { host: 'evil.example' })).toBe(403);
+      expect(await rawInitialize(cased.url, { host: `127.0.0.1:${port}` })).toBe(403);
+      expect(
+        await rawInitialize(cased.url, {
+          host: 'mcp.example.com',
+          origin: 'HTTP://LOCALHOST:5173',
+        }),
+      ).toBe(200);
+      expect(
+        await rawInitialize(cased.url, {
+          host: 'mcp.example.com',
+          origin: 'http://localhost:5174',
+        }),
+      ).toBe(403);
+    } finally {
+      await cased.close();
+    }
+  });
+
   it("accepts the server's own loopback origin, on its port only", async () => {
     const { port } = new URL(open.url);
     for (const name of ['localhost', '127.0.0.1', '[::1]']) {

@@ -1,0 +1,87 @@
+/**
+ * A Streamable HTTP client that goes away while a tool call runs (its POST's response closed, its
+ * fetch aborted, the client closed) cancels that call as `notifications/cancelled` would: the
+ * gateway request is aborted and its slot freed, not left running for nobody.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type RunningHttpServer, startHttpServer } from '../src/index';
+import { harnessOfFile, RAW_INITIALIZE } from './harness';
+
+const harness = harnessOfFile();
+const ASK = { model: 'community/plain', prompt: 'nobody waits for this' };
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+/** Until the call's chat request is the one in flight (held), past the catalog reads before it. */
+const untilChatHeld = () =>
+  harness().gateway.until(
+    (counters) => counters.requests.chat === 1 && counters.inflight[harness().gateway.apiKey] === 1,
+  );
+
+let server: RunningHttpServer;
+let release: () => void;
+beforeEach(async () => {
+  server = await startHttpServer(harness().mcp, { port: 0 });
+  harness().gateway.reset();
+  release = harness().gateway.hold('chat');
+});
+afterEach(async () => {
+  release();
+  await server.close();
+  await harness().gateway.untilIdle();
+});
+
+describe('a Streamable HTTP client gone while its tool call runs', () => {
+  it('the SDK client closed mid-call: the gateway request is aborted, its slot freed', async () => {
+    const client = new Client({ name: 'leaving', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const call = client.callTool({ name: 'ask_model', arguments: ASK });
+    await untilChatHeld();
+    // Closing aborts the client's fetches; it sends no notifications/cancelled.
+    await client.close();
+    await expect(call).rejects.toThrow();
+    // Still held by the emulator: only an abort from the server frees it.
+    await harness().gateway.untilIdle();
+    // The client's own slot comes back once the aborted call has unwound.
+    await vi.waitFor(() => expect(harness().mcp.client.budget.active).toBe(0));
+  });
+
+  it('a raw POST whose fetch is aborted: the same, and the session goes on', async () => {
+    const init = await fetch(server.url, {
+      method: 'POST',
+      headers: HEADERS,
+      body: RAW_INITIALIZE,
+    });
+    await init.body?.cancel();
+    const session = { ...HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id')! };
+    const leaving = new AbortController();
+    const answer = fetch(server.url, {
+      method: 'POST',
+      headers: session,
+      signal: leaving.signal,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'ask_model', arguments: ASK },
+      }),
+    });
+    // The stream is open (headers in) before the client goes.
+    const response = await answer;
+    expect(response.status).toBe(200);
+    await untilChatHeld();
+    leaving.abort();
+    await harness().gateway.untilIdle();
+    release();
+    const list = await fetch(server.url, {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
+    expect(await list.text()).toContain('ask_model');
+  });
+});
