@@ -160,6 +160,22 @@ describe.each([AI7, AI6])('fallbackModels through $name', (major) => {
         requested: ['community/general', 'community/json-object'],
       });
     });
+
+    it('a first model put behind the next one (an unlisted own model) is a deferred hop of the route (rv-steer F5)', async () => {
+      const outcome = await call({
+        model: 'my/laptop-model',
+        infergate: { fallbackModels: ['community/general'] },
+      });
+      expect(outcome.modelId).toBe('community/general');
+      expect(outcome.metadata?.route).toEqual({
+        requested: ['my/laptop-model', 'community/general'],
+        hops: [
+          { model: 'my/laptop-model', outcome: 'deferred', reason: 'not_in_catalog' },
+          { model: 'community/general', outcome: 'answered' },
+        ],
+        answeredBy: 'community/general',
+      });
+    });
   });
 
   it.each(['generate', 'stream'] as const)(

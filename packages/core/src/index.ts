@@ -65,6 +65,7 @@ export type {
   GatewayFallbackEvent,
   GatewayHedgeEvent,
   GatewayHedgeSkippedEvent,
+  GatewayModelDeferredEvent,
   GatewayModelSkippedEvent,
   GatewayOperation,
   GatewayQueuedEvent,
@@ -85,6 +86,7 @@ export type {
 export type {
   ChatRoute,
   ChatRouteHop,
+  DeferReason,
   FailedChatRoute,
   FailoverReason,
   HopStructuredOutput,

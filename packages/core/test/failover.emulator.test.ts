@@ -394,8 +394,10 @@ describe('fallbackModels: checked against the catalog before sending', () => {
     const result = await client.chat(hi('my/laptop-model'), {
       fallbackModels: ['community/plain'],
     });
-    // Listed first (busy), then the own model, offline, answered through its pool fallback.
+    // Put behind the listed one (its route says so), tried (busy), then the own model, offline,
+    // answered through its pool fallback.
     expect(result.route.hops).toEqual([
+      { model: 'my/laptop-model', outcome: 'deferred', reason: 'not_in_catalog' },
       { model: 'community/plain', outcome: 'failed', reason: 'model_busy' },
       { model: 'my/laptop-model', outcome: 'answered' },
     ]);
@@ -460,7 +462,10 @@ describe('fallbackModels: capacity-aware order', () => {
     });
     // community/small is full (our own stream, which the cached catalog does not show):
     // community/plain first, and no request to small.
-    expect(result.route.hops).toEqual([{ model: 'community/plain', outcome: 'answered' }]);
+    expect(result.route.hops).toEqual([
+      { model: 'community/small', outcome: 'deferred', reason: 'full' },
+      { model: 'community/plain', outcome: 'answered' },
+    ]);
     expect(emulator.counters.requests.chat).toBe(2);
     await held.result();
     // With free capacity again, the first listed model keeps its priority.
@@ -508,7 +513,9 @@ describe('fallbackModels: capacity-aware order', () => {
     expect(emulator.counters.requests.chat).toBe(8);
     const served = results.map((result) => result.servedModel);
     expect(served.filter((model) => model === 'community/small').length).toBeGreaterThanOrEqual(2);
-    expect(results.every((result) => result.route.hops.length === 1)).toBe(true);
+    const tried = (hops: readonly { outcome: string }[]) =>
+      hops.filter((hop) => hop.outcome !== 'deferred');
+    expect(results.every((result) => tried(result.route.hops).length === 1)).toBe(true);
   });
 
   it('tries a model reported without a node (available_nodes: 0) after the others', async () => {
@@ -522,7 +529,10 @@ describe('fallbackModels: capacity-aware order', () => {
     const result = await client.chat(hi('pool-a/idle'), {
       fallbackModels: ['community/general'],
     });
-    expect(result.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+    expect(result.route.hops).toEqual([
+      { model: 'pool-a/idle', outcome: 'deferred', reason: 'offline' },
+      { model: 'community/general', outcome: 'answered' },
+    ]);
     expect(emulator.counters.requests.chat).toBe(1);
   });
 });

@@ -263,9 +263,10 @@ describe('structured output on every route: each hop served its own way, checked
     );
     const own = bodies.find((body) => body.model === 'my/unlisted');
     expect(own).toMatchObject({ response_format: { type: 'json_object' } });
-    expect(error.route?.hops.map((hop) => hop.model)).toEqual([
-      'community/so-tools',
-      'my/unlisted',
+    expect(error.route?.hops.map((hop) => `${hop.model} ${hop.outcome}`)).toEqual([
+      'my/unlisted deferred',
+      'community/so-tools failed',
+      'my/unlisted failed',
     ]);
   });
 

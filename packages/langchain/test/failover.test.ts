@@ -148,6 +148,27 @@ describe('GatewayChatModel with fallbackModels', () => {
     expect(emulator.counters.requests.chat).toBe(2);
   });
 
+  it('invoke: a first model put behind the next one (an unlisted own model) shows in the route and events (rv-steer F5)', async () => {
+    const { emulator, chat, ofType } = await setup('my/laptop-model', {
+      fallbackModels: ['community/general'],
+    });
+    const message = await chat.invoke('hello there');
+    expect(message.response_metadata).toMatchObject({
+      model_name: 'community/general',
+      route: {
+        requested: ['my/laptop-model', 'community/general'],
+        hops: [
+          { model: 'my/laptop-model', outcome: 'deferred', reason: 'not_in_catalog' },
+          { model: 'community/general', outcome: 'answered' },
+        ],
+      },
+    });
+    expect(ofType('model-deferred')).toMatchObject([
+      { model: 'my/laptop-model', reason: 'not_in_catalog', ahead: 'community/general' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
   it('stream: a list whose every model streams (catalog) is streamed; one with a model that does not is asked whole', async () => {
     const { bodies, chat } = await setup('community/general', {
       fallbackModels: ['community/streamer'],

@@ -1,8 +1,14 @@
-// docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events), §4.7 (skips, failovers).
+// docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events), §4.7 (skips, deferrals,
+// failovers).
 import { type GatewayError, type GatewayErrorCode, isGatewayError } from '../errors/errors';
 import { answeringModel } from '../protocol/answering-model';
 import type { AssembledChat } from '../protocol/chat-result-types';
-import type { FailoverReason, HopStructuredOutput, SkippedModel } from '../protocol/chat-route';
+import type {
+  DeferredModel,
+  FailoverReason,
+  HopStructuredOutput,
+  SkippedModel,
+} from '../protocol/chat-route';
 import { endpointName } from '../protocol/endpoints';
 import { readUsage } from '../protocol/read-usage';
 import type { Usage } from '../protocol/wire-types';
@@ -197,6 +203,17 @@ export class CallEvents {
       model: this.#shown(skip.model),
       reason: skip.reason,
       detail: this.#shown(skip.detail),
+    });
+  }
+
+  /** A listed model not tried yet was put behind the one chosen for the next attempt (`fallbackModels`). */
+  deferred(defer: DeferredModel): void {
+    this.#send({
+      type: 'model-deferred',
+      model: this.#shown(defer.model),
+      reason: defer.reason,
+      ahead: this.#shown(defer.ahead),
+      detail: this.#shown(defer.detail),
     });
   }
 

@@ -1,5 +1,10 @@
 import type { GatewayErrorCode } from '../errors/errors';
-import type { FailoverReason, HopStructuredOutput, ModelSkipReason } from '../protocol/chat-route';
+import type {
+  DeferReason,
+  FailoverReason,
+  HopStructuredOutput,
+  ModelSkipReason,
+} from '../protocol/chat-route';
 import type { UsageCounts } from '../protocol/read-usage';
 
 /**
@@ -100,6 +105,23 @@ export interface GatewayModelSkippedEvent extends GatewayEventBase {
   model: string;
   reason: ModelSkipReason;
   /** Why, in a sentence (what the model lacks, and the models that would do). */
+  detail: string;
+}
+
+/**
+ * A listed model not tried yet was put behind `ahead`, a model listed after it, chosen for the
+ * next attempt (`fallbackModels` only): it is full, offline, an own model the catalog does not
+ * list, or it failed often lately (`reason`). It is tried later only if the walk gets back to it.
+ * Sent when `ahead` is chosen: once the call holds the slot for it, after that hop's `failover`
+ * if any, before its `attempt`. At most once per model per round.
+ */
+export interface GatewayModelDeferredEvent extends GatewayEventBase {
+  type: 'model-deferred';
+  model: string;
+  reason: DeferReason;
+  /** The model chosen before it (the next `attempt`'s). */
+  ahead: string;
+  /** Why, in a sentence. */
   detail: string;
 }
 
@@ -287,7 +309,9 @@ export interface GatewayDoneEvent extends GatewayEventBase {
  * (`circuit-open` when a model's failures open its breaker, `circuit-probe` when the call is a
  * breaker's probe, `circuit-close` when its answer closes one); a hedged call's `hedge` when its
  * second attempt is sent and when one of the two won (`hedge-skipped` when it was due but not sent);
- * `fallback` when another model answers than the one requested; `entry-skipped` for each entry of
+ * `model-deferred` for each listed model put behind the one chosen for an attempt (before that
+ * `attempt`, after its hop's `failover`); `fallback` when another model answers than the one
+ * requested; `entry-skipped` for each entry of
  * a catalog list read that cannot be read; `done` last. Events never hold the API key or headers, and hold message content only when the client
  * is created with `recordContent: true`.
  */
@@ -300,6 +324,7 @@ export type GatewayEvent =
   | GatewayResponseEvent
   | GatewayRetryEvent
   | GatewayModelSkippedEvent
+  | GatewayModelDeferredEvent
   | GatewayFailoverEvent
   | GatewayHedgeEvent
   | GatewayHedgeSkippedEvent

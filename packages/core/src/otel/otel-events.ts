@@ -27,6 +27,7 @@ import type {
   GatewayFallbackEvent,
   GatewayHedgeEvent,
   GatewayHedgeSkippedEvent,
+  GatewayModelDeferredEvent,
   GatewayModelSkippedEvent,
   GatewayQueuedEvent,
   GatewayReleasedEvent,
@@ -236,6 +237,7 @@ function record(
       return;
     case 'attempt':
     case 'model-skipped':
+    case 'model-deferred':
     case 'failover':
     case 'hedge':
     case 'circuit-open':
@@ -376,7 +378,10 @@ function recordHedgeSkipped(call: CallState, event: GatewayHedgeSkippedEvent): v
   });
 }
 
-/** A hop of a call: an attempt (its span, naming the model it asked for), a skipped model, a failover. */
+/**
+ * A hop of a call: an attempt (its span, naming the model it asked for), a skipped model, a model
+ * put behind another, a failover.
+ */
 function recordHop(
   tracer: Tracer,
   instruments: Instruments,
@@ -384,6 +389,7 @@ function recordHop(
   event:
     | GatewayAttemptEvent
     | GatewayModelSkippedEvent
+    | GatewayModelDeferredEvent
     | GatewayFailoverEvent
     | GatewayHedgeEvent
     | GatewayCircuitOpenEvent,
@@ -397,6 +403,14 @@ function recordHop(
         'gen_ai.request.model': event.model,
         'infergate.skip.reason': event.reason,
         'infergate.skip.detail': event.detail,
+      });
+      return;
+    case 'model-deferred':
+      call.span.addEvent('infergate.model_deferred', {
+        'gen_ai.request.model': event.model,
+        'infergate.defer.reason': event.reason,
+        'infergate.defer.ahead': event.ahead,
+        'infergate.defer.detail': event.detail,
       });
       return;
     case 'failover':

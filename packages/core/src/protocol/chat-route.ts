@@ -1,10 +1,10 @@
 // docs/gateway-protocol.md §4.7 (failover: the route a chat call took, its skips and its hops).
 /**
  * What a chat call reports about the models it went through: the list it was given
- * (`model` + `fallbackModels`), which were skipped before sending and why, which were tried and
- * left and why, and the model that answered. Made by the steering module (steering/),
- * carried by `ChatResult.route` and `ChatStream.route`, by the `model-skipped` and `failover`
- * events, and by every error of a steered call (`GatewayError.route`; the `no_model_can_serve`
+ * (`model` + `fallbackModels`), which were skipped before sending and why, which were put behind
+ * a model listed after them and why, which were tried and left and why, and the model that answered. Made by the steering module (steering/),
+ * carried by `ChatResult.route` and `ChatStream.route`, by the `model-skipped`, `model-deferred`
+ * and `failover` events, and by every error of a steered call (`GatewayError.route`; the `no_model_can_serve`
  * refusal's skips also in `GatewayError.skipped`).
  */
 
@@ -18,6 +18,26 @@ import type { Usage } from './wire-types';
  * - `circuit_open`: it failed again and again lately: its circuit breaker is open for a cooldown.
  */
 export type ModelSkipReason = 'not_in_catalog' | 'missing_capability' | 'circuit_open';
+
+/**
+ * Why a listed model not tried yet was put behind a model listed after it, when that one was
+ * chosen (the order of §4.7: free capacity, then recent failures):
+ * - `full`: the requests running on it reach its catalog `capacity`;
+ * - `offline`: its catalog entry reports no node (`available_nodes: 0`);
+ * - `not_in_catalog`: an own model (`my/...`) the catalog does not list (it may be offline);
+ * - `fails_often`: its failure share lately reached the breakers' `failureShare`.
+ */
+export type DeferReason = 'full' | 'offline' | 'not_in_catalog' | 'fails_often';
+
+/** A listed model put behind `ahead` (a model listed after it, chosen first), and why. */
+export interface DeferredModel {
+  model: string;
+  reason: DeferReason;
+  /** The model chosen before it. */
+  ahead: string;
+  /** Why, in a sentence. */
+  detail: string;
+}
 
 /**
  * Why a tried model was left for the next listed one at once (or, when the list is exhausted,
@@ -65,6 +85,12 @@ export interface HopStructuredOutput {
 export type ChatRouteHop =
   /** Left out before sending (only with `fallbackModels`). */
   | { model: string; outcome: 'skipped'; reason: ModelSkipReason }
+  /**
+   * Not tried yet, and put behind a model listed after it, tried in its place then, for `reason`
+   * (only with `fallbackModels`; the `model-deferred` event names that model): tried later only
+   * if a later hop of it says so. At most once per model per round.
+   */
+  | { model: string; outcome: 'deferred'; reason: DeferReason }
   /**
    * Tried, and left for another model (or another round) for `reason` (`structured`: an answer
    * that failed the schema's check; `usage`: that answer's, when the gateway reported it — its

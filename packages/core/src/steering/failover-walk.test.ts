@@ -191,4 +191,49 @@ describe('FailoverWalk', () => {
     first.runEnded();
     expect(hedge.claimLastAnswer(300_000)).toBe(true);
   });
+
+  it('reports a model the order put behind one listed after it: once per round, in the list order, after the failover', () => {
+    const requested = ['a', 'b', 'c'];
+    // The order puts `a` last, always (full, say); the others as listed.
+    const order = (models: readonly string[]) =>
+      [...models].sort((x, y) => Number(x === 'a') - Number(y === 'a'));
+    const told: string[] = [];
+    const events = {
+      deferred: (defer: { model: string; ahead: string }) =>
+        told.push(`deferred ${defer.model} for ${defer.ahead}`),
+      failover: (from: string, to: string) => told.push(`failover ${from} to ${to}`),
+    } as unknown as CallEvents;
+    const walk = new FailoverWalk({
+      models: order(requested),
+      bodyFor: (model) => model,
+      order,
+      deferral: {
+        requested,
+        deferred: (model, ahead) => ({ model, ahead, reason: 'full', detail: `${model} is full` }),
+      },
+    });
+    const busy = () => failure('model_busy', 429, 0);
+    expect(walk.startAttempt(events)).toBe('b');
+    walk.next(busy(), 0, { ...limits, maxRetries: 1 });
+    // Passed over again for c: told once in the round.
+    expect(walk.startAttempt(events)).toBe('c');
+    walk.next(busy(), 0, { ...limits, maxRetries: 1 });
+    expect(walk.startAttempt(events)).toBe('a');
+    walk.next(busy(), 0, { ...limits, maxRetries: 1 });
+    // The next round puts it back again: told again.
+    expect(walk.startAttempt(events)).toBe('b');
+    expect(walk.hops.map((hop) => `${hop.model} ${hop.outcome}`)).toEqual([
+      'a deferred',
+      'b failed',
+      'c failed',
+      'a failed',
+      'a deferred',
+    ]);
+    expect(told).toEqual([
+      'deferred a for b',
+      'failover b to c',
+      'failover c to a',
+      'deferred a for b',
+    ]);
+  });
 });

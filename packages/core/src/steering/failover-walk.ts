@@ -8,6 +8,7 @@ import type { NextAttempt, RetryAllowance } from '../http/attempt-policy';
 import { isRetryableWithin, nextRetryWait } from '../http/retry-policy';
 import type {
   ChatRouteHop,
+  DeferredModel,
   FailoverReason,
   SkippedModel,
   StructuredOutputMethod,
@@ -27,6 +28,14 @@ export interface WalkPlan {
    * calls that queued together do not all go to the model that had free capacity then.
    */
   order?: (models: readonly string[]) => string[];
+  /**
+   * With `order`: the list as the caller gave it, and why `order` put a model behind one listed
+   * after it. A model passed over so when another is chosen is a `deferred` hop of the route.
+   */
+  deferral?: {
+    requested: readonly string[];
+    deferred: (model: string, ahead: string) => DeferredModel | undefined;
+  };
   /** A call asking for structured output: how `model` serves the schema (the plan's). */
   methodOf?: (model: string) => StructuredOutputMethod | undefined;
   /**
@@ -115,6 +124,9 @@ export class FailoverWalk {
   #unlisted: { model: string; failure?: GatewayError } | undefined;
   readonly #bodyFor: (model: string) => string;
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
+  readonly #deferral: WalkPlan['deferral'];
+  /** The models this round reported deferred (once each per round). */
+  #deferred = new Set<string>();
   readonly #methodOf: WalkPlan['methodOf'];
   readonly #skip: WalkPlan['skip'];
   readonly #skipped: WalkPlan['skipped'];
@@ -160,6 +172,7 @@ export class FailoverWalk {
     this.#listed = plan.models;
     this.#bodyFor = plan.bodyFor;
     this.#order = plan.order;
+    this.#deferral = plan.deferral;
     this.#methodOf = plan.methodOf;
     this.#skip = plan.skip;
     this.#skipped = plan.skipped;
@@ -207,10 +220,12 @@ export class FailoverWalk {
    * must not all go to the model that had free capacity then.
    */
   startAttempt(events?: CallEvents): string {
+    let deferred: DeferredModel[] = [];
     if (this.#choose) {
       this.#choose = false;
       this.#leaveOut(this.#index);
       this.#reorder();
+      deferred = this.#passedOver();
     }
     const leaving = this.#leaving;
     if (leaving) {
@@ -220,6 +235,7 @@ export class FailoverWalk {
       const usage = 'usage' in hop ? hop.usage : undefined;
       events?.failover(from, this.model, reason, waitedMs, structured, usage);
     }
+    for (const defer of deferred) events?.deferred(defer);
     this.#attemptStartedAt = performance.now();
     this.#unlisted = { model: this.model };
     return this.model;
@@ -264,6 +280,29 @@ export class FailoverWalk {
     if (!this.#order || this.#round.length - this.#index < 2) return;
     const untried = this.#order(this.#round.slice(this.#index));
     this.#round = [...this.#round.slice(0, this.#index), ...untried];
+  }
+
+  /**
+   * The models the order put behind the one just chosen though listed before it, not tried yet
+   * in this round: each a `deferred` hop (once per round, in the list's order), so a caller whose
+   * first model was put back sees it and why (rv-steer F5).
+   */
+  #passedOver(): DeferredModel[] {
+    const deferral = this.#deferral;
+    if (!deferral || this.#round.length - this.#index < 2) return [];
+    const { requested } = deferral;
+    const chosen = this.model;
+    const untried = new Set(this.#round.slice(this.#index + 1));
+    const deferred: DeferredModel[] = [];
+    for (const model of requested.slice(0, requested.indexOf(chosen))) {
+      if (!untried.has(model) || this.#deferred.has(model)) continue;
+      const defer = deferral.deferred(model, chosen);
+      if (defer === undefined) continue;
+      this.#deferred.add(model);
+      this.hops.push({ model, outcome: 'deferred', reason: defer.reason });
+      deferred.push(defer);
+    }
+    return deferred;
   }
 
   /** The request body of the current model. */
@@ -367,6 +406,7 @@ export class FailoverWalk {
     this.#round = again;
     this.#index = 0;
     this.#choose = true;
+    this.#deferred.clear();
     this.#roundFailures = [];
     this.#cooling = cooling;
     return { waitMs };

@@ -12,8 +12,9 @@ import {
 import { catalogFor, gateModel } from '../catalog/resolve-model';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-import type { SkippedModel, StructuredOutputMethod } from '../protocol/chat-route';
+import type { DeferredModel, SkippedModel, StructuredOutputMethod } from '../protocol/chat-route';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
+import { deferredModel } from './defer-reason';
 import { orderListedModels, runningOn, tierOf } from './order-listed-models';
 import {
   chooseStructuredOutputMethod,
@@ -29,6 +30,8 @@ export interface HopPlan {
   skipped: SkippedModel[];
   /** Orders models by free capacity and recent failures when asked (for each hop of the walk). */
   order: (models: readonly string[]) => string[];
+  /** Why `order` put `model` behind `ahead`, listed after it (a `deferred` hop), as things stand now. */
+  deferred: (model: string, ahead: string) => DeferredModel | undefined;
   /** Whether `model` has free capacity now by the catalog (listed, online, below its capacity): a hedge's. */
   hasCapacity: (model: string) => boolean;
   /** A call asking for structured output: how each kept model serves the schema. */
@@ -107,7 +110,10 @@ export async function planHops(
   const order = (models: readonly string[]) =>
     orderListedModels(models, entryOf, runningOf, input.failsOften);
   const hasCapacity = (id: string) => tierOf(entryOf(id), runningOf(id)) === 0;
-  const plan: HopPlan = { requested, models: order(kept), skipped, order, hasCapacity };
+  const standing = { entryOf, runningOf, failsOften: input.failsOften };
+  const deferred = (id: string, ahead: string) => deferredModel(id, ahead, standing);
+  const models = order(kept);
+  const plan: HopPlan = { requested, models, skipped, order, deferred, hasCapacity };
   if (structured) plan.methods = methods;
   return plan;
 }

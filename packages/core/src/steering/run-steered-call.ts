@@ -288,6 +288,7 @@ async function readAndPlan(input: SteeredCallInput): Promise<PlannedCall> {
       models: plan.models,
       bodyFor: (model) => input.bodyFor(model, methodOf(model)),
       order: plan.order,
+      deferral: { requested, deferred: plan.deferred },
       methodOf,
       skip: breakers && ((model, others) => breakers?.skip(model, others)),
       skipped: (skip) => events?.skipped(skip),
