@@ -17,10 +17,14 @@ export type CoreErrorCode = string;
 /** Why a model was left out before any request, as core's `ModelSkipReason`. */
 export type CoreSkipReason = 'not_in_catalog' | 'missing_capability' | 'circuit_open';
 
+/** Why a listed model was put behind one listed after it, as core's `DeferReason`. */
+export type CoreDeferReason = 'full' | 'offline' | 'not_in_catalog' | 'fails_often';
+
 /** A step of a route, as core's `ChatRouteHop` (`reason` of `failed`: core's `FailoverReason`). */
 export type CoreOutcomeHop = { model: string } & (
   | { outcome: 'answered' | 'lost' }
   | { outcome: 'skipped'; reason: CoreSkipReason }
+  | { outcome: 'deferred'; reason: CoreDeferReason }
   | { outcome: 'failed'; reason: string }
   | { outcome: 'ended'; code: CoreErrorCode }
 );
@@ -105,6 +109,11 @@ const skipped = (model: string, reason: CoreSkipReason): CoreOutcomeHop => ({
   outcome: 'skipped',
   reason,
 });
+const deferred = (model: string, reason: CoreDeferReason): CoreOutcomeHop => ({
+  model,
+  outcome: 'deferred',
+  reason,
+});
 const ended = (model: string, code: string): CoreOutcomeHop => ({ model, outcome: 'ended', code });
 
 /** A call of `model` steered by `steering`, with `faults` injected first. */
@@ -137,6 +146,11 @@ export const CORE_OUTCOMES: readonly CoreOutcome[] = [
     ...on(G, { fallbackModels: [S] }, offline(G)),
     callsBefore: 1,
     outcome: answered([G, S], skipped(G, 'not_in_catalog')),
+  },
+  {
+    name: 'an own model the catalog does not list is put behind the fallback, and not tried',
+    ...on('my/laptop-model', { fallbackModels: [G] }),
+    outcome: answered(['my/laptop-model', G], deferred('my/laptop-model', 'not_in_catalog')),
   },
   {
     name: 'a fallback lacking tools is skipped without a request',
