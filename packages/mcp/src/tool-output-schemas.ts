@@ -20,8 +20,8 @@ import { z } from 'zod/v4';
 /** One model of a route (core's `ChatRouteHop`). */
 const hop = z.object({
   model: z.string(),
-  outcome: z.string().describe('skipped, failed, answered, lost (a hedge) or ended'),
-  reason: z.string().optional().describe('Why it was skipped or left'),
+  outcome: z.string().describe('skipped, deferred, failed, answered, lost (a hedge) or ended'),
+  reason: z.string().optional().describe('Why it was skipped, deferred or left'),
   code: z.string().optional().describe('ended: the error code that ended the call'),
   structured: z
     .object({
