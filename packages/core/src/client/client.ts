@@ -95,7 +95,8 @@ export class GatewayClient {
 
   /**
    * An error of this client's call, redacted of this client's key (errors/errors.ts,
-   * `redactOwnKey`): every method passes what it throws through here.
+   * `redactOwnKey`): every method but the chat ones (which redact with the same call in
+   * chat-calls.ts) passes what it throws through here.
    */
   #own(error: unknown): unknown {
     return redactOwnKey(error, this.#ready?.transport);
@@ -105,6 +106,12 @@ export class GatewayClient {
   #context(): Ready {
     return this.#ready ?? this.#connect(resolveConnection(this.#options));
   }
+
+  /**
+   * The context, for the chat calls (chat/chat-calls.ts): they redact what they throw themselves,
+   * as `#run` does for the others.
+   */
+  readonly #contextOf = (): Ready => this.#context();
 
   /** The context when the connection can be found now, without throwing. */
   #connected(): Ready | undefined {
@@ -247,8 +254,8 @@ export class GatewayClient {
   }
 
   /**
-   * Runs a call (not a chat one: those keep their own try, with no closure per call, and check
-   * their options in chat-calls.ts) in the client's context, redacting this client's key from what
+   * Runs a call (not a chat one: those keep their own try, and check their options, in
+   * chat-calls.ts) in the client's context, redacting this client's key from what
    * it throws. Its options are checked here, once, before anything is loaded or sent: the catalog
    * and the transport trust what they are given.
    */
@@ -302,12 +309,8 @@ export class GatewayClient {
    * One chat completion (`POST /chat/completions`), read tolerantly into `answer`. With
    * `fallbackModels`, the models are checked against the catalog and walked in order (`route`).
    */
-  async chat(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatResult> {
-    try {
-      return await postChat(this.#context(), req, opts);
-    } catch (error) {
-      throw this.#own(error);
-    }
+  chat(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatResult> {
+    return postChat(this.#contextOf, req, opts);
   }
 
   /**
@@ -315,12 +318,8 @@ export class GatewayClient {
    * (`stream_options: { include_usage: true }`) unless `streamUsage` is `false` (the call's, else
    * the client's) or the request has its own `stream_options`.
    */
-  async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
-    try {
-      return await openChatStream(this.#context(), req, opts);
-    } catch (error) {
-      throw this.#own(error);
-    }
+  chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
+    return openChatStream(this.#contextOf, req, opts);
   }
 
   /** `POST /embeddings` as given (one request; limits checked first). */
