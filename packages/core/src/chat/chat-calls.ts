@@ -85,19 +85,20 @@ export async function postChat(
   given: ChatRequest,
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
-  let transport: Transport | undefined;
+  let owner: Transport | undefined;
   try {
     const context = contextOf();
-    transport = context.transport;
+    const { transport } = context;
+    owner = transport;
     const req = validateChatRequest(given); // its null fields left out, once for the call
     checkCallOptions(opts, 'chat'); // before the gate's catalog read (none given: nothing to walk)
     const json = asksForJsonText(req) ? await loadSteering() : undefined;
     const answered = await answerChat(context, req, opts, false, (spec, via) =>
-      context.transport.json<ChatCompletionResponse>(spec, opts, via),
+      transport.json<ChatCompletionResponse>(spec, opts, via),
     );
-    return chatResult(answered, req.model, context.transport, json);
+    return chatResult(answered, req.model, transport, json);
   } catch (error) {
-    throw redactOwnKey(error, transport);
+    throw redactOwnKey(error, owner);
   }
 }
 
@@ -143,10 +144,11 @@ export async function openChatStream(
   given: ChatRequest,
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
-  let transport: Transport | undefined;
+  let owner: Transport | undefined;
   try {
     const context = contextOf();
-    transport = context.transport;
+    const { transport } = context;
+    owner = transport;
     const req = validateChatRequest(given); // its null fields left out, once for the call
     checkCallOptions(opts, 'chatStream'); // before the gate's catalog read (none given: nothing to walk)
     for (const name of ['assemble', 'streamUsage'] as const) {
@@ -157,13 +159,13 @@ export async function openChatStream(
     }
     const json = asksForJsonText(req) ? await loadSteering() : undefined;
     const answered = await answerChat(context, req, opts, true, (spec, via) =>
-      context.transport.open(spec, opts, via).catch((error: unknown) => {
+      transport.open(spec, opts, via).catch((error: unknown) => {
         throw namingStreamUsage(error, spec);
       }),
     );
     return chatStream(answered, req, opts, json);
   } catch (error) {
-    throw redactOwnKey(error, transport);
+    throw redactOwnKey(error, owner);
   }
 }
 

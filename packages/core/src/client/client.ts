@@ -94,24 +94,11 @@ export class GatewayClient {
   }
 
   /**
-   * An error of this client's call, redacted of this client's key (errors/errors.ts,
-   * `redactOwnKey`): every method but the chat ones (which redact with the same call in
-   * chat-calls.ts) passes what it throws through here.
+   * The client's calls' context: the connection read from the options, else from the environment
+   * now. A function of its own, given as it is to the chat calls (chat/chat-calls.ts), which
+   * redact what they throw themselves, as `#run` does for the others.
    */
-  #own(error: unknown): unknown {
-    return redactOwnKey(error, this.#ready?.transport);
-  }
-
-  /** The client's calls' context: the connection read from the options, else from the environment now. */
-  #context(): Ready {
-    return this.#ready ?? this.#connect(resolveConnection(this.#options));
-  }
-
-  /**
-   * The context, for the chat calls (chat/chat-calls.ts): they redact what they throw themselves,
-   * as `#run` does for the others.
-   */
-  readonly #contextOf = (): Ready => this.#context();
+  readonly #context = (): Ready => this.#ready ?? this.#connect(resolveConnection(this.#options));
 
   /** The context when the connection can be found now, without throwing. */
   #connected(): Ready | undefined {
@@ -255,8 +242,8 @@ export class GatewayClient {
 
   /**
    * Runs a call (not a chat one: those keep their own try, and check their options, in
-   * chat-calls.ts) in the client's context, redacting this client's key from what
-   * it throws. Its options are checked here, once, before anything is loaded or sent: the catalog
+   * chat-calls.ts) in the client's context, redacting this client's key from what it throws
+   * (errors/errors.ts, `redactOwnKey`). Its options are checked here, once, before anything is loaded or sent: the catalog
    * and the transport trust what they are given.
    */
   async #run<T>(
@@ -268,7 +255,7 @@ export class GatewayClient {
       checkCallOptions(opts, name);
       return await call(this.#context());
     } catch (error) {
-      throw this.#own(error);
+      throw redactOwnKey(error, this.#ready?.transport);
     }
   }
 
@@ -310,7 +297,7 @@ export class GatewayClient {
    * `fallbackModels`, the models are checked against the catalog and walked in order (`route`).
    */
   chat(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatResult> {
-    return postChat(this.#contextOf, req, opts);
+    return postChat(this.#context, req, opts);
   }
 
   /**
@@ -319,7 +306,7 @@ export class GatewayClient {
    * the client's) or the request has its own `stream_options`.
    */
   chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
-    return openChatStream(this.#contextOf, req, opts);
+    return openChatStream(this.#context, req, opts);
   }
 
   /** `POST /embeddings` as given (one request; limits checked first). */
