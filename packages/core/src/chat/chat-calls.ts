@@ -5,9 +5,10 @@ import { scopeOf } from '../call/call-scope';
 import { refusal, type StructuredOutputOptions } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { gateModel, gateModelFromCache } from '../catalog/resolve-model';
+import { redactOwnKey } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
 import { retrySameRequest } from '../http/attempt-policy';
-import type { OpenVia, RequestSpec, Transport } from '../http/transport';
+import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
@@ -68,21 +69,49 @@ export interface ChatContext {
 /** A call given no options (one object for all: it is only read). */
 const NO_OPTIONS: ChatStreamOptions = Object.freeze({});
 
-/** `POST /chat/completions` answered as one JSON completion, checked and read. */
+/**
+ * A client's chat context, found when a call begins (it throws when the client has no connection:
+ * that call's error). The client gives one such function for all its calls.
+ */
+export type ChatContextOf = () => ChatContext;
+
+/**
+ * `POST /chat/completions` answered as one JSON completion, checked and read. What it throws is
+ * redacted of the client's key (`redactOwnKey`): the client's `chat` is this call, with no layer
+ * of its own around it.
+ */
 export async function postChat(
-  context: ChatContext,
+  contextOf: ChatContextOf,
   given: ChatRequest,
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
-  const req = validateChatRequest(given); // its null fields left out, once for the call
-  checkCallOptions(opts, 'chat'); // before the gate's catalog read (none given: nothing to walk)
+  let owner: Transport | undefined;
+  try {
+    const context = contextOf();
+    const { transport } = context;
+    owner = transport;
+    const req = validateChatRequest(given); // its null fields left out, once for the call
+    checkCallOptions(opts, 'chat'); // before the gate's catalog read (none given: nothing to walk)
+    const json = asksForJsonText(req) ? await loadSteering() : undefined;
+    const answered = await answerChat(context, req, opts, false, (spec, via) =>
+      transport.json<ChatCompletionResponse>(spec, opts, via),
+    );
+    return chatResult(answered, req.model, transport, json);
+  } catch (error) {
+    throw redactOwnKey(error, owner);
+  }
+}
 
-  const json = asksForJsonText(req) ? await loadSteering() : undefined;
-  const { transport } = context;
-  const requestedModel = req.model;
-  const answered = await answerChat(context, req, opts, false, (spec, via) =>
-    transport.json<ChatCompletionResponse>(spec, opts, via),
-  );
+/** A chat answer as the transport read it whole. */
+type JsonAnswer = Awaited<ReturnType<Transport['json']>> & { data: ChatCompletionResponse };
+
+/** A whole answer checked and read into the call's result. */
+function chatResult(
+  answered: SteeredChatAnswer<JsonAnswer> | OneModelAnswer<JsonAnswer>,
+  requestedModel: string,
+  transport: Transport,
+  json: typeof import('./steered-chat') | undefined,
+): ChatResult {
   const answer = answered.answer;
   // (A steered call's errors carry its route, also those found in its answer.)
   const assembled = readCheckedCompletion(answer, requestedModel, transport, answered.failed);
@@ -106,27 +135,47 @@ export async function postChat(
   return result;
 }
 
-/** `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. */
+/**
+ * `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. What it
+ * throws is redacted of the client's key, as `postChat`'s.
+ */
 export async function openChatStream(
-  context: ChatContext,
+  contextOf: ChatContextOf,
   given: ChatRequest,
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
-  const req = validateChatRequest(given); // its null fields left out, once for the call
-  checkCallOptions(opts, 'chatStream'); // before the gate's catalog read (none given: nothing to walk)
-
-  for (const name of ['assemble', 'streamUsage'] as const) {
-    const value = opts?.[name];
-    if (value !== undefined && typeof value !== 'boolean') {
-      throw refusal('call option', name, `must be a boolean, got ${typeof value}`);
+  let owner: Transport | undefined;
+  try {
+    const context = contextOf();
+    const { transport } = context;
+    owner = transport;
+    const req = validateChatRequest(given); // its null fields left out, once for the call
+    checkCallOptions(opts, 'chatStream'); // before the gate's catalog read (none given: nothing to walk)
+    for (const name of ['assemble', 'streamUsage'] as const) {
+      const value = opts?.[name];
+      if (value !== undefined && typeof value !== 'boolean') {
+        throw refusal('call option', name, `must be a boolean, got ${typeof value}`);
+      }
     }
+    const json = asksForJsonText(req) ? await loadSteering() : undefined;
+    const answered = await answerChat(context, req, opts, true, (spec, via) =>
+      transport.open(spec, opts, via).catch((error: unknown) => {
+        throw namingStreamUsage(error, spec);
+      }),
+    );
+    return chatStream(answered, req, opts, json);
+  } catch (error) {
+    throw redactOwnKey(error, owner);
   }
-  const json = asksForJsonText(req) ? await loadSteering() : undefined;
-  const answered = await answerChat(context, req, opts, true, (spec, via) =>
-    context.transport.open(spec, opts, via).catch((error: unknown) => {
-      throw namingStreamUsage(error, spec);
-    }),
-  );
+}
+
+/** The stream of an open answer. */
+function chatStream(
+  answered: SteeredChatAnswer<OpenResponse> | OneModelAnswer<OpenResponse>,
+  req: ChatRequest,
+  opts: ChatStreamOptions | undefined,
+  json: typeof import('./steered-chat') | undefined,
+): ChatStream {
   const open = answered.answer;
   // The header, else (once a chunk names it) the chunks' `model`, else the model sent: the
   // stream learns the chunks' as it decodes them.

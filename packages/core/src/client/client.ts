@@ -94,17 +94,11 @@ export class GatewayClient {
   }
 
   /**
-   * An error of this client's call, redacted of this client's key (errors/errors.ts,
-   * `redactOwnKey`): every method passes what it throws through here.
+   * The client's calls' context: the connection read from the options, else from the environment
+   * now. A function of its own, given as it is to the chat calls (chat/chat-calls.ts), which
+   * redact what they throw themselves, as `#run` does for the others.
    */
-  #own(error: unknown): unknown {
-    return redactOwnKey(error, this.#ready?.transport);
-  }
-
-  /** The client's calls' context: the connection read from the options, else from the environment now. */
-  #context(): Ready {
-    return this.#ready ?? this.#connect(resolveConnection(this.#options));
-  }
+  readonly #context = (): Ready => this.#ready ?? this.#connect(resolveConnection(this.#options));
 
   /** The context when the connection can be found now, without throwing. */
   #connected(): Ready | undefined {
@@ -247,9 +241,9 @@ export class GatewayClient {
   }
 
   /**
-   * Runs a call (not a chat one: those keep their own try, with no closure per call, and check
-   * their options in chat-calls.ts) in the client's context, redacting this client's key from what
-   * it throws. Its options are checked here, once, before anything is loaded or sent: the catalog
+   * Runs a call (not a chat one: those keep their own try, and check their options, in
+   * chat-calls.ts) in the client's context, redacting this client's key from what it throws
+   * (errors/errors.ts, `redactOwnKey`). Its options are checked here, once, before anything is loaded or sent: the catalog
    * and the transport trust what they are given.
    */
   async #run<T>(
@@ -261,7 +255,7 @@ export class GatewayClient {
       checkCallOptions(opts, name);
       return await call(this.#context());
     } catch (error) {
-      throw this.#own(error);
+      throw redactOwnKey(error, this.#ready?.transport);
     }
   }
 
@@ -302,12 +296,8 @@ export class GatewayClient {
    * One chat completion (`POST /chat/completions`), read tolerantly into `answer`. With
    * `fallbackModels`, the models are checked against the catalog and walked in order (`route`).
    */
-  async chat(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatResult> {
-    try {
-      return await postChat(this.#context(), req, opts);
-    } catch (error) {
-      throw this.#own(error);
-    }
+  chat(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatResult> {
+    return postChat(this.#context, req, opts);
   }
 
   /**
@@ -315,12 +305,8 @@ export class GatewayClient {
    * (`stream_options: { include_usage: true }`) unless `streamUsage` is `false` (the call's, else
    * the client's) or the request has its own `stream_options`.
    */
-  async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
-    try {
-      return await openChatStream(this.#context(), req, opts);
-    } catch (error) {
-      throw this.#own(error);
-    }
+  chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
+    return openChatStream(this.#context, req, opts);
   }
 
   /** `POST /embeddings` as given (one request; limits checked first). */

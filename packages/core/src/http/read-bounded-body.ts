@@ -18,9 +18,10 @@ export async function readBoundedBody(
   if (!body) return { text: '', truncated: false, bytes: 0 };
   const reader = body.getReader();
   const signal = end instanceof CallScope ? end.signal : end;
-  const stopWatching = cutAtEnd(end, () => {
+  const cut = () => {
     reader.cancel().catch(() => {});
-  });
+  };
+  watchEnd(end, cut, true);
   // The bytes are kept and decoded once at the end, by one decoder shared by every body (a
   // decoder is costly to make, and a non-streaming decode keeps no state between bodies).
   const chunks: Uint8Array[] = [];
@@ -44,25 +45,23 @@ export async function readBoundedBody(
     reader.cancel().catch(() => {});
     throw error;
   } finally {
-    stopWatching?.();
+    watchEnd(end, cut, false);
   }
   return { text: decodeAll(chunks, bytes), truncated: false, bytes };
 }
 
-/** Calls `cut` when `end` ends (at once if it has); returns what stops watching. */
-function cutAtEnd(
-  end: CallScope | AbortSignal | undefined,
-  cut: () => void,
-): (() => void) | undefined {
-  if (end === undefined) return undefined;
-  if (end instanceof CallScope) {
-    if (end.aborted) cut();
-    else end.cutOnEnd(cut);
-    return () => end.cutOnEnd(undefined);
-  }
-  if (end.aborted) cut();
+/**
+ * `on`: calls `cut` when `end` ends (at once if it has); else stops watching (no closure made per
+ * read for that).
+ */
+function watchEnd(end: CallScope | AbortSignal | undefined, cut: () => void, on: boolean): void {
+  if (end === undefined) return;
+  if (!on) {
+    if (end instanceof CallScope) end.cutOnEnd(undefined);
+    else end.removeEventListener('abort', cut);
+  } else if (end.aborted) cut();
+  else if (end instanceof CallScope) end.cutOnEnd(cut);
   else end.addEventListener('abort', cut, { once: true });
-  return () => end.removeEventListener('abort', cut);
 }
 
 /** Non-streaming `decode` keeps no state between calls, so one decoder serves every body. */

@@ -15,7 +15,8 @@ import type { AttemptPolicy } from './attempt-policy';
  * slot and its `released` event come at once).
  */
 export interface Slot {
-  release(cut?: boolean): void;
+  /** A function of its own (no `this`): it may be handed on alone (`OpenResponse.release`). */
+  readonly release: (cut?: boolean) => void;
 }
 
 /** Where a client's requests take their slots: its own limit, then the key's budget. */

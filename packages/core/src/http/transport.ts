@@ -122,8 +122,10 @@ export class Transport {
       slot = undefined;
       const { answer, slot: held } = await runAttempts(run);
       const open: OpenResponse = {
-        ...answer,
-        release: (cut) => held.release(cut),
+        response: answer.response,
+        reader: answer.reader,
+        chunks: answer.chunks,
+        release: held.release,
         scope,
         callerSignal: options.signal,
         maxBufferedBytes: this.#config.maxResponseBytes,
