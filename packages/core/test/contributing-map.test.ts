@@ -142,6 +142,7 @@ const NO_PROTOCOL_SECTION: Record<string, Record<string, string>> = {
     'http-sessions.ts': 'the HTTP transport’s sessions: MCP’s, not the gateway’s',
     'http-access.ts': 'the HTTP transport’s Host, Origin and token checks: MCP’s',
     'http-options.ts': 'the HTTP transport’s option values: MCP’s',
+    'bearer-token.ts': 'the rule for the server’s own bearer token: MCP’s, not the gateway’s key',
     'allowed-roots.ts': 'which local files a media argument may read',
     'url-download.ts': 'downloading a media argument’s URL, never from the gateway',
     'url-guard.ts': 'which hosts a media download may reach',

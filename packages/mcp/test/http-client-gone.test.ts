@@ -47,7 +47,9 @@ describe('a Streamable HTTP client gone while its tool call runs', () => {
     // Still held by the emulator: only an abort from the server frees it.
     await harness().gateway.untilIdle();
     // The client's own slot comes back once the aborted call has unwound.
-    await vi.waitFor(() => expect(harness().mcp.client.budget.active).toBe(0));
+    await vi.waitFor(() => expect(harness().mcp.client.budget.active).toBe(0), {
+      timeout: 30_000,
+    });
   });
 
   it('a raw POST whose fetch is aborted: the same, and the session goes on', async () => {
