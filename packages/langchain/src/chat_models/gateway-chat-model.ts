@@ -85,6 +85,10 @@ const PROVIDER = 'infergate';
 /** No `onFailedAttempt` given: the error passes on as it is (LangChain's default would re-mark it). */
 const passOn = () => {};
 
+/** A traced setting's value when it is a number (a call's `modelKwargs` may give anything). */
+const numberOr = (value: unknown): number | undefined =>
+  typeof value === 'number' ? value : undefined;
+
 /** The fields a model keeps as given (the others are defaulted, copied or checked first). */
 const KEPT_FIELDS = [
   'baseURL',
@@ -339,14 +343,16 @@ export class GatewayChatModel
     );
   }
 
+  /** Traced as sent: a call's `max_tokens` or `modelKwargs` over the model's settings. */
   override getLsParams(options: this['ParsedCallOptions']): LangSmithParams {
+    const sent = convertToInvocationParams(this, options);
     return {
       ls_provider: PROVIDER,
       ls_model_name: this.model,
       ls_model_type: 'chat',
-      ls_temperature: this.temperature,
-      ls_max_tokens: this.maxTokens,
-      ls_stop: options.stop ?? this.stop,
+      ls_temperature: numberOr(sent.temperature),
+      ls_max_tokens: numberOr(sent.max_tokens),
+      ls_stop: typeof sent.stop === 'string' ? [sent.stop] : (sent.stop as string[] | undefined),
     };
   }
 
