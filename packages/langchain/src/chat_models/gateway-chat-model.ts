@@ -64,6 +64,7 @@ import {
 } from '../utils/errors';
 import { loadLaterParts } from '../utils/load-lazily';
 import { withCallerSignal } from '../utils/with-caller-signal';
+import { agentStructuredOutput } from './agent-structured-output';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import { refuseChatOpenAINames } from './chat-openai-names';
@@ -651,7 +652,8 @@ export class GatewayChatModel
         refuseCallOptions(options, 'call options');
         const steering = resolveSteering(this, options);
         readSteering(steering, 'call option', this.model);
-        return { steering, structuredOutput: this.#structuredOutput(options.structuredOutput) };
+        const given = agentStructuredOutput(options, options.structuredOutput);
+        return { steering, structuredOutput: this.#structuredOutput(given) };
       },
     );
     return {
