@@ -18,9 +18,8 @@ export function agentStructuredOutput(
   },
   given: StructuredOutputOptions | undefined,
 ): StructuredOutputOptions | undefined {
-  const fromAgent =
-    options.response_format !== undefined &&
-    (options.outputConfig !== undefined || options.responseSchema !== undefined);
-  if (!fromAgent || given?.lastAnswer !== undefined) return given;
-  return { ...given, lastAnswer: 'returned' };
+  const fromAgent = options.response_format && (options.outputConfig ?? options.responseSchema);
+  return fromAgent && given?.lastAnswer === undefined
+    ? { ...given, lastAnswer: 'returned' }
+    : given;
 }

@@ -86,10 +86,6 @@ const PROVIDER = 'infergate';
 /** No `onFailedAttempt` given: the error passes on as it is (LangChain's default would re-mark it). */
 const passOn = () => {};
 
-/** A traced setting's value when it is a number (a call's `modelKwargs` may give anything). */
-const numberOr = (value: unknown): number | undefined =>
-  typeof value === 'number' ? value : undefined;
-
 /** The fields a model keeps as given (the others are defaulted, copied or checked first). */
 const KEPT_FIELDS = [
   'baseURL',
@@ -351,8 +347,9 @@ export class GatewayChatModel
       ls_provider: PROVIDER,
       ls_model_name: this.model,
       ls_model_type: 'chat',
-      ls_temperature: numberOr(sent.temperature),
-      ls_max_tokens: numberOr(sent.max_tokens),
+      // (A call's `modelKwargs` are not typed: core refuses a value of another type at the call.)
+      ls_temperature: sent.temperature as number | undefined,
+      ls_max_tokens: sent.max_tokens as number | undefined,
       ls_stop: typeof sent.stop === 'string' ? [sent.stop] : (sent.stop as string[] | undefined),
     };
   }

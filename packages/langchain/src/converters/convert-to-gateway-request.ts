@@ -90,10 +90,10 @@ function requestOptions(
  * `parallel_tool_calls`. Undefined when it has none.
  */
 function callFields(call: RequestCallOptions): Record<string, unknown> | undefined {
-  const { stream_options, parallel_tool_calls } = call;
+  const { modelKwargs, stream_options, parallel_tool_calls } = call;
   const fields = requestFieldsOf(call);
   if (
-    !call.modelKwargs &&
+    !modelKwargs &&
     !fields &&
     stream_options === undefined &&
     parallel_tool_calls === undefined
@@ -101,7 +101,7 @@ function callFields(call: RequestCallOptions): Record<string, unknown> | undefin
     return undefined;
   }
   return {
-    ...call.modelKwargs,
+    ...modelKwargs,
     ...fields,
     ...(stream_options !== undefined ? { stream_options } : {}),
     ...(parallel_tool_calls !== undefined ? { parallel_tool_calls } : {}),

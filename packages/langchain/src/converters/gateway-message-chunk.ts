@@ -27,14 +27,13 @@ export class GatewayMessageChunk extends AIMessageChunk {
   }
 
   /**
-   * A whole answer with invalid calls is written as an `AIMessage` with its lists as read: loaded
+   * A message with invalid calls is written as an `AIMessage` with its lists as read: loaded
    * as a chunk, LangChain would read its pieces again with the parser that completes cut JSON,
    * and a call cut by `length` would come back valid (an agent resumed from a checkpoint runs it).
    */
   override toJSON(): ReturnType<AIMessageChunk['toJSON']> {
     const json = super.toJSON();
-    if (json.type !== 'constructor' || this.invalid_tool_calls?.length === 0) return json;
-    if (this.response_metadata?.model_name === undefined) return json;
+    if (json.type !== 'constructor' || !this.invalid_tool_calls?.length) return json;
     const { tool_call_chunks: _pieces, ...kwargs } = json.kwargs;
     return { ...json, id: ['langchain_core', 'messages', 'AIMessage'], kwargs };
   }
