@@ -5,7 +5,8 @@
 // `invoke` without streaming has it, and no tool runs.
 
 import { emulate } from '@infergate/emulator/testing';
-import type { AIMessageChunk } from '@langchain/core/messages';
+import { load } from '@langchain/core/load';
+import type { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
 import { createAgent } from 'langchain';
@@ -81,6 +82,8 @@ describe.each([
     expect(joined).toMatchObject(invalid(args));
     // While the answer streams, the call shows as LangChain reads partial arguments.
     expect(partial).toContainEqual(expect.objectContaining({ id: 'a', name: 'rm' }));
+    // Serialised (a LangGraph checkpoint) and loaded, the call is still invalid, never run.
+    expect(await load<AIMessage>(JSON.stringify(joined))).toMatchObject(invalid(args));
   });
 
   it('are an invalid_tool_call from invoke on a streaming model', async () => {

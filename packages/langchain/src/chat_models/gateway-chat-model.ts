@@ -64,6 +64,7 @@ import {
 } from '../utils/errors';
 import { loadLaterParts } from '../utils/load-lazily';
 import { withCallerSignal } from '../utils/with-caller-signal';
+import { agentStructuredOutput } from './agent-structured-output';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import { refuseChatOpenAINames } from './chat-openai-names';
@@ -339,14 +340,17 @@ export class GatewayChatModel
     );
   }
 
+  /** Traced as sent: a call's `max_tokens` or `modelKwargs` over the model's settings. */
   override getLsParams(options: this['ParsedCallOptions']): LangSmithParams {
+    const sent = convertToInvocationParams(this, options);
     return {
       ls_provider: PROVIDER,
       ls_model_name: this.model,
       ls_model_type: 'chat',
-      ls_temperature: this.temperature,
-      ls_max_tokens: this.maxTokens,
-      ls_stop: options.stop ?? this.stop,
+      // (A call's `modelKwargs` are not typed: core refuses a value of another type at the call.)
+      ls_temperature: sent.temperature as number | undefined,
+      ls_max_tokens: sent.max_tokens as number | undefined,
+      ls_stop: typeof sent.stop === 'string' ? [sent.stop] : (sent.stop as string[] | undefined),
     };
   }
 
@@ -645,7 +649,8 @@ export class GatewayChatModel
         refuseCallOptions(options, 'call options');
         const steering = resolveSteering(this, options);
         readSteering(steering, 'call option', this.model);
-        return { steering, structuredOutput: this.#structuredOutput(options.structuredOutput) };
+        const given = agentStructuredOutput(options, options.structuredOutput);
+        return { steering, structuredOutput: this.#structuredOutput(given) };
       },
     );
     return {

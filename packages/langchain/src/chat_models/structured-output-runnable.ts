@@ -155,8 +155,12 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
   #withOption(options: Partial<RunnableConfig> | undefined): Partial<RunnableConfig> {
     const call = (options as { structuredOutput?: StructuredOutputOption } | undefined)
       ?.structuredOutput;
+    // Callbacks (none: an empty list) give the pipeline a run of its own, whose children get no
+    // run name from it: without, LangChain hands its name (`StructuredOutput`) down to the chat
+    // model, over the name a `withConfig` bound there (as a traced run never does).
     return {
       ...options,
+      callbacks: options?.callbacks ?? [],
       structuredOutput: { ...this.#option, ...call },
     } as Partial<RunnableConfig>;
   }

@@ -50,64 +50,79 @@ type RequestCallOptions = Pick<
 >;
 
 /**
- * LangChain's settings in core's terms: a call's stop and extra fields over the model's. Core's
- * builder owns the body's rules (wire names, extras first, nothing empty, no tool_choice without
- * tools).
+ * LangChain's settings in core's terms: a call's over the model's. A call's named options (`stop`,
+ * `seed`, …) are core's named options; its other request fields (its `modelKwargs`, its snake_case
+ * keys) are core's extra fields, over which core's builder lets named options win: so a setting
+ * the model names (`temperature`, `maxTokens`, …) is left out where the call gives its wire field,
+ * and the call's value is sent (as `ChatOpenAI` sends it). Core's builder owns the body's rules
+ * (wire names, nothing empty, no tool_choice without tools).
  */
 function requestOptions(
   settings: RequestSettings,
   call: RequestCallOptions,
   messages: ChatRequestOptions['messages'],
 ): ChatRequestOptions {
+  const fields = callFields(call);
+  const model = <T>(wire: string, value: T): T | undefined =>
+    fields?.[wire] === undefined ? value : undefined;
   return {
     model: settings.model,
     messages,
-    temperature: settings.temperature,
+    temperature: model('temperature', settings.temperature),
     // -1 is "no limit", as `ChatOpenAI` reads it: no `max_tokens` sent.
-    maxTokens: settings.maxTokens === -1 ? undefined : settings.maxTokens,
-    topP: settings.topP,
-    seed: call.seed ?? settings.seed,
-    frequencyPenalty: settings.frequencyPenalty,
-    presencePenalty: settings.presencePenalty,
-    stop: call.stop ?? settings.stop,
+    maxTokens: model('max_tokens', settings.maxTokens === -1 ? undefined : settings.maxTokens),
+    topP: model('top_p', settings.topP),
+    seed: call.seed ?? model('seed', settings.seed),
+    frequencyPenalty: model('frequency_penalty', settings.frequencyPenalty),
+    presencePenalty: model('presence_penalty', settings.presencePenalty),
+    stop: call.stop ?? model('stop', settings.stop),
     tools: call.tools && convertToGatewayTools(call.tools, { strict: call.strict }),
     toolChoice: mapToolChoice(call.tool_choice),
     responseFormat: call.response_format,
-    reasoningEffort: call.reasoningEffort ?? settings.reasoningEffort,
-    extraFields: extraFields(settings, call),
+    reasoningEffort: call.reasoningEffort ?? model('reasoning_effort', settings.reasoningEffort),
+    extraFields: extraFields(settings, fields),
   };
 }
 
 /**
- * The request fields core's builder has no name for: `modelKwargs` (the call's over the model's),
- * then the call's snake_case request fields (`requestFieldsOf`), then the named ones over them (`logit_bias`, `user`, and the call's `stream_options` and
- * `parallel_tool_calls`). Without any of those, the model's `modelKwargs` as they are.
+ * The request fields of a call that core's builder has no name for: its `modelKwargs`, then its
+ * snake_case request fields (`requestFieldsOf`), then its `stream_options` and
+ * `parallel_tool_calls`. Undefined when it has none.
  */
-function extraFields(
-  settings: RequestSettings,
-  call: RequestCallOptions,
-): Record<string, unknown> | undefined {
-  const { logitBias, user } = settings;
-  const { stream_options, parallel_tool_calls } = call;
+function callFields(call: RequestCallOptions): Record<string, unknown> | undefined {
+  const { modelKwargs, stream_options, parallel_tool_calls } = call;
   const fields = requestFieldsOf(call);
   if (
-    !call.modelKwargs &&
+    !modelKwargs &&
     !fields &&
     stream_options === undefined &&
-    parallel_tool_calls === undefined &&
-    logitBias === undefined &&
-    user === undefined
+    parallel_tool_calls === undefined
   ) {
-    return settings.modelKwargs;
+    return undefined;
   }
   return {
-    ...settings.modelKwargs,
-    ...call.modelKwargs,
+    ...modelKwargs,
     ...fields,
     ...(stream_options !== undefined ? { stream_options } : {}),
     ...(parallel_tool_calls !== undefined ? { parallel_tool_calls } : {}),
+  };
+}
+
+/**
+ * The extra fields: the model's `modelKwargs`, its named `logit_bias` and `user` over them, the
+ * call's fields over both. Without any but the first, the model's `modelKwargs` as they are.
+ */
+function extraFields(
+  settings: RequestSettings,
+  call: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const { logitBias, user } = settings;
+  if (!call && logitBias === undefined && user === undefined) return settings.modelKwargs;
+  return {
+    ...settings.modelKwargs,
     ...(logitBias !== undefined ? { logit_bias: logitBias } : {}),
     ...(user !== undefined ? { user } : {}),
+    ...call,
   };
 }
 

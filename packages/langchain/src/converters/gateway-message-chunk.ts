@@ -17,6 +17,27 @@ import { readToolCalls } from './parse-tool-arguments';
  * id (concat keeps pieces with two ids apart): the latest id is the call's.
  */
 export class GatewayMessageChunk extends AIMessageChunk {
+  /**
+   * Written as LangChain's own `AIMessageChunk` (what `ChatOpenAI`'s streamed message is), so that
+   * `load()` and LangGraph's checkpoints read it back: they know only LangChain's classes. The
+   * message loaded needs nothing of this class: its calls are read again from its pieces.
+   */
+  override get lc_id(): string[] {
+    return ['langchain_core', 'messages', 'AIMessageChunk'];
+  }
+
+  /**
+   * A message with invalid calls is written as an `AIMessage` with its lists as read: loaded
+   * as a chunk, LangChain would read its pieces again with the parser that completes cut JSON,
+   * and a call cut by `length` would come back valid (an agent resumed from a checkpoint runs it).
+   */
+  override toJSON(): ReturnType<AIMessageChunk['toJSON']> {
+    const json = super.toJSON();
+    if (json.type !== 'constructor' || !this.invalid_tool_calls?.length) return json;
+    const { tool_call_chunks: _pieces, ...kwargs } = json.kwargs;
+    return { ...json, id: ['langchain_core', 'messages', 'AIMessage'], kwargs };
+  }
+
   constructor(fields: AIMessageChunkFields) {
     const given = fields.tool_call_chunks;
     super(given && given.length > 1 ? { ...fields, tool_call_chunks: joinByIndex(given) } : fields);
