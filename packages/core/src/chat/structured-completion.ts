@@ -63,17 +63,19 @@ export async function checkWholeAnswer(
     data = undefined;
   }
   const completion = data && !chatCompletionProblem(data) ? readChatCompletion(data) : undefined;
+  if (data === undefined || completion === undefined) {
+    // No completion: handed on as it came, for the transport's reader to refuse.
+    answer.response = rebuilt(response, read.text);
+    return undefined;
+  }
   // A step of the caller's own tool loop (it called the request's tools; `tools` is not used when
   // the request has some): not the structured answer yet, handed on unchecked — as it came but
   // for calls of tools nobody offered. An answer calling none of the request's tools is checked.
-  const own = completion ? ownToolCalls(completion.toolCalls, method, asked.check) : [];
-  if (data === undefined || completion === undefined || own.length > 0) {
-    const stray = own.length < (completion?.toolCalls.length ?? 0);
+  const own = ownToolCalls(completion.toolCalls, method, asked.check);
+  if (own.length > 0) {
+    const stray = own.length < completion.toolCalls.length;
     const names = own.map((call) => call.name);
-    answer.response = rebuilt(
-      response,
-      stray ? JSON.stringify(onlyCalls(data!, names)) : read.text,
-    );
+    answer.response = rebuilt(response, stray ? JSON.stringify(onlyCalls(data, names)) : read.text);
     return undefined;
   }
   try {
