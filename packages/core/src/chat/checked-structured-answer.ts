@@ -5,7 +5,7 @@
  * the caller gets it. Loaded with the steering module.
  */
 import { isGatewayError } from '../errors/errors';
-import type { AssembledChat } from '../protocol/chat-result-types';
+import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import {
   checkStructuredAnswer,
@@ -77,4 +77,20 @@ function withAnswerUsage(error: unknown, answer: AssembledChat): unknown {
     (error as { usage?: AssembledChat['usage'] }).usage = answer.usage;
   }
   return error;
+}
+
+/**
+ * The calls of `calls` that make an answer a step of the caller's tool loop: those of the
+ * request's own tools (`check.tools`). A call of a tool nobody offered (a model that "calls" the
+ * schema by its name) is no step: the answer is then read for its JSON, that call left out. With
+ * `tools` there are none (a request with tools of its own is not served by it; the schema's call
+ * is the answer).
+ */
+export function ownToolCalls(
+  calls: readonly AssembledToolCall[],
+  method: StructuredOutputMethod,
+  check: StructuredOutputCheck,
+): AssembledToolCall[] {
+  const offered = method === 'tools' ? [] : (check.tools ?? []);
+  return calls.filter((call) => offered.includes(call.name));
 }

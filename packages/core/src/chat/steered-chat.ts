@@ -163,7 +163,10 @@ function serving(
 /** What the call's answers are checked by: its Standard Schema when given, else the JSON Schema. */
 function checkOf(call: SteeredChatInput, given: StructuredOutputSchema): StructuredOutputCheck {
   const standard = call.options.structuredOutput?.standard;
-  return standard === undefined ? { schema: given.schema } : { schema: given.schema, standard };
+  const tools = (call.req.tools ?? []).map((tool) => tool.function.name);
+  return standard === undefined
+    ? { schema: given.schema, tools }
+    : { schema: given.schema, standard, tools };
 }
 
 /** The call hands on its last model's answer that fails the check (`lastAnswer: 'returned'`). */

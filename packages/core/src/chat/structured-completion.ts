@@ -15,8 +15,11 @@ import { readBoundedBody } from '../http/read-bounded-body';
 import type { StructuredResult } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatCompletionResponse } from '../protocol/wire-types';
-import { type StructuredOutputSchema, schemaName } from '../steering/structured-output-request';
-import { checkedStructuredAnswer, type StructuredAsk } from './checked-structured-answer';
+import {
+  checkedStructuredAnswer,
+  ownToolCalls,
+  type StructuredAsk,
+} from './checked-structured-answer';
 import { readChatCompletion } from './read-chat-completion';
 import { chatCompletionProblem } from './validate-chat-response';
 
@@ -60,11 +63,19 @@ export async function checkWholeAnswer(
     data = undefined;
   }
   const completion = data && !chatCompletionProblem(data) ? readChatCompletion(data) : undefined;
-  // A step of the caller's own tool loop (it called the request's tools; `tools` is not used when
-  // the request has some): not the structured answer yet, handed on as it came, unchecked.
-  const toolStep = method !== 'tools' && (completion?.toolCalls.length ?? 0) > 0;
-  if (data === undefined || completion === undefined || toolStep) {
+  if (data === undefined || completion === undefined) {
+    // No completion: handed on as it came, for the transport's reader to refuse.
     answer.response = rebuilt(response, read.text);
+    return undefined;
+  }
+  // A step of the caller's own tool loop (it called the request's tools; `tools` is not used when
+  // the request has some): not the structured answer yet, handed on unchecked — as it came but
+  // for calls of tools nobody offered. An answer calling none of the request's tools is checked.
+  const own = ownToolCalls(completion.toolCalls, method, asked.check);
+  if (own.length > 0) {
+    const stray = own.length < completion.toolCalls.length;
+    const names = own.map((call) => call.name);
+    answer.response = rebuilt(response, stray ? JSON.stringify(onlyCalls(data, names)) : read.text);
     return undefined;
   }
   try {
@@ -76,7 +87,7 @@ export async function checkWholeAnswer(
     );
     // A think block before the JSON: the answer's reasoning, after any the model sent apart.
     const thought = reasoning === undefined ? undefined : (completion.reasoning ?? '') + reasoning;
-    const clean = cleaned(data, json, method, asked.given, thought);
+    const clean = cleaned(data, json, method, thought);
     answer.response = rebuilt(response, JSON.stringify(clean));
     // A refused last answer handed on (`returnRefused`): clean, but no checked value.
     return checked ? { value, method } : undefined;
@@ -99,31 +110,44 @@ function unreadable(response: Response, model: string, cause: unknown): GatewayE
 }
 
 /**
- * The completion with choice 0's content the JSON (and a forced tool call's call removed; its
- * reasoning `reasoning` when given).
+ * The completion with choice 0's content the JSON, no tool call (a forced tool call's is the
+ * JSON; any other names a tool nobody offered), and its reasoning `reasoning` when given.
  */
 function cleaned(
   data: ChatCompletionResponse,
   json: string,
   method: StructuredOutputMethod,
-  given: StructuredOutputSchema,
   reasoning: string | undefined,
 ): ChatCompletionResponse {
-  const choices = data.choices;
-  const at = choices.findIndex((choice) => choice.index === 0);
-  const choice = choices[at === -1 ? 0 : at]!;
-  const message = { ...choice.message, content: json };
-  if (reasoning !== undefined) message.reasoning_content = reasoning;
-  let finish = choice.finish_reason;
-  if (method === 'tools') {
-    const name = schemaName(given);
-    const others = (message.tool_calls ?? []).filter((call) => call.function.name !== name);
-    if (others.length > 0) message.tool_calls = others;
-    else delete message.tool_calls;
-    finish = others.length > 0 ? finish : 'stop';
-  }
-  const clean = { ...choice, message, finish_reason: finish };
-  return { ...data, choices: choices.map((other) => (other === choice ? clean : other)) };
+  return withFirstChoice(data, (choice) => {
+    const message = { ...choice.message, content: json };
+    if (reasoning !== undefined) message.reasoning_content = reasoning;
+    delete message.tool_calls;
+    const stop = method === 'tools' || choice.finish_reason === 'tool_calls';
+    return { ...choice, message, finish_reason: stop ? 'stop' : choice.finish_reason };
+  });
+}
+
+/** The completion with choice 0's tool calls those of `names` only. */
+function onlyCalls(data: ChatCompletionResponse, names: readonly string[]): ChatCompletionResponse {
+  return withFirstChoice(data, (choice) => {
+    const calls = choice.message.tool_calls ?? [];
+    const kept = calls.filter((call) => names.includes(call.function.name));
+    return { ...choice, message: { ...choice.message, tool_calls: kept } };
+  });
+}
+
+type Choice = ChatCompletionResponse['choices'][number];
+
+/** The completion with choice 0 (by its index, else the first) replaced by `change`'s. */
+function withFirstChoice(
+  data: ChatCompletionResponse,
+  change: (choice: Choice) => Choice,
+): ChatCompletionResponse {
+  const at = data.choices.findIndex((choice) => choice.index === 0);
+  const choice = data.choices[at === -1 ? 0 : at]!;
+  const clean = change(choice);
+  return { ...data, choices: data.choices.map((other) => (other === choice ? clean : other)) };
 }
 
 /** A response the transport reads again: the same status and headers, this body. */

@@ -38,7 +38,8 @@ function readThrough(
     // One network chunk's events at a time: two per call here.
     takeAll: () => (pending.length > 0 ? pending.splice(0, 2) : undefined),
   };
-  const asked = { model: 'm', method, given: { schema }, check: { schema }, ownTools };
+  const tools = ownTools ? ['lookup'] : [];
+  const asked = { model: 'm', method, given: { schema }, check: { schema, tools }, ownTools };
   const stream = structuredStream(asked);
   const mapped = stream.events(decoder);
   const out: ChatStreamEvent[] = [];
@@ -65,7 +66,8 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
   });
 
   it('gives text with no fence back whole before the finish, and a tool step’s before its call', () => {
-    expect(readThrough([text('Let me '), text('look.'), call, FINISH], how)).toEqual([
+    const step = [text('Let me '), text('look.'), call, FINISH];
+    expect(readThrough(step, how, 'json_schema', true)).toEqual([
       text('Let me look.'),
       call,
       FINISH,
@@ -74,6 +76,50 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
       text('I cannot say.'),
       FINISH,
     ]);
+  });
+
+  it('leaves out a call of a tool the request did not offer, its finish `stop`', () => {
+    const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
+    const named = { ...call, name: 'response' };
+    const piece: ChatStreamEvent = {
+      type: 'tool-call-delta',
+      index: 0,
+      call: 0,
+      argumentsDelta: '}',
+    };
+    for (const method of ['json_schema', 'json_object'] as const) {
+      expect(readThrough([text('{"a":1}'), named, piece, toolCalls], how, method)).toEqual([
+        text('{"a":1}'),
+        FINISH,
+      ]);
+      // A request with tools of its own: only its tools' calls make a tool step.
+      expect(readThrough([named, piece, text('{"a":1}'), toolCalls], how, method, true)).toEqual([
+        text('{"a":1}'),
+        FINISH,
+      ]);
+    }
+  });
+
+  it('tools: a non-object root’s arguments come at the finish, as its value’s JSON', () => {
+    const arrayRoot = { type: 'array', items: { type: 'string' } };
+    const pieces = ['{"value":', '["Oslo"', ']}'].map(
+      (argumentsDelta, at): ChatStreamEvent => ({
+        type: 'tool-call-delta',
+        index: 0,
+        call: 0,
+        ...(at === 0 ? { id: 'c0', name: 'response' } : {}),
+        argumentsDelta,
+      }),
+    );
+    const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
+    const events = [...pieces, toolCalls];
+    const decoder: DecodedEvents = { take: () => events.shift(), takeAll: () => undefined };
+    const asked = { model: 'm', method: 'tools' as const, given: { schema: arrayRoot } };
+    const stream = structuredStream({ ...asked, check: { schema: arrayRoot } });
+    const mapped = stream.events(decoder);
+    const out: ChatStreamEvent[] = [];
+    for (let event = mapped.take(); event; event = mapped.take()) out.push(event);
+    expect(out).toEqual([text('["Oslo"]'), FINISH]);
   });
 
   it('leaves out the whitespace before JSON first, as the checked answer’s text has none', () => {

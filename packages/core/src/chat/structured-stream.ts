@@ -11,8 +11,12 @@ import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-typ
 import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/chat-route';
 import { jsonInText } from '../steering/json-in-text';
 import { type EventMap, jsonTextEvents, textDelta } from '../steering/json-text-events';
-import { schemaName } from '../steering/structured-output-request';
-import { checkedStructuredAnswer, type StructuredAsk } from './checked-structured-answer';
+import { schemaName, unwrappedJsonText, wrapsRoot } from '../steering/structured-output-request';
+import {
+  checkedStructuredAnswer,
+  ownToolCalls,
+  type StructuredAsk,
+} from './checked-structured-answer';
 import type { DecodedEvents, MappedEvents, StructuredStream } from './stream/sse-chat-stream';
 
 /** What a stream's answer is checked by, and how its model was asked. */
@@ -32,12 +36,19 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
       mapped(
         decoder,
         method === 'tools'
-          ? schemaToolAsText(name)
-          : jsonTextEvents({ ownTools: asked.ownTools, schema: true }),
+          ? schemaToolAsText(name, wrapsRoot(given.schema))
+          : strayCallsLeftOut(
+              asked.check.tools ?? [],
+              jsonTextEvents({ ownTools: asked.ownTools, schema: true }),
+            ),
       ),
     async check(answer: AssembledChat): Promise<AssembledChat> {
-      // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
-      if (method !== 'tools' && answer.toolCalls.length > 0) return answer;
+      // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked
+      // (but for calls of tools nobody offered, left out of its events too).
+      const own = ownToolCalls(answer.toolCalls, method, asked.check);
+      if (own.length > 0) {
+        return own.length === answer.toolCalls.length ? answer : { ...answer, toolCalls: own };
+      }
       const { value, json, reasoning, checked } = await checkedStructuredAnswer(
         model,
         method,
@@ -45,15 +56,15 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
         asked,
       );
       if (hop) hop.checked = checked;
-      const clean: AssembledChat = { ...answer, text: json };
+      // No call is handed on: the schema's is the JSON, any other names a tool nobody offered.
+      const stop = method === 'tools' || answer.finishReason === 'tool_calls';
+      const finishReason = stop ? 'stop' : answer.finishReason;
+      const clean: AssembledChat = { ...answer, text: json, toolCalls: [], finishReason };
       // (A refused answer handed on, `returnRefused`: its text clean, no checked value.)
       if (checked) clean.structured = { value, method };
       // A think block before the JSON: the answer's reasoning, as its events gave it.
       if (reasoning !== undefined) clean.reasoning = (answer.reasoning ?? '') + reasoning;
-      if (method !== 'tools') return clean;
-      const toolCalls = answer.toolCalls.filter((call) => call.name !== name);
-      const finishReason = toolCalls.length > 0 ? answer.finishReason : 'stop';
-      return { ...clean, toolCalls, finishReason };
+      return clean;
     },
   };
 }
@@ -75,23 +86,54 @@ export function jsonTextHooks(ownTools: boolean): StructuredStream {
  * The first call of the schema's tool (`name`): its argument pieces as text deltas, no tool-call
  * event; its finish `tool_calls` is `stop` (the caller asked for an answer, not a call). As in a
  * whole answer, the JSON is that call's alone: the model's own first-choice text (prose before
- * the forced call) and a second call of the tool are left out.
+ * the forced call), a second call of the tool and a call of another (none was offered: the
+ * request has no tools of its own when `tools` serves it) are left out. A `wrapped` root's
+ * arguments are held until the finish, then given as the JSON of their one property's value.
  */
-function schemaToolAsText(name: string): EventMap {
+function schemaToolAsText(name: string, wrapped: boolean): EventMap {
   /** The calls (the decoder's `call` numbers) of the schema's tool; the first is the answer. */
   const schemaCalls: number[] = [];
+  /** A wrapped root's arguments, held until the finish; undefined once given. */
+  let held: string | undefined = '';
   return (event) => {
     if (event === undefined) return undefined;
     if (event.type === 'text-delta') return event.choiceIndex === 0 ? undefined : event;
     if (event.type === 'tool-call-delta') {
       if (event.name === name && !schemaCalls.includes(event.call)) schemaCalls.push(event.call);
-      if (!schemaCalls.includes(event.call)) return event;
-      return event.call === schemaCalls[0] ? textDelta(event.argumentsDelta) : undefined;
+      if (event.call !== schemaCalls[0]) return undefined;
+      if (!wrapped) return textDelta(event.argumentsDelta);
+      held = (held ?? '') + event.argumentsDelta;
+      return undefined;
     }
-    if (event.type === 'finish' && event.reason === 'tool_calls' && schemaCalls.length > 0) {
-      return { ...event, reason: 'stop' };
+    if (event.type === 'finish' && !event.choiceIndex && schemaCalls.length > 0) {
+      const json = wrapped && held !== undefined ? textDelta(unwrappedJsonText(held)) : undefined;
+      held = undefined;
+      const finish = event.reason === 'tool_calls' ? { ...event, reason: 'stop' } : event;
+      return json ? [json, finish] : finish;
     }
     return event;
+  };
+}
+
+/**
+ * `inner` without the pieces of calls of tools the request did not offer (`offered`: its own
+ * tools' names), which the caller never asked for; the finish `tool_calls` of an answer that
+ * then has no call left is `stop`.
+ */
+function strayCallsLeftOut(offered: readonly string[], inner: EventMap): EventMap {
+  /** The calls (the decoder's `call` numbers) left out; any other call's piece makes `kept`. */
+  const stray: number[] = [];
+  let kept = false;
+  return (event) => {
+    if (event?.type === 'tool-call-delta') {
+      if (event.name !== undefined && !offered.includes(event.name)) stray.push(event.call);
+      if (stray.includes(event.call)) return undefined;
+      kept = true;
+    }
+    if (event?.type === 'finish' && event.reason === 'tool_calls' && stray.length > 0 && !kept) {
+      return inner({ ...event, reason: 'stop' });
+    }
+    return inner(event);
   };
 }
 

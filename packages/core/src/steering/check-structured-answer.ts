@@ -25,6 +25,11 @@ export interface StructuredOutputCheck {
   schema: Record<string, unknown>;
   /** The caller's zod (or other Standard Schema) schema: it checks, and its output is the value. */
   standard?: StandardSchemaLike;
+  /**
+   * The names of the request's own tools: an answer calling one is a step of the caller's tool
+   * loop, not checked; a call of any other tool is not the caller's, and never handed on.
+   */
+  tools?: readonly string[];
 }
 
 /** Issues kept on an error: enough to repair an answer, bounded for a schema-breaking flood. */

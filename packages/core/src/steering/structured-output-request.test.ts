@@ -105,6 +105,62 @@ describe('structuredRequest', () => {
   });
 });
 
+describe('a schema whose root is not an object', () => {
+  const list = {
+    type: 'array',
+    items: { $ref: '#/$defs/city' },
+    $defs: { city: { type: 'string', examples: [{ $ref: '#/kept' }] } },
+  };
+  const listed: StructuredOutputSchema = { name: 'cities', schema: list };
+
+  it('tools: asked as the one property "value", its local $refs pointed into it', () => {
+    const sent = structuredRequest(request, listed, 'tools');
+    expect(sent.tools?.[0]?.function.parameters).toEqual({
+      type: 'object',
+      properties: {
+        value: {
+          type: 'array',
+          items: { $ref: '#/properties/value/$defs/city' },
+          // A value (here `examples`) is data: a `$ref` in it is left as it is.
+          $defs: { city: { type: 'string', examples: [{ $ref: '#/kept' }] } },
+        },
+      },
+      required: ['value'],
+      additionalProperties: false,
+    });
+    // A root with no `type` is wrapped too; an object root is sent as it is.
+    const any = structuredRequest(request, { schema: { enum: ['a', 'b'] } }, 'tools');
+    expect(any.tools?.[0]?.function.parameters?.type).toBe('object');
+    expect(structuredRequest(request, given, 'tools').tools?.[0]?.function.parameters).toBe(schema);
+  });
+
+  it('tools: the value read back from "value", its JSON the value’s; none there fails', async () => {
+    const args = '{ "value": ["Oslo", "Bergen"] }';
+    const call = (text: string) => ({ toolCalls: [{ id: 'c', name: 'cities', arguments: text }] });
+    const read = readStructuredAnswer('m', answer(call(args)), listed, 'tools');
+    expect(read).toEqual({ value: ['Oslo', 'Bergen'], text: args, json: '["Oslo","Bergen"]' });
+    const bare = await caught(
+      () => readStructuredAnswer('m', answer(call('["Oslo"]')), listed, 'tools'),
+      isGatewayError,
+    );
+    expect(bare.invalidOutput?.issues[0]?.message).toMatch(/^the arguments have no "value"/);
+  });
+
+  it('json_object: the instruction names what the root is', () => {
+    const kinds: [Record<string, unknown>, string][] = [
+      [list, 'array'],
+      [{ type: 'string', enum: ['a'] }, 'string'],
+      [{ type: 'integer' }, 'number'],
+      [{ anyOf: [{ type: 'string' }, { type: 'null' }] }, 'value'],
+      [schema, 'object'],
+    ];
+    for (const [root, kind] of kinds) {
+      const sent = structuredRequest(request, { name: 'x', schema: root }, 'json_object');
+      expect(sent.messages[1]?.content).toMatch(new RegExp(`^Answer with one JSON ${kind} "x"`));
+    }
+  });
+});
+
 describe('readStructuredAnswer', () => {
   it('reads the content for json_schema and json_object', () => {
     const text = '{"city":"Oslo","kind":"town"}';
@@ -162,6 +218,17 @@ describe('readStructuredAnswer', () => {
       isGatewayError,
     );
     expect(empty.invalidOutput?.issues).toEqual([{ message: 'the answer is empty' }]);
+    // A call of a tool nobody offered instead of the JSON: the issue names it.
+    const called = answer({ toolCalls: [{ id: 'c', name: 'place', arguments: '{}' }] });
+    const stray = await caught(
+      () => readStructuredAnswer('m', called, given, 'json_schema'),
+      isGatewayError,
+    );
+    expect(stray.invalidOutput?.issues).toEqual([
+      {
+        message: 'the answer is empty; it called "place" instead, which the request did not offer',
+      },
+    ]);
   });
 
   it('an answer cut at the length limit says so, as text and as tool arguments', async () => {

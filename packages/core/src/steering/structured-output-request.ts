@@ -83,10 +83,64 @@ function schemaTool(name: string, given: StructuredOutputSchema): ChatTool {
     function: {
       name,
       description,
-      parameters: given.schema,
+      parameters: wrapsRoot(given.schema) ? wrapped(given.schema) : given.schema,
       ...(given.strict === undefined ? {} : { strict: given.strict }),
     },
   };
+}
+
+/** The property a non-object root is asked for under, as a forced tool's one argument. */
+export const WRAPPED_ROOT = 'value';
+
+/**
+ * A schema whose root is not an object (an array, a string enum, `anyOf` with `null`, …): a tool's
+ * parameters must be an object (OpenAI-compatible servers refuse any other with a 400), so
+ * `tools` asks for it as the value of one property, `WRAPPED_ROOT`, and reads it back from there.
+ */
+export function wrapsRoot(schema: Record<string, unknown>): boolean {
+  return schema.type !== 'object';
+}
+
+/**
+ * `schema` as the one required property of an object; its local `$ref`s (`#…`) pointed into that
+ * property, where the schema now is (values — `const`, `enum`, `default`, `examples` — left alone).
+ */
+function wrapped(schema: Record<string, unknown>): Record<string, unknown> {
+  const at = `#/properties/${WRAPPED_ROOT}`;
+  const moved = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(moved);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#')) {
+        out[key] = at + value.slice(1);
+      } else if (VALUE_KEYWORDS.has(key)) out[key] = value;
+      else out[key] = moved(value);
+    }
+    return out;
+  };
+  return {
+    type: 'object',
+    properties: { [WRAPPED_ROOT]: moved(schema) },
+    required: [WRAPPED_ROOT],
+    additionalProperties: false,
+  };
+}
+
+/** Keywords whose values are data, not schemas: a `$ref` in them is no reference. */
+const VALUE_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+
+/** What the schema's root asks for, as the `json_object` instruction names it. */
+function rootKind(schema: Record<string, unknown>): string {
+  const kinds: Record<string, string> = {
+    object: 'object',
+    array: 'array',
+    string: 'string',
+    number: 'number',
+    integer: 'number',
+    boolean: 'boolean',
+  };
+  return (typeof schema.type === 'string' && kinds[schema.type]) || 'value';
 }
 
 /**
@@ -101,7 +155,7 @@ function withSchemaStated(
 ): ChatMessage[] {
   const about = given.description === undefined ? '' : ` (${given.description})`;
   const content =
-    `Answer with one JSON object "${name}"${about} and nothing else: no prose, no code fence. ` +
+    `Answer with one JSON ${rootKind(given.schema)} "${name}"${about} and nothing else: no prose, no code fence. ` +
     `It must follow this JSON Schema: ${JSON.stringify(given.schema)}`;
   let at = 0;
   while (at < messages.length && messages[at]!.role === 'system') at++;
@@ -163,9 +217,51 @@ export function readStructuredAnswer(
     const issues = [{ message: `the answer did not call the tool "${name}": it ${instead}` }];
     throw invalidStructuredOutput(model, { method, text: answer.text, issues });
   }
-  const read = parsed(model, method, where.text, where.json, cutAtLength);
+  const read = parsed(model, method, where.text, where.json, cutAtLength, strayCalls(answer));
   if (where.reasoning !== undefined) read.reasoning = where.reasoning;
-  return read;
+  return method === 'tools' && wrapsRoot(given.schema) ? unwrapped(model, read) : read;
+}
+
+/**
+ * The calls of an answer read for its JSON text (a tool step never is): tools the request did not
+ * offer, which the refusal of a text with no JSON names (a model that "calls" the schema).
+ */
+function strayCalls(answer: AssembledChat): string {
+  if (answer.toolCalls.length === 0) return '';
+  const names = answer.toolCalls.map((call) => JSON.stringify(call.name.slice(0, 64)));
+  return `; it called ${names.join(', ')} instead, which the request did not offer`;
+}
+
+/** A wrapped root's value (`wrapsRoot`) in its one property's place, else undefined. */
+function wrappedValue(value: unknown): { inner: unknown } | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (!Object.hasOwn(value, WRAPPED_ROOT)) return undefined;
+  return { inner: (value as Record<string, unknown>)[WRAPPED_ROOT] };
+}
+
+/**
+ * The JSON of a wrapped root's value, from the tool call's whole arguments `text` (a stream gives
+ * it once they are whole); `text` as it came when it is not JSON with that property (the check
+ * refuses it then).
+ */
+export function unwrappedJsonText(text: string): string {
+  let found: { inner: unknown } | undefined;
+  try {
+    found = wrappedValue(JSON.parse(text));
+  } catch {
+    found = undefined;
+  }
+  return found === undefined ? text : JSON.stringify(found.inner);
+}
+
+/** A wrapped root's value (`wrapsRoot`), read from its one property: its JSON that value's. */
+function unwrapped(model: string, read: StructuredAnswer): StructuredAnswer {
+  const found = wrappedValue(read.value);
+  if (found !== undefined) {
+    return { ...read, value: found.inner, json: JSON.stringify(found.inner) };
+  }
+  const message = `the arguments have no "${WRAPPED_ROOT}": the schema's root is not an object, so it was asked for as the value of "${WRAPPED_ROOT}"`;
+  throw invalidStructuredOutput(model, { method: 'tools', text: read.text, issues: [{ message }] });
 }
 
 /** `cut`: the answer ended at the length limit, the likely reason its JSON is unfinished. */
@@ -175,6 +271,7 @@ function parsed(
   text: string,
   json: string,
   cut: boolean,
+  stray: string,
 ): StructuredAnswer {
   try {
     return { value: JSON.parse(json), text, json };
@@ -182,6 +279,7 @@ function parsed(
     const position = /position \d+/.exec((error as Error).message)?.[0];
     const where = position === undefined ? '' : ` (at ${position})`;
     let what = text.trim() === '' ? 'the answer is empty' : `the answer is not JSON${where}`;
+    if (method !== 'tools') what += stray;
     if (cut) what += ': it was cut at the length limit (finish_reason "length"); raise max_tokens';
     throw invalidStructuredOutput(model, { method, text, issues: [{ message: what }] });
   }
