@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_KEYS } from '../src/index';
 import {
@@ -8,7 +9,7 @@ import {
   until,
   watchedChatReads,
 } from '../src/testing/index';
-import { startRedis } from '../src/testing/redis';
+import { pollUntil, startRedis } from '../src/testing/redis';
 
 // The test kit (`@infergate/emulator/testing`): one call makes and closes the emulator as a fetch
 // function, msw handlers or a real server; its waits resolve on the emulator's own state changes.
@@ -292,28 +293,43 @@ describe('startRedis', () => {
     try {
       expect(redis.url).toBe(`redis://127.0.0.1:${redis.port}`);
       const { createConnection } = await import('node:net');
-      const ping = () =>
+      /** An inline command's reply, read until `whole` says it has what the test needs. */
+      const ask = (command: string, whole = (reply: string) => reply.endsWith('\r\n')) =>
         new Promise<string>((resolve, reject) => {
           const socket = createConnection(redis.port, '127.0.0.1');
-          socket.once('data', (data) => {
+          let reply = '';
+          socket.on('data', (data) => {
+            reply += data.toString();
+            if (!whole(reply)) return;
             socket.end();
-            resolve(data.toString());
+            resolve(reply);
           });
           socket.once('error', reject);
-          socket.write('PING\r\n');
+          socket.write(`${command}\r\n`);
         });
+      const ping = () => ask('PING');
       expect(await ping()).toBe('+PONG\r\n');
+      // Frozen is a state of the process (stopped: `T` in /proc), not a silence waited for: a
+      // stopped process runs nothing, so answers nothing, until it is continued.
+      const processId = /process_id:(\d+)\r\n/;
+      const pid = processId.exec(await ask('INFO server', (info) => processId.test(info)))?.[1];
+      const state = async () => {
+        const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      };
+      expect(await state()).not.toBe('T');
       redis.freeze();
+      await pollUntil(async () => (await state()) === 'T', 'redis-server stopped');
       let answered = false;
       const frozen = ping().then((reply) => {
         answered = true;
         return reply;
       });
-      // A safety net, not the subject: a frozen server answers nothing while frozen.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await state()).toBe('T');
       expect(answered).toBe(false);
       redis.resume();
       expect(await frozen).toBe('+PONG\r\n');
+      expect(await state()).not.toBe('T');
     } finally {
       await redis.stop();
     }

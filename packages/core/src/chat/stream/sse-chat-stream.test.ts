@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { withCatalog } from '../../../test/helpers';
 import { createGatewayClient } from '../../client/client';
 import { isGatewayError } from '../../errors/errors';
+import { READ_AHEAD_HIGH_WATER_BYTES } from '../../http/body-read-ahead';
 
 const sse = (...data: string[]) => data.map((d) => `data: ${d}\n\n`).join('');
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -169,14 +170,33 @@ describe('GatewayChatStream.readBatch', () => {
   });
 });
 
-/** A client whose stream body is fed by hand: `push` a piece, `end` it, or `fail` it. */
+/**
+ * A client whose stream body is fed by hand: `push` a piece, `end` it; `untilReadersDrained()`
+ * resolves once the stream's readers took every piece pushed so far.
+ *
+ * The stream reads its body ahead of its readers (BodyReadAhead), so the body's pulls alone say
+ * nothing of them; but reading ahead pauses at its high-water mark until a reader takes what it
+ * buffered. `untilReadersDrained()` pushes a piece that large (a comment: no events) and waits for
+ * the body's next pull: only a reader taking that piece makes the read-ahead ask for more. Its
+ * readers are then past everything the test pushed, waiting for what it pushes, ends or cancels
+ * next — no number of turns of the event loop assumed. (A read-ahead nobody reads resumes by
+ * itself after READ_AHEAD_STALL_MS; the readers here read in microtasks, long before any timer.)
+ */
 function clientFedByHand() {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
+  let onPull: (() => void) | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+      },
+      // (High-water mark 0: pulled only while the read-ahead waits for a piece.)
+      pull() {
+        onPull?.();
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
   const client = createGatewayClient({
     baseURL: `https://readers-${Math.random()}.test`,
     apiKey: 'k',
@@ -186,16 +206,21 @@ function clientFedByHand() {
     ),
   });
   const encoder = new TextEncoder();
+  const filler = encoder.encode(`: ${'.'.repeat(READ_AHEAD_HIGH_WATER_BYTES)}\n\n`);
   return {
     client,
     push: (text: string) => controller.enqueue(encoder.encode(text)),
     end: () => controller.close(),
+    untilReadersDrained: async () => {
+      const pulled = new Promise<void>((resolve) => {
+        onPull = resolve;
+      });
+      controller.enqueue(filler);
+      await pulled;
+      onPull = undefined;
+    },
   };
 }
-
-const ticks = async (n = 20) => {
-  for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-};
 
 /** Every promise's outcome: the text, or the error's code. */
 const outcomes = (promises: Promise<unknown>[]) =>
@@ -221,10 +246,11 @@ describe('several readers of one stream (each event once, none left waiting)', (
     const stream = await fed.client.chatStream(request);
     const a = stream.result().then((r) => r.text);
     const b = stream.result().then((r) => r.text);
-    await ticks();
+    await fed.untilReadersDrained();
+    // Its [DONE] ends the answer: the readers settle on it (no end of the body wakes them).
     fed.push(rest);
-    fed.end();
     expect(await outcomes([a, b])).toEqual(['Добрий день', 'Добрий день']);
+    await fed.client.budget.whenIdle();
     expect(fed.client.budget.isIdle).toBe(true);
   });
 
@@ -238,9 +264,9 @@ describe('several readers of one stream (each event once, none left waiting)', (
       return seen;
     })();
     const result = stream.result().then((r) => r.text);
-    await ticks();
+    await fed.untilReadersDrained();
+    // Its [DONE] ends the answer: the readers settle on it (no end of the body wakes them).
     fed.push(rest);
-    fed.end();
     const [text, seen] = await outcomes([result, iterated]);
     expect(text).toBe('Добрий день');
     // One queue of events: what the iterator saw is a part of the answer, in order.
@@ -262,7 +288,7 @@ describe('several readers of one stream (each event once, none left waiting)', (
       })(),
       stream.readBatch(),
     ];
-    await ticks();
+    await fed.untilReadersDrained();
     await stream.cancel('stop');
     const results = await outcomes(readers);
     // The iterator may have taken the buffered events and be waiting: it rejects like the rest.
@@ -281,7 +307,7 @@ describe('several readers of one stream (each event once, none left waiting)', (
       stream.result(),
       stream.readBatch().then(() => stream.result()),
     ];
-    await ticks();
+    await fed.untilReadersDrained();
     fed.end(); // ends before any finish_reason
     expect(await outcomes(readers)).toEqual([
       'stream_incomplete',
