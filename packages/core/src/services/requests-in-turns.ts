@@ -7,10 +7,11 @@ type Send<T, R> = (item: T, sibling: SiblingRequest, index: number) => Promise<R
 /**
  * `send` for `runSiblingRequests` with at most `limit` (an integer ≥ 1) running at once: the others
  * wait their turn in the order they came (the items' order). A request stopped while it waits (one
- * failed, the caller aborted: `runSiblingRequests` then stops them all) leaves the line unsent,
+ * failed, the caller aborted: `runSiblingRequests` then stops all not sent) leaves the line unsent,
  * failing as a request that was sent fails when the call ends (`callEndedError`: `aborted`, the
  * reason as cause), since it may be the first to end and so the call's failure. A
- * failed request keeps its turn: every sibling is stopped then, so none is left to take it. Kept
+ * failed request keeps its turn: every sibling not yet sent is stopped then, so none is left to
+ * take it (those let finish hand theirs to stopped ones only). Kept
  * out of `runSiblingRequests`, which a chat-only app's start loads, so that only the service
  * calls' chunk carries it. (Not the key's `FifoSemaphore`: the chunk importing it would move it out
  * of the start chunk, ~120 B more at start.)

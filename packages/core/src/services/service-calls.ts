@@ -14,7 +14,7 @@ import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError, isGatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
-import { retrySameRequest } from '../http/attempt-policy';
+import { type AttemptPolicy, retrySameRequest } from '../http/attempt-policy';
 import type { Transport } from '../http/transport';
 import { isServiceOffered, SERVICE_PATHS } from '../protocol/endpoints';
 import { isMultilingualEngine } from '../protocol/multilingual-engine';
@@ -34,6 +34,7 @@ import type {
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
+import { type BatchesSent, inFlightFinish, siblingPolicy } from './in-flight-kept';
 import { KEPT_VECTORS, type KeptVectorsOption } from './kept-vectors';
 import { inTurns } from './requests-in-turns';
 import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
@@ -193,13 +194,15 @@ export async function embedMany(
   // The first batch answered: the others' vectors must be of its length.
   let first: AnsweredBatch | undefined;
   // The first failing batch stops the others (before its slot is given back: `stop` is its retry
-  // policy's `failed`), since their answers could no longer be used.
+  // policy's `failed`), since their answers could no longer be used; kept for a retry of the
+  // call, those in flight finish after a failure it may fix (in-flight-kept.ts).
+  const sent: BatchesSent = { sent: [] };
   const batches = splitBatches(sizes).filter((batch) => {
     const answered = vectors[batch.start];
     if (answered !== undefined) first ??= { ...batch, length: answered.length };
     return answered === undefined;
   });
-  const send = async (batch: (typeof batches)[number], sibling: SiblingRequest) => {
+  const send = async (batch: (typeof batches)[number], sibling: SiblingRequest, index: number) => {
     const { start, end } = batch;
     const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
     // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
@@ -211,7 +214,7 @@ export async function embedMany(
       return batchLengthProblem(answer, batch, first);
     };
     const response = await postEmbeddings(context, request, end - start, batchOptions, {
-      stop: sibling.stop,
+      policy: (policy) => siblingPolicy(policy, sibling, index, sent),
       lengthProblem,
     });
     // In input order already (`postEmbeddings`).
@@ -220,7 +223,9 @@ export async function embedMany(
     });
   };
   const sendInTurns = maxConcurrency === undefined ? send : inTurns(maxConcurrency, send);
-  await runSiblingRequests(batches, callOptions.signal, sendInTurns);
+  const { maxRetryAfterMs } = context.transport.retryAllowance(callOptions);
+  const letFinish = vectors === kept ? inFlightFinish(sent, maxRetryAfterMs) : undefined;
+  await runSiblingRequests(batches, callOptions.signal, sendInTurns, letFinish);
   // Every slot is filled: the batches cover the list, and each answer held one vector per input.
   return vectors as number[][];
 }
@@ -311,9 +316,10 @@ async function rereadServices(
   }
 }
 
-/** What `postEmbeddings` is told of an `embedMany` batch: how to stop its siblings, its length check. */
+/** What `postEmbeddings` is told of an `embedMany` batch: its retry policy among its siblings, its length check. */
 interface EmbedManyBatch {
-  stop(error: unknown): void;
+  /** The default policy, as the batch's siblings need it (`siblingPolicy`). */
+  policy(policy: AttemptPolicy): AttemptPolicy;
   /** Whether an answer that is right on its own differs from the call's other batches. */
   lengthProblem(answer: EmbeddingsResponse): string | undefined;
 }
@@ -327,8 +333,9 @@ async function postEmbeddings(
 ): Promise<EmbeddingsResponse> {
   const spec = { method: 'POST' as const, path: SERVICE_PATHS.embeddings, body: jsonBody(req) };
   const request = { ...spec, model: req.model };
+  const same = retrySameRequest(request, transport.retryAllowance(opts ?? {}));
   // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
-  const policy = retrySameRequest(request, transport.retryAllowance(opts ?? {}), batch?.stop);
+  const policy = batch?.policy(same) ?? same;
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
   const problem = embeddingsProblem(answer.data, count) ?? batch?.lengthProblem(answer.data);
   // Before `accepted` tells `onResponse`, so it sees the answer as `embed` returns it.

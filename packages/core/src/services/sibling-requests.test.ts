@@ -186,3 +186,70 @@ describe('runSiblingRequests with inTurns', () => {
     expect(started).toEqual([]);
   });
 });
+
+describe('runSiblingRequests letting some finish (`letFinish`)', () => {
+  /**
+   * Three siblings: 0 fails with `failure` (through `stop`, as a retry policy's `failed` does,
+   * then thrown) once the others have started, 1 answers when told, 2 never answers.
+   */
+  function threeSiblings(failure: Error, letFinish: boolean, caller?: AbortSignal) {
+    const siblings: SiblingRequest[] = [];
+    const answered: number[] = [];
+    let answer!: () => void;
+    const call = runSiblingRequests(
+      [0, 1, 2],
+      caller,
+      async (index, sibling) => {
+        siblings[index] = sibling;
+        if (index === 2) return pending(sibling);
+        if (index === 1) {
+          await new Promise<void>((resolve, reject) => {
+            answer = resolve;
+            const onAbort = () => reject(sibling.signal.reason);
+            sibling.signal.addEventListener('abort', onAbort, { once: true });
+          });
+          answered.push(index);
+          return 'answered';
+        }
+        await Promise.resolve();
+        sibling.stop(failure);
+        throw failure;
+      },
+      // Request 1 only (the one "sent"), after that failure (also the reason it stops 2 with).
+      (error, index) => letFinish && index === 1 && error === failure,
+    );
+    return { call, siblings, answered, answer: () => answer() };
+  }
+
+  it('the requests it names are let finish, the others stopped; then the call rejects', async () => {
+    const failure = new Error('busy');
+    const { call, siblings, answered, answer } = threeSiblings(failure, true);
+    const settled = call.catch((error: unknown) => error);
+    await Promise.resolve();
+    expect(siblings.map((sibling) => sibling.signal.aborted)).toEqual([true, false, true]);
+    answer();
+    expect(await settled).toBe(failure);
+    expect(answered).toEqual([1]);
+  });
+
+  it('naming none, it stops them all', async () => {
+    const failure = new Error('bad request');
+    const { call, siblings, answered } = threeSiblings(failure, false);
+    await expect(call).rejects.toBe(failure);
+    expect(siblings.map((sibling) => sibling.signal.aborted)).toEqual([true, true, true]);
+    expect(answered).toEqual([]);
+  });
+
+  it("the caller's abort stops those a failure let finish", async () => {
+    const failure = new Error('busy');
+    const caller = new AbortController();
+    const { call, siblings, answered } = threeSiblings(failure, true, caller.signal);
+    const settled = call.catch((error: unknown) => error);
+    await Promise.resolve();
+    caller.abort(new Error('caller left'));
+    // Still the first failure: the abort ended the call after it.
+    expect(await settled).toBe(failure);
+    expect(siblings[1]!.signal.aborted).toBe(true);
+    expect(answered).toEqual([]);
+  });
+});

@@ -3,10 +3,10 @@
 
 /** What one of the sibling requests gets: its own signal, and a way to stop all of them. */
 export interface SiblingRequest {
-  /** Aborted by the caller's signal, and when any sibling fails. */
+  /** Aborted by the caller's signal, and when a sibling fails (see `runSiblingRequests`). */
   signal: AbortSignal;
   /**
-   * Stops every sibling with `error` as the call's failure: for a retry policy's `failed`
+   * Stops the siblings with `error` as the call's failure: for a retry policy's `failed`
    * (`AttemptPolicy.failed`), which is told before the failed request's slot is given back, so a
    * queued sibling stops before it takes that slot.
    */
@@ -19,6 +19,11 @@ export interface SiblingRequest {
  * the caller's abort stops them all. Resolves to the results in order; rejects with the first
  * failure once every sibling has ended, so the key's slots are back when the caller learns of it.
  *
+ * The one other mode, `letFinish`, for a caller that keeps each answer as it comes (for a retry
+ * of the whole call: `embedMany`'s kept vectors): the requests it names for a failure (those in
+ * flight, after a failure a retry may fix) are not stopped by it, but let finish, their answers
+ * kept rather than sent again by the retry. The caller's abort stops them all.
+ *
  * Each request gets a signal of its own (not one shared by all), so the caller's signal gets one
  * listener however many requests there are.
  */
@@ -26,17 +31,19 @@ export async function runSiblingRequests<T, R>(
   items: readonly T[],
   callerSignal: AbortSignal | undefined,
   send: (item: T, sibling: SiblingRequest, index: number) => Promise<R>,
+  letFinish?: (failure: unknown, index: number) => boolean,
 ): Promise<R[]> {
   const controllers = items.map(() => new AbortController());
   let failure: { error: unknown } | undefined;
-  const abortAll = (reason: unknown) => {
-    for (const controller of controllers) {
-      if (!controller.signal.aborted) controller.abort(reason);
-    }
+  // (Aborting an aborted controller does nothing: its first reason stays.)
+  const abortAll = (reason: unknown, spared?: (index: number) => boolean | undefined) => {
+    controllers.forEach((controller, index) => {
+      if (!spared?.(index)) controller.abort(reason);
+    });
   };
   const stop = (error: unknown) => {
     failure ??= { error };
-    abortAll(error);
+    abortAll(error, (index) => letFinish?.(error, index));
   };
   const onCallerAbort = () => abortAll(callerSignal?.reason);
   if (callerSignal?.aborted) onCallerAbort();
