@@ -77,7 +77,7 @@ HTTP:
                          characters, no space at either end
   --allowed-origin O     a browser origin allowed to call, e.g. http://localhost:5173; repeatable
   --allowed-host H       a Host name allowed, any case; repeatable (default: loopback names when
-                         bound to loopback)
+                         bound to loopback; the bound address is always allowed)
 
   --help, --version`;
 

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classifyAddress } from './address-class';
 
 /** A JSON-RPC error answer outside any session (the MCP SDK's shape). */
 export function refuse(res: ServerResponse, status: number, message: string, headers = {}): void {
@@ -13,9 +14,6 @@ export const BEARER_TOKEN_REQUIRED =
   'Forbidden: this server takes a static bearer token, not OAuth: send "Authorization: Bearer <token>" with the token infergate-mcp was started with (--token / INFERGATE_MCP_TOKEN)';
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-
-const isLoopback = (host: string) =>
-  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -41,6 +39,16 @@ function allowedName(name: string): string {
   const ipv6 = (trimmed.match(/:/g)?.length ?? 0) > 1 && !trimmed.startsWith('[');
   const bare = ipv6 ? `[${trimmed}]` : trimmed;
   return hostName(bare) ?? trimmed.toLowerCase();
+}
+
+/**
+ * Whether the interface a server binds is loopback: `localhost` in any case, or an address in
+ * `127.0.0.0/8` or `::1` in any form (`0:0:0:0:0:0:0:1`, `[::1]`, `::ffff:127.0.0.2`). The one rule
+ * for the HTTP server's Host checks and the command's warning about serving without a token.
+ */
+export function isLoopbackBind(host: string): boolean {
+  const name = allowedName(host);
+  return name === 'localhost' || classifyAddress(name.replace(/^\[|\]$/g, '')) === 'loopback';
 }
 
 /**
@@ -70,14 +78,21 @@ interface HttpAccessOptions {
  * token. `refused` answers a request that fails a check and says whether it did.
  */
 export function httpAccess(options: HttpAccessOptions) {
-  const allowedHosts = (
-    options.allowedHosts ?? (isLoopback(options.host) ? LOOPBACK_HOSTS : undefined)
-  )?.map(allowedName);
+  const loopback = isLoopbackBind(options.host);
+  const bound = allowedName(options.host);
+  // The bound address names the server itself, never a rebound name: always allowed (a server on
+  // 127.0.0.2 answers `Host: 127.0.0.2`). Not an unspecified one: browsers send 0.0.0.0 to
+  // loopback, so `Host: 0.0.0.0` is a page reaching in, not the server's own name.
+  const own = classifyAddress(bound.replace(/^\[|\]$/g, '')) === 'unspecified' ? [] : [bound];
+  const allowedHosts = (options.allowedHosts ?? (loopback ? LOOPBACK_HOSTS : undefined))
+    ?.map(allowedName)
+    .concat(own);
   const allowedOrigins = new Set((options.allowedOrigins ?? []).map(originName));
   // On loopback, a page the server itself would serve (`http://localhost:<its port>`, and the same
-  // on 127.0.0.1 and [::1]) is the server's own origin, not a rebound one.
-  const ownOrigins = isLoopback(options.host)
-    ? () => LOOPBACK_HOSTS.map((name) => `http://${name}:${options.port()}`)
+  // on 127.0.0.1, [::1] and the bound address) is the server's own origin, not a rebound one.
+  const ownOrigins = loopback
+    ? () =>
+        [...new Set([...LOOPBACK_HOSTS, bound])].map((name) => `http://${name}:${options.port()}`)
     : () => [];
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
 

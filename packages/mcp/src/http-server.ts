@@ -29,7 +29,9 @@ export interface HttpServerOptions {
   /**
    * Host names (without port) the `Host` header may name, compared without regard to case (an
    * IPv6 address with or without brackets). Default: `localhost`, `127.0.0.1` and
-   * `[::1]` when bound to loopback (so a DNS-rebound name is refused), and any host otherwise.
+   * `[::1]` when bound to loopback (`localhost` in any case, 127.0.0.0/8, `::1` in any form), so a
+   * DNS-rebound name is refused, and any host otherwise. The bound `host` itself (unless `0.0.0.0`
+   * or `::`) is always allowed.
    */
   allowedHosts?: readonly string[];
   /**
