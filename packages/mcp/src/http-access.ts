@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyAddress } from './address-class';
+import { allowCrossOrigin, answerPreflight, isPreflight } from './http-cors';
 
 /** A JSON-RPC error answer outside any session (the MCP SDK's shape). */
 export function refuse(res: ServerResponse, status: number, message: string, headers = {}): void {
@@ -75,7 +76,8 @@ interface HttpAccessOptions {
 
 /**
  * Who may call: the `Host` header (DNS-rebinding protection), the browser `Origin` and the bearer
- * token. `refused` answers a request that fails a check and says whether it did.
+ * token. `answered` answers a request that fails a check, or the CORS preflight of an allowed
+ * origin, and says whether it did; an allowed origin's answers carry its CORS headers.
  */
 export function httpAccess(options: HttpAccessOptions) {
   const loopback = isLoopbackBind(options.host);
@@ -104,7 +106,7 @@ export function httpAccess(options: HttpAccessOptions) {
   };
 
   return {
-    refused(req: IncomingMessage, res: ServerResponse): boolean {
+    answered(req: IncomingMessage, res: ServerResponse): boolean {
       const name = hostName(req.headers.host);
       if (allowedHosts !== undefined && (name === undefined || !allowedHosts.includes(name))) {
         refuse(res, 403, 'Forbidden: Host not allowed');
@@ -113,9 +115,18 @@ export function httpAccess(options: HttpAccessOptions) {
       // A browser sends its origin serialized (lower case, no default port), as `originName` writes
       // the allowed ones; only its case is evened here.
       const origin = req.headers.origin?.toLowerCase();
-      if (origin !== undefined && !allowedOrigins.has(origin) && !ownOrigins().includes(origin)) {
+      const own = origin !== undefined && ownOrigins().includes(origin);
+      if (origin !== undefined && !allowedOrigins.has(origin) && !own) {
         refuse(res, 403, 'Forbidden: Origin not allowed');
         return true;
+      }
+      // Another origin, allowed: the browser needs CORS to send to this server and read it.
+      if (origin !== undefined && !own) {
+        allowCrossOrigin(res, req.headers.origin!);
+        if (isPreflight(req)) {
+          answerPreflight(req, res);
+          return true;
+        }
       }
       if (!authorised(req)) {
         // 403, not 401: MCP clients that speak OAuth (the Inspector, VS Code, mcp-remote) take any

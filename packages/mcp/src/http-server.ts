@@ -23,7 +23,8 @@ export interface HttpServerOptions {
   /**
    * Browser origins allowed to call (e.g. `http://localhost:5173`; scheme and host in any case). A request that carries any
    * other `Origin` is refused (DNS-rebinding protection); requests without one (non-browser
-   * clients) pass. Default: none.
+   * clients) pass. An allowed origin gets CORS: its preflight answered (before the token), its
+   * answers readable (`mcp-session-id` exposed). Default: none.
    */
   allowedOrigins?: readonly string[];
   /**
@@ -195,7 +196,7 @@ export async function startHttpServer(
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return refuse(res, 404, `Not found: the MCP endpoint is ${path}`);
-    if (access.refused(req, res)) return;
+    if (access.answered(req, res)) return;
     return route(req, res, sessions);
   };
 
