@@ -75,9 +75,10 @@ HTTP:
   --token T              require "Authorization: Bearer T" (default: INFERGATE_MCP_TOKEN);
                          this server's own secret, never the gateway key: at least 16
                          characters, no space at either end
-  --allowed-origin O     a browser origin allowed to call, e.g. http://localhost:5173; repeatable
+  --allowed-origin O     a browser origin allowed to call (CORS answered), e.g.
+                         http://localhost:5173; repeatable
   --allowed-host H       a Host name allowed, any case; repeatable (default: loopback names when
-                         bound to loopback)
+                         bound to loopback; the bound address is always allowed)
 
   --help, --version`;
 

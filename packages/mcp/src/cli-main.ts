@@ -5,6 +5,7 @@ import { settingsFound, withSettingNames } from '@infergate/core/internal';
 import { checkRootDirectories } from './allowed-roots';
 import { type CliOptions, CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
 import { createGatewayMcpServer } from './gateway-mcp-server';
+import { isLoopbackBind } from './http-access';
 import { startHttpServer } from './http-server';
 import { redactMessage } from './redact-message';
 import { loadRedisBudget } from './redis-budget';
@@ -96,8 +97,7 @@ export async function runCli(
     allowedHosts: options.allowedHosts,
   });
   shutdown.unshift(() => http.close());
-  const loopback = options.host === 'localhost' || /^(127\.|::1$)/.test(options.host);
-  if (!loopback && options.token === undefined) {
+  if (!isLoopbackBind(options.host) && options.token === undefined) {
     log(
       `infergate-mcp: warning: listening on ${options.host} without --token: anyone who can reach it uses your gateway key's budget`,
     );

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classifyAddress } from './address-class';
+import { allowCrossOrigin, answerPreflight, isPreflight } from './http-cors';
 
 /** A JSON-RPC error answer outside any session (the MCP SDK's shape). */
 export function refuse(res: ServerResponse, status: number, message: string, headers = {}): void {
@@ -13,9 +15,6 @@ export const BEARER_TOKEN_REQUIRED =
   'Forbidden: this server takes a static bearer token, not OAuth: send "Authorization: Bearer <token>" with the token infergate-mcp was started with (--token / INFERGATE_MCP_TOKEN)';
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-
-const isLoopback = (host: string) =>
-  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -44,6 +43,16 @@ function allowedName(name: string): string {
 }
 
 /**
+ * Whether the interface a server binds is loopback: `localhost` in any case, or an address in
+ * `127.0.0.0/8` or `::1` in any form (`0:0:0:0:0:0:0:1`, `[::1]`, `::ffff:127.0.0.2`). The one rule
+ * for the HTTP server's Host checks and the command's warning about serving without a token.
+ */
+export function isLoopbackBind(host: string): boolean {
+  const name = allowedName(host);
+  return name === 'localhost' || classifyAddress(name.replace(/^\[|\]$/g, '')) === 'loopback';
+}
+
+/**
  * An origin as URLs write it (scheme and host in lower case, no default port), so that
  * `http://LocalHost:5173` allows what a browser sends as `http://localhost:5173`.
  */
@@ -67,17 +76,25 @@ interface HttpAccessOptions {
 
 /**
  * Who may call: the `Host` header (DNS-rebinding protection), the browser `Origin` and the bearer
- * token. `refused` answers a request that fails a check and says whether it did.
+ * token. `answered` answers a request that fails a check, or the CORS preflight of an allowed
+ * origin, and says whether it did; an allowed origin's answers carry its CORS headers.
  */
 export function httpAccess(options: HttpAccessOptions) {
-  const allowedHosts = (
-    options.allowedHosts ?? (isLoopback(options.host) ? LOOPBACK_HOSTS : undefined)
-  )?.map(allowedName);
+  const loopback = isLoopbackBind(options.host);
+  const bound = allowedName(options.host);
+  // The bound address names the server itself, never a rebound name: always allowed (a server on
+  // 127.0.0.2 answers `Host: 127.0.0.2`). Not an unspecified one: browsers send 0.0.0.0 to
+  // loopback, so `Host: 0.0.0.0` is a page reaching in, not the server's own name.
+  const own = classifyAddress(bound.replace(/^\[|\]$/g, '')) === 'unspecified' ? [] : [bound];
+  const allowedHosts = (options.allowedHosts ?? (loopback ? LOOPBACK_HOSTS : undefined))
+    ?.map(allowedName)
+    .concat(own);
   const allowedOrigins = new Set((options.allowedOrigins ?? []).map(originName));
   // On loopback, a page the server itself would serve (`http://localhost:<its port>`, and the same
-  // on 127.0.0.1 and [::1]) is the server's own origin, not a rebound one.
-  const ownOrigins = isLoopback(options.host)
-    ? () => LOOPBACK_HOSTS.map((name) => `http://${name}:${options.port()}`)
+  // on 127.0.0.1, [::1] and the bound address) is the server's own origin, not a rebound one.
+  const ownOrigins = loopback
+    ? () =>
+        [...new Set([...LOOPBACK_HOSTS, bound])].map((name) => `http://${name}:${options.port()}`)
     : () => [];
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
 
@@ -89,7 +106,7 @@ export function httpAccess(options: HttpAccessOptions) {
   };
 
   return {
-    refused(req: IncomingMessage, res: ServerResponse): boolean {
+    answered(req: IncomingMessage, res: ServerResponse): boolean {
       const name = hostName(req.headers.host);
       if (allowedHosts !== undefined && (name === undefined || !allowedHosts.includes(name))) {
         refuse(res, 403, 'Forbidden: Host not allowed');
@@ -98,9 +115,18 @@ export function httpAccess(options: HttpAccessOptions) {
       // A browser sends its origin serialized (lower case, no default port), as `originName` writes
       // the allowed ones; only its case is evened here.
       const origin = req.headers.origin?.toLowerCase();
-      if (origin !== undefined && !allowedOrigins.has(origin) && !ownOrigins().includes(origin)) {
+      const own = origin !== undefined && ownOrigins().includes(origin);
+      if (origin !== undefined && !allowedOrigins.has(origin) && !own) {
         refuse(res, 403, 'Forbidden: Origin not allowed');
         return true;
+      }
+      // Another origin, allowed: the browser needs CORS to send to this server and read it.
+      if (origin !== undefined && !own) {
+        allowCrossOrigin(res, req.headers.origin!);
+        if (isPreflight(req)) {
+          answerPreflight(req, res);
+          return true;
+        }
       }
       if (!authorised(req)) {
         // 403, not 401: MCP clients that speak OAuth (the Inspector, VS Code, mcp-remote) take any

@@ -23,13 +23,16 @@ export interface HttpServerOptions {
   /**
    * Browser origins allowed to call (e.g. `http://localhost:5173`; scheme and host in any case). A request that carries any
    * other `Origin` is refused (DNS-rebinding protection); requests without one (non-browser
-   * clients) pass. Default: none.
+   * clients) pass. An allowed origin gets CORS: its preflight answered (before the token), its
+   * answers readable (`mcp-session-id` exposed). Default: none.
    */
   allowedOrigins?: readonly string[];
   /**
    * Host names (without port) the `Host` header may name, compared without regard to case (an
    * IPv6 address with or without brackets). Default: `localhost`, `127.0.0.1` and
-   * `[::1]` when bound to loopback (so a DNS-rebound name is refused), and any host otherwise.
+   * `[::1]` when bound to loopback (`localhost` in any case, 127.0.0.0/8, `::1` in any form), so a
+   * DNS-rebound name is refused, and any host otherwise. The bound `host` itself (unless `0.0.0.0`
+   * or `::`) is always allowed.
    */
   allowedHosts?: readonly string[];
   /**
@@ -193,7 +196,7 @@ export async function startHttpServer(
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return refuse(res, 404, `Not found: the MCP endpoint is ${path}`);
-    if (access.refused(req, res)) return;
+    if (access.answered(req, res)) return;
     return route(req, res, sessions);
   };
 

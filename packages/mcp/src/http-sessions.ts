@@ -20,10 +20,28 @@ export interface Session {
   /** When its last request or stream ended (monotonic clock). */
   lastSeen: number;
   /**
-   * JSON-RPC requests it received and has not answered (an answer sent takes its id out): to
-   * answer them if it is closed, to cancel them if their client goes.
+   * Each JSON-RPC request id the transport still holds a stream for, and the POST that carried it:
+   * to answer its requests if the session is closed, to cancel them if their client goes, and to
+   * refuse a second request of the same id meanwhile (the transport routes answers by bare id).
    */
-  readonly pending: Set<RequestId>;
+  readonly pending: Map<RequestId, Exchange>;
+}
+
+/** 400 with a JSON-RPC `Invalid Request` error, as the SDK's transport answers a malformed POST. */
+function refuseRequest(res: ServerResponse, message: string): void {
+  res.writeHead(400, { 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: ErrorCode.InvalidRequest, message },
+      id: null,
+    }),
+  );
+}
+
+/** One POST's JSON-RPC requests: all of their ids, and those not answered yet. */
+interface Exchange {
+  readonly ids: readonly RequestId[];
+  readonly unanswered: Set<RequestId>;
 }
 
 /**
@@ -36,12 +54,14 @@ function requestIds(body: unknown): RequestId[] {
 }
 
 /**
- * Takes a request out of `pending` once its answer (result or error) is handed to the transport:
- * its handler has ended, nothing is left to cancel.
+ * Marks a request answered once its answer (result or error) is handed to the transport: its
+ * handler has ended, nothing is left to cancel. A POST's ids leave `pending` with its last answer,
+ * when the transport itself lets go of them (until then, a batch's answered id still names its
+ * stream there).
  */
 function forgetWhenAnswered(
   transport: StreamableHTTPServerTransport,
-  pending: Set<RequestId>,
+  pending: Map<RequestId, Exchange>,
 ): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
@@ -49,19 +69,37 @@ function forgetWhenAnswered(
       (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) &&
       message.id !== undefined
     ) {
-      pending.delete(message.id);
+      const exchange = pending.get(message.id);
+      exchange?.unanswered.delete(message.id);
+      if (exchange?.unanswered.size === 0) {
+        for (const id of exchange.ids) pending.delete(id);
+      }
     }
     return send(message, options);
   };
 }
 
-/** Cancels a request through the SDK's own path, as if its client had sent the notification. */
-function cancel(session: Session, requestId: RequestId): void {
+/**
+ * Cancels a request whose client went: through the SDK's own path, as if the client had sent
+ * `notifications/cancelled` (its handler's AbortSignal fires; the SDK then sends nothing for it),
+ * then answers it with an error nobody reads. That answer is what lets the transport release the
+ * request's stream and its batch's answers kept for it; unanswered, they stay until the session
+ * closes.
+ */
+function cancel(session: Session, requestId: RequestId): Promise<void> {
+  const reason = 'the client closed its connection before the answer';
   session.transport.onmessage?.({
     jsonrpc: '2.0',
     method: 'notifications/cancelled',
-    params: { requestId, reason: 'the client closed its connection before the answer' },
+    params: { requestId, reason },
   });
+  return session.transport
+    .send({
+      jsonrpc: '2.0',
+      id: requestId,
+      error: { code: ErrorCode.ConnectionClosed, message: `Cancelled: ${reason}` },
+    })
+    .catch(() => undefined); // its stream is gone: the transport says so once it let go
 }
 
 /**
@@ -118,15 +156,23 @@ export class HttpSessions {
     body?: unknown,
   ): Promise<void> {
     const ids = requestIds(body);
-    for (const id of ids) session.pending.add(id);
+    const reused = ids.find((id, at) => session.pending.has(id) || ids.indexOf(id) !== at);
+    if (reused !== undefined) {
+      // The transport keys its streams by bare id: a second request of an id still open (a client
+      // reconnected to the session numbering from 0 again, a batch naming an id twice) would take
+      // the first one's answer, or have its own cancelled when the first one's client goes.
+      return refuseRequest(
+        res,
+        `Invalid Request: id ${JSON.stringify(reused)} is already used by a request of this session not answered yet; use another id`,
+      );
+    }
+    const exchange: Exchange = { ids, unanswered: new Set(ids) };
+    for (const id of ids) session.pending.set(id, exchange);
     res.once('close', () => {
       // The POST's stream closed with requests of it unanswered: its client went (aborted its
       // fetch, closed, lost its connection). With no event store no answer can reach it later, so
-      // each is cancelled as the client's `notifications/cancelled` would: the SDK fires the
-      // handler's AbortSignal, and the gateway call stops and frees its slot.
-      for (const id of ids) {
-        if (session.pending.delete(id)) cancel(session, id);
-      }
+      // each is cancelled. Only this POST's own requests: another POST may use the same id later.
+      for (const id of [...exchange.unanswered]) void cancel(session, id);
     });
     if (req.method === 'DELETE') await this.#answerPending(session, 'the client ended the session');
     await session.transport.handleRequest(req, res, body);
@@ -145,7 +191,7 @@ export class HttpSessions {
       if (opening) this.#opening -= 1;
       opening = false;
     };
-    const pending = new Set<RequestId>();
+    const pending = new Map<RequestId, Exchange>();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -192,12 +238,14 @@ export class HttpSessions {
   async #answerPending(session: Session, reason: string): Promise<void> {
     const message = `Session closed before this request was answered: ${reason}`;
     await Promise.all(
-      [...session.pending].map((id) =>
-        session.transport
-          .send({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message } })
-          // Answered meanwhile (its stream is gone): nothing left to tell.
-          .catch(() => undefined),
-      ),
+      [...new Set(session.pending.values())]
+        .flatMap((exchange) => [...exchange.unanswered])
+        .map((id) =>
+          session.transport
+            .send({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message } })
+            // Answered meanwhile (its stream is gone): nothing left to tell.
+            .catch(() => undefined),
+        ),
     );
   }
 

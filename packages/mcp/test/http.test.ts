@@ -172,7 +172,8 @@ describe('Streamable HTTP', () => {
       }
       expect(await rawInitialize(cased.url, { host: `[::1]:${port}` })).toBe(200);
       expect(await rawInitialize(cased.url, { host: 'evil.example' })).toBe(403);
-      expect(await rawInitialize(cased.url, { host: `127.0.0.1:${port}` })).toBe(403);
+      // Not listed, and not the bound address (127.0.0.1, always allowed).
+      expect(await rawInitialize(cased.url, { host: `127.0.0.3:${port}` })).toBe(403);
       expect(
         await rawInitialize(cased.url, {
           host: 'mcp.example.com',
