@@ -183,8 +183,9 @@ function askResult(args: AskModelArgs, answer: Answer): CallToolResult {
   if (args.fallback_models !== undefined || args.output_schema !== undefined) {
     structured.route = answer.route;
   }
+  // The outcome beside the reason: `not_in_catalog` is a reason to skip a model and to defer one.
   const left = answer.route.hops.flatMap((hop) =>
-    'reason' in hop ? [`${hop.model}: ${hop.reason}`] : [],
+    'reason' in hop ? [`${hop.model}: ${hop.outcome} (${hop.reason})`] : [],
   );
   // A long list would bury the answer under the note: a few are named, the route has them all.
   if (left.length > NOTED_HOPS) structured.route = answer.route;

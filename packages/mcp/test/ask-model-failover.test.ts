@@ -104,7 +104,7 @@ describe('ask_model with fallback_models', () => {
       },
     });
     expect(textOf(result)).toBe(
-      'Echo: hello there\n\n(answered by community/streamer in place of community/general; community/general: model_busy)',
+      'Echo: hello there\n\n(answered by community/streamer in place of community/general; community/general: failed (model_busy))',
     );
     expect(chats()).toBe(2);
   });
@@ -329,7 +329,7 @@ describe('the note of models passed over', () => {
     });
     const text = textOf(result);
     expect(text).toBe(
-      "Echo: hi\n\n(answered by community/streamer in place of community/general; x/m0: not_in_catalog, x/m1: not_in_catalog, x/m2: not_in_catalog and 298 more (every one in the result's structured route))",
+      "Echo: hi\n\n(answered by community/streamer in place of community/general; x/m0: skipped (not_in_catalog), x/m1: skipped (not_in_catalog), x/m2: skipped (not_in_catalog) and 298 more (every one in the result's structured route))",
     );
     const route = (result.structuredContent as { route: { hops: unknown[] } }).route;
     expect(route.hops).toHaveLength(302);
