@@ -7,10 +7,10 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayEvent } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { clientOn, hi, only, recordingClient } from './helpers';
+import { clientOn, driveClock, hi, only, recordingClient, settledAfter } from './helpers';
 
 /**
  * A gateway with `community/small`, one request at a time, streaming slowly, and `pool-a/idle`,
@@ -155,5 +155,131 @@ describe('a listed model put behind one listed after it', () => {
     const client = clientOn(gateway);
     const result = await client.chat(hi('pool-a/idle'));
     expect(result.route.hops).toEqual([{ model: 'pool-a/idle', outcome: 'answered' }]);
+  });
+});
+
+/** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
+const FOREVER = 60_000;
+
+/**
+ * A client recording its chat events and their spans, on a gateway whose `my/desk-model` is offline
+ * (unlisted) and whose `community/general` holds its first chunk for ever: a call to it hedged after 50 ms (on the driven clock) hedges.
+ */
+async function hedgeOverHeldGeneral() {
+  const gateway = await emulate({ scenario: { models: { 'my/desk-model': { online: false } } } });
+  gateway.emulator.injectFault({
+    fault: 'stall_first_chunk',
+    model: 'community/general',
+    ms: FOREVER,
+  });
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  }).getTracer('test');
+  const record = otelEvents({ tracer });
+  const { client, events } = recordingClient(gateway, {
+    onEvent: (event) => {
+      record(event);
+      if (event.operation === 'chat') events.push(event);
+    },
+  });
+  const deferredSpanEvents = () =>
+    exporter
+      .getFinishedSpans()
+      .filter((span) => span.name.startsWith('chat '))
+      .flatMap((span) => span.events.filter((event) => event.name === 'infergate.model_deferred'))
+      .map((event) => event.attributes);
+  return { client, events, emulator: gateway.emulator, deferredSpanEvents };
+}
+
+const hedgeTypes = (events: GatewayEvent[]) =>
+  events
+    .map((event) => (event.type === 'hedge' ? `hedge ${event.phase}` : event.type))
+    .filter((type) => ['dequeued', 'model-deferred', 'attempt', 'hedge sent'].includes(type));
+
+/** An own model listed before the hedge's, not tried: the hop, event and span event a walk gives. */
+const PASSED_OVER_BY_HEDGE = {
+  model: 'my/desk-model',
+  reason: 'not_in_catalog',
+  ahead: 'community/streamer',
+  detail:
+    'Model "my/desk-model" is an own model the catalog does not list: "community/streamer", listed after it, is tried first',
+};
+
+describe("a hedge's pick passes over a listed model as a walk's does (rv-events F1)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const options = {
+    fallbackModels: ['my/desk-model', 'community/streamer'],
+    hedge: { afterMs: 50, maxExtra: 1 },
+  };
+
+  it("chat: the own model listed before the hedge's is a deferred hop, event and span event", async () => {
+    const { client, events, emulator, deferredSpanEvents } = await hedgeOverHeldGeneral();
+    driveClock();
+    const result = await settledAfter(50, client.chat(hi(), options));
+    expect(result.route.hops).toEqual([
+      { model: 'my/desk-model', outcome: 'deferred', reason: 'not_in_catalog' },
+      { model: 'community/general', outcome: 'lost' },
+      { model: 'community/streamer', outcome: 'answered' },
+    ]);
+    expect(only(events, 'model-deferred')).toMatchObject([PASSED_OVER_BY_HEDGE]);
+    // Told once the hedge's slot is held, before its attempt (as after a failover).
+    expect(hedgeTypes(events)).toEqual([
+      'dequeued',
+      'attempt',
+      'hedge sent',
+      'dequeued',
+      'model-deferred',
+      'attempt',
+    ]);
+    expect(deferredSpanEvents()).toEqual([
+      {
+        'gen_ai.request.model': 'my/desk-model',
+        'infergate.defer.reason': 'not_in_catalog',
+        'infergate.defer.ahead': 'community/streamer',
+        'infergate.defer.detail': PASSED_OVER_BY_HEDGE.detail,
+      },
+    ]);
+    // The own model was sent nothing.
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it("chatStream: the same deferral on the stream's route and events", async () => {
+    const { client, events, deferredSpanEvents } = await hedgeOverHeldGeneral();
+    driveClock();
+    const stream = await settledAfter(50, client.chatStream(hi(), options));
+    expect(stream.route.hops).toEqual([
+      { model: 'my/desk-model', outcome: 'deferred', reason: 'not_in_catalog' },
+      { model: 'community/general', outcome: 'lost' },
+      { model: 'community/streamer', outcome: 'answered' },
+    ]);
+    await settledAfter(0, stream.result());
+    expect(only(events, 'model-deferred')).toMatchObject([PASSED_OVER_BY_HEDGE]);
+    expect(deferredSpanEvents()).toMatchObject([
+      { 'gen_ai.request.model': 'my/desk-model', 'infergate.defer.ahead': 'community/streamer' },
+    ]);
+  });
+
+  it("once per round: the walk's later pick does not report it again, nor with another ahead", async () => {
+    const { client, events, emulator } = await hedgeOverHeldGeneral();
+    // The hedge stalls too; the first run's first-chunk stall moves it on to community/plain.
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/streamer', ms: FOREVER });
+    driveClock();
+    const answered = client.chat(hi(), {
+      fallbackModels: ['my/desk-model', 'community/streamer', 'community/plain'],
+      hedge: { afterMs: 50, maxExtra: 1 },
+      firstChunkTimeoutMs: 200,
+    });
+    const result = await settledAfter(200, answered);
+    expect(result.route.hops).toEqual([
+      { model: 'my/desk-model', outcome: 'deferred', reason: 'not_in_catalog' },
+      { model: 'community/general', outcome: 'failed', reason: 'first_chunk_stall' },
+      { model: 'community/streamer', outcome: 'lost' },
+      { model: 'community/plain', outcome: 'answered' },
+    ]);
+    expect(only(events, 'model-deferred')).toMatchObject([PASSED_OVER_BY_HEDGE]);
   });
 });

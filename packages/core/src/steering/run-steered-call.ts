@@ -488,7 +488,8 @@ async function hedgeRun<T>(
     return skipped('no_free_slot');
   }
   const from = walk.model;
-  const model = walk.spare(plan.hasCapacity) ?? (plan.hasCapacity(from) ? from : undefined);
+  const spare = walk.spare(plan.hasCapacity);
+  const model = spare?.model ?? (plan.hasCapacity(from) ? from : undefined);
   if (model === undefined) {
     slot.release();
     refundHedge(budgetId);
@@ -502,6 +503,7 @@ async function hedgeRun<T>(
     bodyFor: (id) => walk.bodyOf(id),
     methodOf: (id) => plan.methods?.get(id),
     routeOf: walk,
+    passedOver: spare?.deferred,
   });
   second.walk = own;
   const single = { ...planned, input: { ...input, options: { ...input.options, maxRetries: 0 } } };
