@@ -228,8 +228,12 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
       }
       // A refused answer's tokens were spent: its hop reports them.
       if (error.usage !== undefined) ended.usage = error.usage;
-      // A stream that failed after its content: the route its caller holds tells it too (rv-steer F9).
-      for (const route of given) route.hops[route.hops.length - 1] = { ...ended };
+      // A stream that failed after its content: the route its caller holds tells it too (rv-steer
+      // F9). Not the caller's own stop (a break, `cancel()`, its signal: `aborted`): the answer did
+      // not fail, its hop stays `answered`, as an unsteered stream's (rv-events F2).
+      if (error.code !== 'aborted') {
+        for (const route of given) route.hops[route.hops.length - 1] = { ...ended };
+      }
       return withRoute(
         error,
         { requested: plan.requested, hops: hopsOf(plan, log, ...tail, ended) },
