@@ -10,7 +10,15 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayEvent } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { clientOn, driveClock, hi, only, recordingClient, settledAfter } from './helpers';
+import {
+  clientOn,
+  DEFAULT_KEYS,
+  driveClock,
+  hi,
+  only,
+  recordingClient,
+  settledAfter,
+} from './helpers';
 
 /**
  * A gateway with `community/small`, one request at a time, streaming slowly, and `pool-a/idle`,
@@ -102,8 +110,9 @@ describe('a listed model put behind one listed after it', () => {
       { model: 'pool-a/idle', reason: 'offline', ahead: 'community/general' },
       { model: 'community/small', reason: 'full', ahead: 'community/general' },
     ]);
+    // (The snapshot was read by this call: its age is a few ms, under a second.)
     expect(only(events, 'model-deferred')[1]?.detail).toBe(
-      'Model "community/small" is full (1 running, its capacity 1): "community/general", listed after it, is tried first',
+      'Model "community/small" was full at the catalog read 0 s ago (1 running, ours counted now; capacity 1): "community/general", listed after it, is tried first',
     );
     // Neither was sent a request for this call: the held stream's, and this one's on general.
     expect(gateway.emulator.counters.requests.chat).toBe(2);
@@ -281,5 +290,77 @@ describe("a hedge's pick passes over a listed model as a walk's does (rv-events 
       { model: 'community/plain', outcome: 'answered' },
     ]);
     expect(only(events, 'model-deferred')).toMatchObject([PASSED_OVER_BY_HEDGE]);
+  });
+});
+
+describe('a full deferral says how old the count it was judged on is (rv-events F3)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * `community/small` (capacity 1) as the catalog read it while another key's stream ran on it,
+   * that stream over since and the clock 12 s on: the snapshot, fresh still, says full.
+   */
+  async function fullAtAnOldRead() {
+    const gateway = await gatewayWithStandings();
+    const { emulator } = gateway;
+    emulator.injectFault({
+      fault: 'stall_stream',
+      model: 'community/small',
+      afterChunks: 1,
+      ms: FOREVER,
+    });
+    driveClock();
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    }).getTracer('test');
+    const record = otelEvents({ tracer });
+    const { client, events } = recordingClient(gateway, {
+      catalogTtlMs: 60_000,
+      onEvent: (event) => {
+        record(event);
+        if (event.operation === 'chat') events.push(event);
+      },
+    });
+    const other = clientOn(gateway, { apiKey: DEFAULT_KEYS.nofallback });
+    const running = await settledAfter(20, other.chatStream(hi('community/small')));
+    const [listed] = (await settledAfter(20, client.models())).filter(
+      (model) => model.id === 'community/small',
+    );
+    expect(listed?.inflight).toBe(1);
+    await running.cancel();
+    await vi.advanceTimersByTimeAsync(12_000);
+    const spanDetails = () =>
+      exporter
+        .getFinishedSpans()
+        .flatMap((span) => span.events.filter((event) => event.name === 'infergate.model_deferred'))
+        .map((event) => event.attributes?.['infergate.defer.detail']);
+    return { client, events, spanDetails };
+  }
+
+  const DETAIL =
+    'Model "community/small" was full at the catalog read 12 s ago (1 running, ours counted now; capacity 1): "community/general", listed after it, is tried first';
+  const steered = { fallbackModels: ['community/general'] };
+
+  it("chat: its event and span event say the count is the read's, 12 s ago", async () => {
+    const { client, events, spanDetails } = await fullAtAnOldRead();
+    const result = await settledAfter(20, client.chat(hi('community/small'), steered));
+    expect(result.route.hops[0]).toEqual({
+      model: 'community/small',
+      outcome: 'deferred',
+      reason: 'full',
+    });
+    expect(only(events, 'model-deferred').map(({ detail }) => detail)).toEqual([DETAIL]);
+    expect(spanDetails()).toEqual([DETAIL]);
+  });
+
+  it('chatStream: the same detail', async () => {
+    const { client, events } = await fullAtAnOldRead();
+    const stream = await settledAfter(20, client.chatStream(hi('community/small'), steered));
+    await settledAfter(100, stream.result());
+    expect(stream.route.hops[0]).toMatchObject({ model: 'community/small', reason: 'full' });
+    expect(only(events, 'model-deferred').map(({ detail }) => detail)).toEqual([DETAIL]);
   });
 });
