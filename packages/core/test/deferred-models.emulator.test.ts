@@ -7,10 +7,18 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayEvent } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { clientOn, hi, only, recordingClient } from './helpers';
+import {
+  clientOn,
+  DEFAULT_KEYS,
+  driveClock,
+  hi,
+  only,
+  recordingClient,
+  settledAfter,
+} from './helpers';
 
 /**
  * A gateway with `community/small`, one request at a time, streaming slowly, and `pool-a/idle`,
@@ -102,8 +110,9 @@ describe('a listed model put behind one listed after it', () => {
       { model: 'pool-a/idle', reason: 'offline', ahead: 'community/general' },
       { model: 'community/small', reason: 'full', ahead: 'community/general' },
     ]);
+    // (The snapshot was read by this call: its age is a few ms, under a second.)
     expect(only(events, 'model-deferred')[1]?.detail).toBe(
-      'Model "community/small" is full (1 running, its capacity 1): "community/general", listed after it, is tried first',
+      'Model "community/small" was full at the catalog read 0 s ago (1 running, ours counted now; capacity 1): "community/general", listed after it, is tried first',
     );
     // Neither was sent a request for this call: the held stream's, and this one's on general.
     expect(gateway.emulator.counters.requests.chat).toBe(2);
@@ -155,5 +164,203 @@ describe('a listed model put behind one listed after it', () => {
     const client = clientOn(gateway);
     const result = await client.chat(hi('pool-a/idle'));
     expect(result.route.hops).toEqual([{ model: 'pool-a/idle', outcome: 'answered' }]);
+  });
+});
+
+/** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
+const FOREVER = 60_000;
+
+/**
+ * A client recording its chat events and their spans, on a gateway whose `my/desk-model` is offline
+ * (unlisted) and whose `community/general` holds its first chunk for ever: a call to it hedged after 50 ms (on the driven clock) hedges.
+ */
+async function hedgeOverHeldGeneral() {
+  const gateway = await emulate({ scenario: { models: { 'my/desk-model': { online: false } } } });
+  gateway.emulator.injectFault({
+    fault: 'stall_first_chunk',
+    model: 'community/general',
+    ms: FOREVER,
+  });
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  }).getTracer('test');
+  const record = otelEvents({ tracer });
+  const { client, events } = recordingClient(gateway, {
+    onEvent: (event) => {
+      record(event);
+      if (event.operation === 'chat') events.push(event);
+    },
+  });
+  const deferredSpanEvents = () =>
+    exporter
+      .getFinishedSpans()
+      .filter((span) => span.name.startsWith('chat '))
+      .flatMap((span) => span.events.filter((event) => event.name === 'infergate.model_deferred'))
+      .map((event) => event.attributes);
+  return { client, events, emulator: gateway.emulator, deferredSpanEvents };
+}
+
+const hedgeTypes = (events: GatewayEvent[]) =>
+  events
+    .map((event) => (event.type === 'hedge' ? `hedge ${event.phase}` : event.type))
+    .filter((type) => ['dequeued', 'model-deferred', 'attempt', 'hedge sent'].includes(type));
+
+/** An own model listed before the hedge's, not tried: the hop, event and span event a walk gives. */
+const PASSED_OVER_BY_HEDGE = {
+  model: 'my/desk-model',
+  reason: 'not_in_catalog',
+  ahead: 'community/streamer',
+  detail:
+    'Model "my/desk-model" is an own model the catalog does not list: "community/streamer", listed after it, is tried first',
+};
+
+describe("a hedge's pick passes over a listed model as a walk's does (rv-events F1)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const options = {
+    fallbackModels: ['my/desk-model', 'community/streamer'],
+    hedge: { afterMs: 50, maxExtra: 1 },
+  };
+
+  it("chat: the own model listed before the hedge's is a deferred hop, event and span event", async () => {
+    const { client, events, emulator, deferredSpanEvents } = await hedgeOverHeldGeneral();
+    driveClock();
+    const result = await settledAfter(50, client.chat(hi(), options));
+    expect(result.route.hops).toEqual([
+      { model: 'my/desk-model', outcome: 'deferred', reason: 'not_in_catalog' },
+      { model: 'community/general', outcome: 'lost' },
+      { model: 'community/streamer', outcome: 'answered' },
+    ]);
+    expect(only(events, 'model-deferred')).toMatchObject([PASSED_OVER_BY_HEDGE]);
+    // Told once the hedge's slot is held, before its attempt (as after a failover).
+    expect(hedgeTypes(events)).toEqual([
+      'dequeued',
+      'attempt',
+      'hedge sent',
+      'dequeued',
+      'model-deferred',
+      'attempt',
+    ]);
+    expect(deferredSpanEvents()).toEqual([
+      {
+        'gen_ai.request.model': 'my/desk-model',
+        'infergate.defer.reason': 'not_in_catalog',
+        'infergate.defer.ahead': 'community/streamer',
+        'infergate.defer.detail': PASSED_OVER_BY_HEDGE.detail,
+      },
+    ]);
+    // The own model was sent nothing.
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it("chatStream: the same deferral on the stream's route and events", async () => {
+    const { client, events, deferredSpanEvents } = await hedgeOverHeldGeneral();
+    driveClock();
+    const stream = await settledAfter(50, client.chatStream(hi(), options));
+    expect(stream.route.hops).toEqual([
+      { model: 'my/desk-model', outcome: 'deferred', reason: 'not_in_catalog' },
+      { model: 'community/general', outcome: 'lost' },
+      { model: 'community/streamer', outcome: 'answered' },
+    ]);
+    await settledAfter(0, stream.result());
+    expect(only(events, 'model-deferred')).toMatchObject([PASSED_OVER_BY_HEDGE]);
+    expect(deferredSpanEvents()).toMatchObject([
+      { 'gen_ai.request.model': 'my/desk-model', 'infergate.defer.ahead': 'community/streamer' },
+    ]);
+  });
+
+  it("once per round: the walk's later pick does not report it again, nor with another ahead", async () => {
+    const { client, events, emulator } = await hedgeOverHeldGeneral();
+    // The hedge stalls too; the first run's first-chunk stall moves it on to community/plain.
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/streamer', ms: FOREVER });
+    driveClock();
+    const answered = client.chat(hi(), {
+      fallbackModels: ['my/desk-model', 'community/streamer', 'community/plain'],
+      hedge: { afterMs: 50, maxExtra: 1 },
+      firstChunkTimeoutMs: 200,
+    });
+    const result = await settledAfter(200, answered);
+    expect(result.route.hops).toEqual([
+      { model: 'my/desk-model', outcome: 'deferred', reason: 'not_in_catalog' },
+      { model: 'community/general', outcome: 'failed', reason: 'first_chunk_stall' },
+      { model: 'community/streamer', outcome: 'lost' },
+      { model: 'community/plain', outcome: 'answered' },
+    ]);
+    expect(only(events, 'model-deferred')).toMatchObject([PASSED_OVER_BY_HEDGE]);
+  });
+});
+
+describe('a full deferral says how old the count it was judged on is (rv-events F3)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * `community/small` (capacity 1) as the catalog read it while another key's stream ran on it,
+   * that stream over since and the clock 12 s on: the snapshot, fresh still, says full.
+   */
+  async function fullAtAnOldRead() {
+    const gateway = await gatewayWithStandings();
+    const { emulator } = gateway;
+    emulator.injectFault({
+      fault: 'stall_stream',
+      model: 'community/small',
+      afterChunks: 1,
+      ms: FOREVER,
+    });
+    driveClock();
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    }).getTracer('test');
+    const record = otelEvents({ tracer });
+    const { client, events } = recordingClient(gateway, {
+      catalogTtlMs: 60_000,
+      onEvent: (event) => {
+        record(event);
+        if (event.operation === 'chat') events.push(event);
+      },
+    });
+    const other = clientOn(gateway, { apiKey: DEFAULT_KEYS.nofallback });
+    const running = await settledAfter(20, other.chatStream(hi('community/small')));
+    const [listed] = (await settledAfter(20, client.models())).filter(
+      (model) => model.id === 'community/small',
+    );
+    expect(listed?.inflight).toBe(1);
+    await running.cancel();
+    await vi.advanceTimersByTimeAsync(12_000);
+    const spanDetails = () =>
+      exporter
+        .getFinishedSpans()
+        .flatMap((span) => span.events.filter((event) => event.name === 'infergate.model_deferred'))
+        .map((event) => event.attributes?.['infergate.defer.detail']);
+    return { client, events, spanDetails };
+  }
+
+  const DETAIL =
+    'Model "community/small" was full at the catalog read 12 s ago (1 running, ours counted now; capacity 1): "community/general", listed after it, is tried first';
+  const steered = { fallbackModels: ['community/general'] };
+
+  it("chat: its event and span event say the count is the read's, 12 s ago", async () => {
+    const { client, events, spanDetails } = await fullAtAnOldRead();
+    const result = await settledAfter(20, client.chat(hi('community/small'), steered));
+    expect(result.route.hops[0]).toEqual({
+      model: 'community/small',
+      outcome: 'deferred',
+      reason: 'full',
+    });
+    expect(only(events, 'model-deferred').map(({ detail }) => detail)).toEqual([DETAIL]);
+    expect(spanDetails()).toEqual([DETAIL]);
+  });
+
+  it('chatStream: the same detail', async () => {
+    const { client, events } = await fullAtAnOldRead();
+    const stream = await settledAfter(20, client.chatStream(hi('community/small'), steered));
+    await settledAfter(100, stream.result());
+    expect(stream.route.hops[0]).toMatchObject({ model: 'community/small', reason: 'full' });
+    expect(only(events, 'model-deferred').map(({ detail }) => detail)).toEqual([DETAIL]);
   });
 });

@@ -553,4 +553,56 @@ describe('a steered stream that fails after its content (rv-steer F9)', () => {
     expect(error.route?.hops).toEqual([ended]);
     expect(stream.route.hops).toEqual([ended]);
   });
+
+  /**
+   * A stream listing `community/streamer` whose `community/general` sends its role and a word,
+   * then nothing for ever: open while its caller stops it.
+   */
+  async function openAfterContent(options: { signal?: AbortSignal } = {}) {
+    const gateway = await emulate();
+    gateway.emulator.injectFault({
+      fault: 'stall_stream',
+      model: 'community/general',
+      afterChunks: 2,
+      ms: 60_000,
+    });
+    const client = clientOn(gateway);
+    const steered = { fallbackModels: ['community/streamer'], ...options };
+    const stream = await client.chatStream(hi('community/general', 'one two three'), steered);
+    return { stream };
+  }
+
+  const answered = [{ model: 'community/general', outcome: 'answered' }];
+
+  /** Reads `stream` up to its first content, leaving it open. */
+  async function toFirstContent(stream: AsyncIterable<{ type: string }>) {
+    const read = stream[Symbol.asyncIterator]();
+    while ((await read.next()).value?.type !== 'text-delta') {
+      // Not content yet.
+    }
+  }
+
+  it('its caller stopping after its content (break, cancel) is no failure: the route keeps its answered hop (rv-events F2)', async () => {
+    const { stream } = await openAfterContent();
+    for await (const event of stream) if (event.type === 'text-delta') break;
+    expect(stream.route.hops).toEqual(answered);
+    expect(stream.route.answeredBy).toBe('community/general');
+    const other = await openAfterContent();
+    await toFirstContent(other.stream);
+    await other.stream.cancel();
+    expect(other.stream.route.hops).toEqual(answered);
+  });
+
+  it("its caller's signal aborting it after its content: the route keeps its answered hop; the error's route says how it ended", async () => {
+    const controller = new AbortController();
+    const { stream } = await openAfterContent({ signal: controller.signal });
+    await toFirstContent(stream);
+    controller.abort();
+    const error = await caught(() => stream.result(), isGatewayError);
+    expect(error.code).toBe('aborted');
+    expect(error.route?.hops).toEqual([
+      { model: 'community/general', outcome: 'ended', code: 'aborted' },
+    ]);
+    expect(stream.route.hops).toEqual(answered);
+  });
 });

@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §4.7 (the order a list is tried, and how a model put back is reported).
+import { monotonicNow } from '../call/monotonic-clock';
 import type { DeferReason, DeferredModel } from '../protocol/chat-route';
 import type { GatewayModel } from '../protocol/wire-types';
 import { tierOf } from './order-listed-models';
@@ -8,6 +9,8 @@ export interface Standing {
   entryOf: (model: string) => GatewayModel | undefined;
   runningOf: (model: string) => number;
   failsOften?: (model: string) => boolean;
+  /** When the catalog snapshot the entries come from was read (monotonic ms), if known. */
+  readAt?: number | undefined;
 }
 
 /**
@@ -20,7 +23,7 @@ export function deferredModel(
   ahead: string,
   standing: Standing,
 ): DeferredModel | undefined {
-  const { entryOf, runningOf, failsOften } = standing;
+  const { entryOf, runningOf, failsOften, readAt } = standing;
   const entry = entryOf(model);
   const running = runningOf(model);
   const tier = tierOf(entry, running);
@@ -32,8 +35,10 @@ export function deferredModel(
   } else {
     return undefined;
   }
+  // The others' count is the snapshot's, up to catalogTtlMs old: said as of its read, not as now.
+  const age = readAt === undefined ? '' : ` ${Math.round((monotonicNow() - readAt) / 1000)} s ago`;
   const why = {
-    full: `is full (${running} running, its capacity ${entry?.capacity})`,
+    full: `was full at the catalog read${age} (${running} running, ours counted now; capacity ${entry?.capacity})`,
     offline: 'has no node online',
     not_in_catalog: 'is an own model the catalog does not list',
     fails_often: 'failed often lately (failureShare)',

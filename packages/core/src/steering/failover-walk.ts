@@ -49,6 +49,11 @@ export interface WalkPlan {
    * failed hops of both, in the order they happened.
    */
   routeOf?: FailoverWalk;
+  /**
+   * A hedge's: the models its pick passed over (`spare`), their hops in the route already, told
+   * at its attempt as a walk's pick tells its own.
+   */
+  passedOver?: DeferredModel[] | undefined;
 }
 
 /**
@@ -127,6 +132,8 @@ export class FailoverWalk {
   readonly #deferral: WalkPlan['deferral'];
   /** The models this round reported deferred (once each per round). */
   #deferred = new Set<string>();
+  /** `WalkPlan.passedOver`, until the attempt tells them. */
+  #passedOverByHedge: DeferredModel[];
   readonly #methodOf: WalkPlan['methodOf'];
   readonly #skip: WalkPlan['skip'];
   readonly #skipped: WalkPlan['skipped'];
@@ -176,6 +183,7 @@ export class FailoverWalk {
     this.#methodOf = plan.methodOf;
     this.#skip = plan.skip;
     this.#skipped = plan.skipped;
+    this.#passedOverByHedge = plan.passedOver ?? [];
     if (plan.routeOf) {
       this.#otherRun = plan.routeOf;
       plan.routeOf.#otherRun = this;
@@ -220,12 +228,13 @@ export class FailoverWalk {
    * must not all go to the model that had free capacity then.
    */
   startAttempt(events?: CallEvents): string {
-    let deferred: DeferredModel[] = [];
+    let deferred = this.#passedOverByHedge;
+    this.#passedOverByHedge = [];
     if (this.#choose) {
       this.#choose = false;
       this.#leaveOut(this.#index);
       this.#reorder();
-      deferred = this.#passedOver();
+      deferred = deferred.concat(this.#passedOver(this.model, this.#round.slice(this.#index + 1)));
     }
     const leaving = this.#leaving;
     if (leaving) {
@@ -283,16 +292,16 @@ export class FailoverWalk {
   }
 
   /**
-   * The models the order put behind the one just chosen though listed before it, not tried yet
-   * in this round: each a `deferred` hop (once per round, in the list's order), so a caller whose
-   * first model was put back sees it and why (rv-steer F5).
+   * The models the order put behind `chosen` (the walk's next model, or a hedge's) though listed
+   * before it, `left` untried in this round: each a `deferred` hop (once per round, in the list's
+   * order, whichever pick passed it over first), so a caller whose first model was put back sees
+   * it and why (rv-steer F5, rv-events F1).
    */
-  #passedOver(): DeferredModel[] {
+  #passedOver(chosen: string, left: readonly string[]): DeferredModel[] {
     const deferral = this.#deferral;
-    if (!deferral || this.#round.length - this.#index < 2) return [];
+    if (!deferral || left.length === 0) return [];
     const { requested } = deferral;
-    const chosen = this.model;
-    const untried = new Set(this.#round.slice(this.#index + 1));
+    const untried = new Set(left);
     const deferred: DeferredModel[] = [];
     for (const model of requested.slice(0, requested.indexOf(chosen))) {
       if (!untried.has(model) || this.#deferred.has(model)) continue;
@@ -325,14 +334,19 @@ export class FailoverWalk {
    * tried yet (those whose breaker opened since left out), taken out of the walk (the first attempt will not go to it); undefined when no other
    * is left (the hedge then asks the same model: the gateway sends it to another copy), or when
    * that one is not `usable` (then none is: the order puts the models with free capacity first).
+   * The models listed before it that it was chosen over are `deferred` as a walk's pick defers them
+   * (its hops now, its events for the caller to send once the hedge is announced).
    */
-  spare(usable: (model: string) => boolean = () => true): string | undefined {
+  spare(
+    usable: (model: string) => boolean = () => true,
+  ): { model: string; deferred: DeferredModel[] } | undefined {
     this.#leaveOut(this.#index + 1);
     const untried = this.#round.slice(this.#index + 1);
     const [model] = this.#order ? this.#order(untried) : untried;
     if (model === undefined || !usable(model)) return undefined;
     this.#round = this.#round.filter((other) => other !== model);
-    return model;
+    const left = untried.filter((other) => other !== model);
+    return { model, deferred: this.#passedOver(model, left) };
   }
 
   /**

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.7 (the order counts this realm's own calls in flight to a model, and
 // knows which of them a catalog read counted).
 import { realmValue } from '../budget/realm';
+import { monotonicNow } from '../call/monotonic-clock';
 import type { Catalog } from '../catalog/catalog';
 import type { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
@@ -157,6 +158,12 @@ export function watchModelInflight(budgetId: string): () => ReadonlyMap<string, 
 const oursAtRead = new WeakMap<readonly GatewayModel[], ReadonlyMap<string, number>>();
 
 /**
+ * Per models list read, when it was read (monotonic ms): a deferral for a snapshot's `inflight`
+ * says how old that count is (defer-reason.ts).
+ */
+export const catalogReadAt = new WeakMap<readonly GatewayModel[], number>();
+
+/**
  * Makes `catalog` record, for each `GET /models` read from now on, our requests its `inflight` may
  * count (model-inflight.ts): kept with the list, which calls planned on it hold after a newer read.
  */
@@ -166,7 +173,9 @@ export function watchCatalogReads(catalog: Catalog, budgetId: string): void {
     const stop = watchModelInflight(budgetId);
     return (list) => {
       const ours = stop();
-      if (list !== undefined) oursAtRead.set(list, ours);
+      if (list === undefined) return;
+      oursAtRead.set(list, ours);
+      catalogReadAt.set(list, monotonicNow());
     };
   };
 }

@@ -15,6 +15,7 @@ import type { CallEvents } from '../events/call-events';
 import type { DeferredModel, SkippedModel, StructuredOutputMethod } from '../protocol/chat-route';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import { deferredModel } from './defer-reason';
+import { catalogReadAt } from './model-inflight';
 import { orderListedModels, runningOn, tierOf } from './order-listed-models';
 import {
   chooseStructuredOutputMethod,
@@ -110,7 +111,12 @@ export async function planHops(
   const order = (models: readonly string[]) =>
     orderListedModels(models, entryOf, runningOf, input.failsOften);
   const hasCapacity = (id: string) => tierOf(entryOf(id), runningOf(id)) === 0;
-  const standing = { entryOf, runningOf, failsOften: input.failsOften };
+  const standing = {
+    entryOf,
+    runningOf,
+    failsOften: input.failsOften,
+    readAt: catalogReadAt.get(listed),
+  };
   const deferred = (id: string, ahead: string) => deferredModel(id, ahead, standing);
   const models = order(kept);
   const plan: HopPlan = { requested, models, skipped, order, deferred, hasCapacity };

@@ -228,8 +228,12 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
       }
       // A refused answer's tokens were spent: its hop reports them.
       if (error.usage !== undefined) ended.usage = error.usage;
-      // A stream that failed after its content: the route its caller holds tells it too (rv-steer F9).
-      for (const route of given) route.hops[route.hops.length - 1] = { ...ended };
+      // A stream that failed after its content: the route its caller holds tells it too (rv-steer
+      // F9). Not the caller's own stop (a break, `cancel()`, its signal: `aborted`): the answer did
+      // not fail, its hop stays `answered`, as an unsteered stream's (rv-events F2).
+      if (error.code !== 'aborted') {
+        for (const route of given) route.hops[route.hops.length - 1] = { ...ended };
+      }
       return withRoute(
         error,
         { requested: plan.requested, hops: hopsOf(plan, log, ...tail, ended) },
@@ -488,7 +492,8 @@ async function hedgeRun<T>(
     return skipped('no_free_slot');
   }
   const from = walk.model;
-  const model = walk.spare(plan.hasCapacity) ?? (plan.hasCapacity(from) ? from : undefined);
+  const spare = walk.spare(plan.hasCapacity);
+  const model = spare?.model ?? (plan.hasCapacity(from) ? from : undefined);
   if (model === undefined) {
     slot.release();
     refundHedge(budgetId);
@@ -502,6 +507,7 @@ async function hedgeRun<T>(
     bodyFor: (id) => walk.bodyOf(id),
     methodOf: (id) => plan.methods?.get(id),
     routeOf: walk,
+    passedOver: spare?.deferred,
   });
   second.walk = own;
   const single = { ...planned, input: { ...input, options: { ...input.options, maxRetries: 0 } } };
