@@ -141,6 +141,7 @@ const NO_PROTOCOL_SECTION: Record<string, Record<string, string>> = {
     'cli.ts': 'the command’s process: signals and exit codes',
     'http-sessions.ts': 'the HTTP transport’s sessions: MCP’s, not the gateway’s',
     'http-access.ts': 'the HTTP transport’s Host, Origin and token checks: MCP’s',
+    'http-cors.ts': 'the HTTP transport’s answers to browsers of allowed origins: MCP’s',
     'http-options.ts': 'the HTTP transport’s option values: MCP’s',
     'bearer-token.ts': 'the rule for the server’s own bearer token: MCP’s, not the gateway’s key',
     'allowed-roots.ts': 'which local files a media argument may read',
