@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScenarioInput } from '@infergate/emulator';
@@ -6,11 +7,13 @@ import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import {
   createGatewayMcpServer,
   type GatewayMcpServer,
   type GatewayMcpServerOptions,
+  type RunningHttpServer,
+  startHttpServer,
 } from '../src/index';
 
 /** Every JSON-RPC message that crossed a transport, as sent (to check what never appears). */
@@ -114,3 +117,54 @@ export const RAW_INITIALIZE = JSON.stringify({
     clientInfo: { name: 'raw', version: '1' },
   },
 });
+
+/** A raw POST of `initialize` with the given headers (node:http lets the test set `Host`). */
+export function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.once('error', reject).end(RAW_INITIALIZE);
+  });
+}
+
+/**
+ * A Streamable HTTP server on the file's harness for each test, the gateway holding every chat
+ * request until `release()` (idempotent) or the test's end, which waits for the gateway to idle.
+ */
+export function heldChatServerOfFile(harness: () => Harness): {
+  server: RunningHttpServer;
+  release: () => void;
+} {
+  const held = {} as { server: RunningHttpServer; release: () => void };
+  beforeEach(async () => {
+    held.server = await startHttpServer(harness().mcp, { port: 0 });
+    harness().gateway.reset();
+    held.release = harness().gateway.hold('chat');
+  });
+  afterEach(async () => {
+    held.release();
+    await held.server.close();
+    await harness().gateway.untilIdle();
+  });
+  return held;
+}
+
+/** Until `sent` chat requests came (past the catalog reads before them), `inflight` of them held. */
+export const untilChatsHeld = (harness: () => Harness, sent: number, inflight = sent) =>
+  harness().gateway.until(
+    (counters) =>
+      counters.requests.chat === sent && counters.inflight[harness().gateway.apiKey] === inflight,
+  );

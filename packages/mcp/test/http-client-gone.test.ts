@@ -5,9 +5,8 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type RunningHttpServer, startHttpServer } from '../src/index';
-import { harnessOfFile, RAW_INITIALIZE } from './harness';
+import { describe, expect, it, vi } from 'vitest';
+import { harnessOfFile, heldChatServerOfFile, RAW_INITIALIZE, untilChatsHeld } from './harness';
 
 const harness = harnessOfFile();
 const ASK = { model: 'community/plain', prompt: 'nobody waits for this' };
@@ -16,31 +15,14 @@ const HEADERS = {
   accept: 'application/json, text/event-stream',
 };
 
-/** Until the call's chat request is the one in flight (held), past the catalog reads before it. */
-const untilChatHeld = () =>
-  harness().gateway.until(
-    (counters) => counters.requests.chat === 1 && counters.inflight[harness().gateway.apiKey] === 1,
-  );
-
-let server: RunningHttpServer;
-let release: () => void;
-beforeEach(async () => {
-  server = await startHttpServer(harness().mcp, { port: 0 });
-  harness().gateway.reset();
-  release = harness().gateway.hold('chat');
-});
-afterEach(async () => {
-  release();
-  await server.close();
-  await harness().gateway.untilIdle();
-});
+const held = heldChatServerOfFile(harness);
 
 describe('a Streamable HTTP client gone while its tool call runs', () => {
   it('the SDK client closed mid-call: the gateway request is aborted, its slot freed', async () => {
     const client = new Client({ name: 'leaving', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(held.server.url)));
     const call = client.callTool({ name: 'ask_model', arguments: ASK });
-    await untilChatHeld();
+    await untilChatsHeld(harness, 1);
     // Closing aborts the client's fetches; it sends no notifications/cancelled.
     await client.close();
     await expect(call).rejects.toThrow();
@@ -53,7 +35,7 @@ describe('a Streamable HTTP client gone while its tool call runs', () => {
   });
 
   it('a raw POST whose fetch is aborted: the same, and the session goes on', async () => {
-    const init = await fetch(server.url, {
+    const init = await fetch(held.server.url, {
       method: 'POST',
       headers: HEADERS,
       body: RAW_INITIALIZE,
@@ -61,7 +43,7 @@ describe('a Streamable HTTP client gone while its tool call runs', () => {
     await init.body?.cancel();
     const session = { ...HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id')! };
     const leaving = new AbortController();
-    const answer = fetch(server.url, {
+    const answer = fetch(held.server.url, {
       method: 'POST',
       headers: session,
       signal: leaving.signal,
@@ -75,11 +57,11 @@ describe('a Streamable HTTP client gone while its tool call runs', () => {
     // The stream is open (headers in) before the client goes.
     const response = await answer;
     expect(response.status).toBe(200);
-    await untilChatHeld();
+    await untilChatsHeld(harness, 1);
     leaving.abort();
     await harness().gateway.untilIdle();
-    release();
-    const list = await fetch(server.url, {
+    held.release();
+    const list = await fetch(held.server.url, {
       method: 'POST',
       headers: session,
       body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),

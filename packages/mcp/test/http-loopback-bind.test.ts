@@ -4,35 +4,12 @@
  * loopback names in `Host`) and answers its own address; the command warns about a missing token
  * by the same rule.
  */
-import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli-main';
 import { startHttpServer } from '../src/index';
-import { harnessOfFile, RAW_INITIALIZE } from './harness';
+import { harnessOfFile, rawInitialize } from './harness';
 
 const harness = harnessOfFile();
-
-/** A raw POST of `initialize` with the given headers (node:http lets the test set `Host`). */
-function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.once('error', reject).end(RAW_INITIALIZE);
-  });
-}
 
 describe('a loopback bind in any spelling', () => {
   it.each(['LOCALHOST', 'Localhost', '0:0:0:0:0:0:0:1', '127.0.0.2'])(

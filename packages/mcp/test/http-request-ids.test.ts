@@ -8,9 +8,14 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningHttpServer, startHttpServer } from '../src/index';
-import { harnessOfFile, RAW_INITIALIZE, textOf } from './harness';
+import { describe, expect, it } from 'vitest';
+import {
+  harnessOfFile,
+  heldChatServerOfFile,
+  RAW_INITIALIZE,
+  textOf,
+  untilChatsHeld,
+} from './harness';
 
 const harness = harnessOfFile();
 const HEADERS = {
@@ -22,29 +27,15 @@ const ask = (prompt: string) => ({
   arguments: { model: 'community/plain', prompt },
 });
 
-/** Until the test's `sent`th chat request came, `held` of them held in the emulator. */
-const untilChatsHeld = (sent: number, held = sent) =>
-  harness().gateway.until(
-    (counters) =>
-      counters.requests.chat === sent && counters.inflight[harness().gateway.apiKey] === held,
-  );
-
-let server: RunningHttpServer;
-let release: () => void;
-beforeEach(async () => {
-  server = await startHttpServer(harness().mcp, { port: 0 });
-  harness().gateway.reset();
-  release = harness().gateway.hold('chat');
-});
-afterEach(async () => {
-  release();
-  await server.close();
-  await harness().gateway.untilIdle();
-});
+const held = heldChatServerOfFile(harness);
 
 /** A raw session's headers, its `initialize` answered. */
 async function rawSession(): Promise<Record<string, string>> {
-  const init = await fetch(server.url, { method: 'POST', headers: HEADERS, body: RAW_INITIALIZE });
+  const init = await fetch(held.server.url, {
+    method: 'POST',
+    headers: HEADERS,
+    body: RAW_INITIALIZE,
+  });
   await init.body?.cancel();
   return {
     ...HEADERS,
@@ -62,16 +53,18 @@ const answeredIds = (text: string) =>
 
 describe('request ids on one HTTP session', () => {
   it("the SDK's reconnect reusing an open id is refused; the old client going cancels only its own call", async () => {
-    const oldTransport = new StreamableHTTPClientTransport(new URL(server.url));
+    const oldTransport = new StreamableHTTPClientTransport(new URL(held.server.url));
     const oldClient = new Client({ name: 'old', version: '1.0.0' });
     await oldClient.connect(oldTransport);
     // id 1 on the old client (initialize was 0).
     const oldCall = oldClient.callTool(ask('OLD client prompt'));
-    await untilChatsHeld(1);
+    await untilChatsHeld(harness, 1);
 
     const newClient = new Client({ name: 'new', version: '1.0.0' });
     await newClient.connect(
-      new StreamableHTTPClientTransport(new URL(server.url), { sessionId: oldTransport.sessionId }),
+      new StreamableHTTPClientTransport(new URL(held.server.url), {
+        sessionId: oldTransport.sessionId,
+      }),
     );
     await newClient.ping(); // id 0
     // id 1 again, while the old client's id 1 runs: refused, not routed to the old call's stream.
@@ -79,21 +72,21 @@ describe('request ids on one HTTP session', () => {
       /id 1 is already used by a request of this session not answered yet/,
     );
     const newCall = newClient.callTool(ask('NEW client prompt')); // id 2
-    await untilChatsHeld(2);
+    await untilChatsHeld(harness, 2);
 
     // The old client goes (its fetches aborted, no notifications/cancelled): its call is
     // cancelled, the new one still runs.
     await oldClient.close();
     await expect(oldCall).rejects.toThrow();
     await harness().gateway.until((counters) => counters.inflight[harness().gateway.apiKey] === 1);
-    release();
+    held.release();
     expect(textOf(await newCall)).toContain('NEW client prompt');
     await newClient.close();
   });
 
   it('a batch naming one id twice is refused before anything runs', async () => {
     const session = await rawSession();
-    const response = await fetch(server.url, {
+    const response = await fetch(held.server.url, {
       method: 'POST',
       headers: session,
       body: JSON.stringify([
@@ -112,7 +105,7 @@ describe('request ids on one HTTP session', () => {
     const session = await rawSession();
     // [tools/list 0, ask_model 1]; the client reads the list's answer, then goes.
     const leaving = new AbortController();
-    const first = await fetch(server.url, {
+    const first = await fetch(held.server.url, {
       method: 'POST',
       headers: session,
       signal: leaving.signal,
@@ -127,14 +120,14 @@ describe('request ids on one HTTP session', () => {
       const { value } = await reader.read();
       seen += new TextDecoder().decode(value);
     }
-    await untilChatsHeld(1);
+    await untilChatsHeld(harness, 1);
     leaving.abort();
     await harness().gateway.untilIdle();
 
     // The same ids again, the slow call first. Had the transport kept the first batch's list
     // answer under id 0, the ping's answer would complete this batch and end its stream before
     // the call's answer, and the call would be cancelled as its client gone.
-    const second = fetch(server.url, {
+    const second = fetch(held.server.url, {
       method: 'POST',
       headers: session,
       body: JSON.stringify([
@@ -142,8 +135,8 @@ describe('request ids on one HTTP session', () => {
         { jsonrpc: '2.0', id: 1, method: 'ping' },
       ]),
     });
-    await untilChatsHeld(2, 1);
-    release();
+    await untilChatsHeld(harness, 2, 1);
+    held.release();
     const response = await second;
     expect(response.status).toBe(200);
     const text = await response.text();

@@ -2,7 +2,6 @@
  * Streamable HTTP: the SDK's own client against `startHttpServer`; loopback binding, Host and
  * Origin checks (DNS-rebinding protection) and the optional bearer token.
  */
-import { request } from 'node:http';
 import { pngWithText } from '@infergate/emulator/fixtures';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +10,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BEARER_TOKEN_REQUIRED } from '../src/http-access';
 import { type GatewayMcpServer, type RunningHttpServer, startHttpServer } from '../src/index';
-import { type Harness, RAW_INITIALIZE, startHarness, textOf } from './harness';
+import { type Harness, RAW_INITIALIZE, rawInitialize, startHarness, textOf } from './harness';
 
 const TOKEN = 'mcp-test-token-0123456789';
 let harness: Harness;
@@ -41,29 +40,6 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
   );
   clients.push(client);
   return client;
-}
-
-/** A raw POST of `initialize` with the given headers (node:http lets the test set `Host`). */
-function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('error', reject);
-    req.end(RAW_INITIALIZE);
-  });
 }
 
 describe('Streamable HTTP', () => {

@@ -90,8 +90,7 @@ export async function postChat(
     const context = contextOf();
     const { transport } = context;
     owner = transport;
-    const req = validateChatRequest(given); // its null fields left out, once for the call
-    checkCallOptions(opts, 'chat'); // before the gate's catalog read (none given: nothing to walk)
+    const req = readChatCall(given, opts, 'chat');
     const json = asksForJsonText(req) ? await loadSteering() : undefined;
     const answered = await answerChat(context, req, opts, false, (spec, via) =>
       transport.json<ChatCompletionResponse>(spec, opts, via),
@@ -100,6 +99,20 @@ export async function postChat(
   } catch (error) {
     throw redactOwnKey(error, owner);
   }
+}
+
+/**
+ * A chat call's request, read once (its null fields left out), and its options checked before the
+ * gate's catalog read (none given: nothing to walk).
+ */
+function readChatCall(
+  given: ChatRequest,
+  opts: ChatCallOptions | undefined,
+  name: 'chat' | 'chatStream',
+): ChatRequest {
+  const req = validateChatRequest(given);
+  checkCallOptions(opts, name);
+  return req;
 }
 
 /** A chat answer as the transport read it whole. */
@@ -149,8 +162,7 @@ export async function openChatStream(
     const context = contextOf();
     const { transport } = context;
     owner = transport;
-    const req = validateChatRequest(given); // its null fields left out, once for the call
-    checkCallOptions(opts, 'chatStream'); // before the gate's catalog read (none given: nothing to walk)
+    const req = readChatCall(given, opts, 'chatStream');
     for (const name of ['assemble', 'streamUsage'] as const) {
       const value = opts?.[name];
       if (value !== undefined && typeof value !== 'boolean') {
