@@ -9,6 +9,7 @@ import type {
 import { assembleStructuredOutputPipeline } from '@langchain/core/language_models/structured_output';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { isSerializableSchema, isStandardSchema } from '@langchain/core/utils/standard_schema';
 import { getSchemaDescription, isInteropZodSchema } from '@langchain/core/utils/types';
@@ -155,12 +156,15 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
   #withOption(options: Partial<RunnableConfig> | undefined): Partial<RunnableConfig> {
     const call = (options as { structuredOutput?: StructuredOutputOption } | undefined)
       ?.structuredOutput;
-    // Callbacks (none: an empty list) give the pipeline a run of its own, whose children get no
-    // run name from it: without, LangChain hands its name (`StructuredOutput`) down to the chat
-    // model, over the name a `withConfig` bound there (as a traced run never does).
+    // Callbacks give the pipeline a run of its own, whose children get no run name from it:
+    // without, LangChain hands its name (`StructuredOutput`) down to the chat model, over the name
+    // a `withConfig` bound there (as a traced run never does). None given: those of the run this
+    // call is made in (a LangGraph node's, through async context), which an empty list would hide.
+    const inherited: RunnableConfig['callbacks'] =
+      AsyncLocalStorageProviderSingleton.getRunnableConfig()?.callbacks;
     return {
       ...options,
-      callbacks: options?.callbacks ?? [],
+      callbacks: options?.callbacks ?? inherited ?? [],
       structuredOutput: { ...this.#option, ...call },
     } as Partial<RunnableConfig>;
   }
