@@ -113,7 +113,8 @@ export interface GatewayModelSkippedEvent extends GatewayEventBase {
  * next attempt (`fallbackModels` only): it is full, offline, an own model the catalog does not
  * list, or it failed often lately (`reason`). It is tried later only if the walk gets back to it.
  * Sent when `ahead` is chosen: once the call holds the slot for it, after that hop's `failover`
- * if any, before its `attempt`. At most once per model per round.
+ * if any (for a hedge's model, after the hedge's `sent`), before its `attempt`. At most once per
+ * model per round.
  */
 export interface GatewayModelDeferredEvent extends GatewayEventBase {
   type: 'model-deferred';

@@ -9,6 +9,7 @@ export { caught } from './caught';
 export { CLAIMED_MODEL, withClaimedModel } from './claimed-model';
 export {
   CORE_OUTCOMES,
+  type CoreDeferReason,
   type CoreErrorCode,
   type CoreOutcome,
   type CoreOutcomeError,
