@@ -432,7 +432,7 @@ export function unknownOptionError(
 /**
  * Refuses an object holding a key none of `known` is (an object wholly ours: a client's options, a
  * `hedge`); `undefined` values count as given. Symbol keys are not options. The key quoted is
- * redacted of the key `secret` gives (read only then): by default the `apiKey` the options give.
+ * redacted of the `apiKey` the options give; a key given elsewhere is kept out by `keyKeptOut`.
  */
 export function refuseUnknownOptions(
   given: object,
@@ -440,11 +440,10 @@ export function refuseUnknownOptions(
   where: string,
   place: OptionPlace,
   hints?: OptionHints,
-  secret?: () => string | undefined,
 ): void {
   for (const key of Object.keys(given)) {
     if (known.includes(key)) continue;
-    throw unknownOptionError(key, known, where, place, hints, secret ? secret() : keyOf(given));
+    throw unknownOptionError(key, known, where, place, hints, keyOf(given));
   }
 }
 

@@ -94,3 +94,14 @@ export function ownToolCalls(
   const offered = method === 'tools' ? [] : (check.tools ?? []);
   return calls.filter((call) => offered.includes(call.name));
 }
+
+/**
+ * A structured answer's finish reason: `stop` where it ended with a call (the schema's, under
+ * `tools`, or one nobody offered), as no call is handed on with it; else the model's.
+ */
+export function structuredFinish<Reason extends string | null | undefined>(
+  method: StructuredOutputMethod,
+  reason: Reason,
+): Reason | 'stop' {
+  return method === 'tools' || reason === 'tool_calls' ? 'stop' : reason;
+}

@@ -19,6 +19,7 @@ import {
   checkedStructuredAnswer,
   ownToolCalls,
   type StructuredAsk,
+  structuredFinish,
 } from './checked-structured-answer';
 import { readChatCompletion } from './read-chat-completion';
 import { chatCompletionProblem } from './validate-chat-response';
@@ -123,8 +124,7 @@ function cleaned(
     const message = { ...choice.message, content: json };
     if (reasoning !== undefined) message.reasoning_content = reasoning;
     delete message.tool_calls;
-    const stop = method === 'tools' || choice.finish_reason === 'tool_calls';
-    return { ...choice, message, finish_reason: stop ? 'stop' : choice.finish_reason };
+    return { ...choice, message, finish_reason: structuredFinish(method, choice.finish_reason) };
   });
 }
 

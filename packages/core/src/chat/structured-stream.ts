@@ -16,6 +16,7 @@ import {
   checkedStructuredAnswer,
   ownToolCalls,
   type StructuredAsk,
+  structuredFinish,
 } from './checked-structured-answer';
 import type { DecodedEvents, MappedEvents, StructuredStream } from './stream/sse-chat-stream';
 
@@ -57,8 +58,7 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
       );
       if (hop) hop.checked = checked;
       // No call is handed on: the schema's is the JSON, any other names a tool nobody offered.
-      const stop = method === 'tools' || answer.finishReason === 'tool_calls';
-      const finishReason = stop ? 'stop' : answer.finishReason;
+      const finishReason = structuredFinish(method, answer.finishReason);
       const clean: AssembledChat = { ...answer, text: json, toolCalls: [], finishReason };
       // (A refused answer handed on, `returnRefused`: its text clean, no checked value.)
       if (checked) clean.structured = { value, method };

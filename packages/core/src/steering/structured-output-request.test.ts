@@ -134,6 +134,29 @@ describe('a schema whose root is not an object', () => {
     expect(structuredRequest(request, given, 'tools').tools?.[0]?.function.parameters).toBe(schema);
   });
 
+  it('tools: a property named like a value keyword (`default`) is a schema, its $ref moved', () => {
+    const settings = {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { default: { $ref: '#/$defs/setting' }, other: { $ref: '#/$defs/setting' } },
+      },
+      $defs: { setting: { type: 'string' } },
+    };
+    const sent = structuredRequest(request, { name: 'settings', schema: settings }, 'tools');
+    const value = sent.tools?.[0]?.function.parameters?.properties as Record<string, unknown>;
+    expect(value.value).toEqual({
+      ...settings,
+      items: {
+        type: 'object',
+        properties: {
+          default: { $ref: '#/properties/value/$defs/setting' },
+          other: { $ref: '#/properties/value/$defs/setting' },
+        },
+      },
+    });
+  });
+
   it('tools: the value read back from "value", its JSON the value’s; none there fails', async () => {
     const args = '{ "value": ["Oslo", "Bergen"] }';
     const call = (text: string) => ({ toolCalls: [{ id: 'c', name: 'cities', arguments: text }] });

@@ -115,7 +115,12 @@ function wrapped(schema: Record<string, unknown>): Record<string, unknown> {
       if (key === '$ref' && typeof value === 'string' && value.startsWith('#')) {
         out[key] = at + value.slice(1);
       } else if (VALUE_KEYWORDS.has(key)) out[key] = value;
-      else out[key] = moved(value);
+      else if (NAMED_SCHEMAS.has(key) && value !== null && typeof value === 'object') {
+        // Its keys are names (a property called `default` too), each value a schema.
+        out[key] = Object.fromEntries(
+          Object.entries(value).map(([name, sub]) => [name, moved(sub)]),
+        );
+      } else out[key] = moved(value);
     }
     return out;
   };
@@ -129,6 +134,15 @@ function wrapped(schema: Record<string, unknown>): Record<string, unknown> {
 
 /** Keywords whose values are data, not schemas: a `$ref` in them is no reference. */
 const VALUE_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+
+/** Keywords whose values map names to schemas: a name is never a keyword. */
+const NAMED_SCHEMAS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+]);
 
 /** What the schema's root asks for, as the `json_object` instruction names it. */
 function rootKind(schema: Record<string, unknown>): string {
