@@ -61,6 +61,10 @@ export async function acquireLease(
     inLine: false,
     /** The caller's abort or the budget's close: the wait for a script's answer ends at once. */
     ended: AbortSignal.any([signal, queue.closing.signal]),
+    /** When (`performance.now()`) the last answered script was sent, and the server's time when
+     *  it ran: what tells a handover message fresh (`freshHandover`). */
+    askedAt: 0,
+    serverNow: undefined as number | undefined,
   };
   wakeUps.expect(call.token);
   // Subscribed beside the first script (once per budget and id), so a first call pays no wait.
@@ -96,12 +100,18 @@ export async function acquireLease(
         maxPoll: queue.maxPoll,
         ttl: queue.ttl,
         nearHead,
+        listening: wakeUps.listening(id),
         nextChangeMs: answer.nextChangeMs,
       });
       // (No wait begins once the budget closed: its `close()` ended the waits under way.)
       const reason = queue.closing.error ? 'poll' : await wakeUps.wait(call.token, pause, signal);
       leaveIfEnded(queue, request, call.token);
-      if (reason === 'granted') return granted();
+      // A handover that may be stale (its lease may have expired, and its slot gone to another
+      // call, while the message waited): the next script confirms it, granted again at once while
+      // the lease lives, queued again (nothing of the call sent) when it expired.
+      if (reason === 'granted' && freshHandover(queue, call, wakeUps.handedAt(call.token))) {
+        return granted();
+      }
     }
   } finally {
     wakeUps.done(call.token);
@@ -200,6 +210,22 @@ async function backInTime(queue: LeaseQueue, outage: Outage, signal: AbortSignal
   return back;
 }
 
+/**
+ * Whether a slot handed to the call at server time `at` is surely still its own (its lease live
+ * for more than TTL/2, longer than the first refresh takes: TTL/3). The call's last script was
+ * sent at `askedAt` and ran at server time `serverNow`, which was then at least the server's
+ * time; so the server's time now is at most `serverNow + (now - askedAt)`, and a grant at
+ * `at >= serverNow` is at most `now - askedAt` old. (A grant before `serverNow` was not the call's
+ * any more when that script answered it queued: its lease had expired.) This assumes what the
+ * refresh every TTL/3 already does: the server's clock runs no faster than this process's
+ * monotonic one. A waiter asks at least every TTL/3, so only a process paused (or starved) for
+ * longer finds a handover it must confirm (one script).
+ */
+function freshHandover(queue: LeaseQueue, call: Call, at: number | undefined): boolean {
+  if (at === undefined || call.serverNow === undefined || at < call.serverNow) return false;
+  return performance.now() - call.askedAt < queue.ttl / 2;
+}
+
 /** A call's state across its tries of the acquire script (see `acquireLease`). */
 interface Call {
   token: string;
@@ -207,6 +233,8 @@ interface Call {
   queued: boolean;
   inLine: boolean;
   ended: AbortSignal;
+  askedAt: number;
+  serverNow: number | undefined;
 }
 
 /**
@@ -227,8 +255,11 @@ async function tryAcquire(
   const { leases, redis } = queue;
   const { id, limit, signal } = request;
   try {
+    const askedAt = performance.now();
     const answer = await leases.acquire(id, call.token, limit, request.ahead === true, call.ended);
     call.failingSince = undefined;
+    call.askedAt = askedAt;
+    call.serverNow = answer.serverNow;
     return { answer };
   } catch (cause) {
     // Redis refused the budget (credentials, certificate, the user's rights): whatever the

@@ -43,7 +43,9 @@ end
 /**
  * Defines `grant(free, own, limit)`: hands the free slots to the first waiters in ticket order
  * (FIFO across processes), each announced on its budget instance's wake channel (but `own`, the
- * waiter running the script), and says whether `own` got one. A waiter whose channel nobody
+ * waiter running the script) as `<token> <server ms of the grant>`, and says whether `own` got
+ * one. (The time lets the waiter tell a message that waited in its socket while its process was
+ * paused, for a lease that may have expired meanwhile: acquire-lease.ts, `freshHandover`.) A waiter whose channel nobody
  * listens on (PUBLISH answers 0: its process died, or its pub/sub connection is down) is passed
  * over, so a dead waiter never takes a slot for a TTL: it keeps its place while it asked lately
  * (within TTL/2; a live waiter asks at least every TTL/3) and takes a slot when it asks itself;
@@ -64,7 +66,7 @@ local function grant(free, own, limit)
     local first = redis.call('ZRANGE', ${queueKey}, passed, passed + free - handed - 1)
     if #first == 0 then break end
     for _, token in ipairs(first) do
-      if token == own or wake(token, token) > 0 then
+      if token == own or wake(token, token .. ' ' .. now) > 0 then
         redis.call('ZREM', ${queueKey}, token)
         redis.call('ZREM', ${seenKey}, token)
         redis.call('ZADD', ${holders}, now + ttl, token)
@@ -148,7 +150,7 @@ ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
  *  Returns { granted (0/1), leases expired by this call, the limit that applies, waitersBefore
  *  (queued: how many waiters are in line before this one, 0 = next; a position, unlike the
  *  `ahead` flag of ARGV[7]), ms until the next change no message announces (the earliest lease's
- *  expiry or the end of a settle period; -1: none) }. The free slots go to the first waiters in
+ *  expiry or the end of a settle period; -1: none), the server's time (ms) }. The free slots go to the first waiters in
  *  ticket order (FIFO across processes): this one when it is among them, the others announced on
  *  their channels. A token that already holds a slot (handed over by a release whose message it
  *  missed) is granted again at once.
@@ -187,7 +189,7 @@ if #earliest > 0 then change = math.max(0, tonumber(earliest[2]) - now) end
 local settling = redis.call('PTTL', KEYS[7])
 if settling > 0 and (change < 0 or settling < change) then change = settling end
 -- (ZRANK: waitersBefore, the waiter's position in line.)
-return {0, expired, limit, redis.call('ZRANK', KEYS[2], ARGV[1]), change}
+return {0, expired, limit, redis.call('ZRANK', KEYS[2], ARGV[1]), change, now}
 `;
 
 /** KEYS and ARGV[1..6]: as ACQUIRE_SCRIPT's (no `ahead`: this script never queues).

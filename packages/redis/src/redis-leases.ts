@@ -20,6 +20,8 @@ export interface AcquireAnswer {
   /** Queued: ms until a lease expires or a settle period ends (no message announces either);
    *  undefined when neither is pending. */
   nextChangeMs: number | undefined;
+  /** Queued: the server's time (ms) when the script ran; undefined when granted. */
+  serverNow: number | undefined;
 }
 
 /** The budget's counters these scripts feed (`RedisBudgetStats`). */
@@ -95,13 +97,14 @@ export class RedisLeases {
       signal,
     );
     this.#known.add(id);
-    const [granted, expired, applied, waitersBefore, change] = answer as number[];
+    const [granted, expired, applied, waitersBefore, change, now] = answer as number[];
     this.#stats.expiredLeases += Number(expired);
     return {
       granted: Number(granted) === 1,
       appliedLimit: Number(applied),
       waitersBefore: Number(waitersBefore ?? 0),
       nextChangeMs: change === undefined || Number(change) < 0 ? undefined : Number(change),
+      serverNow: now === undefined ? undefined : Number(now),
     };
   }
 

@@ -92,15 +92,29 @@ describe('WakeUps', () => {
 });
 
 describe('pollPause', () => {
-  const base = { maxPoll: 1000, ttl: 15_000, nextChangeMs: undefined };
+  const base = { maxPoll: 1000, ttl: 15_000, nextChangeMs: undefined, listening: true };
 
-  it('backs off from 50 ms to maxPoll near the head of the queue', () => {
+  it('backs off from 50 ms to maxPoll near the head of the queue when no change is pending', () => {
     const pauses = [0, 1, 2, 3, 4, 5, 9].map((n) => pollPause(n, { ...base, nearHead: true }));
     expect(pauses).toEqual([50, 100, 200, 400, 800, 1000, 1000]);
   });
 
   it('asks again right after the next lease expiry (no message announces it)', () => {
     expect(pollPause(9, { ...base, nearHead: true, nextChangeMs: 120 })).toBe(125);
+    expect(pollPause(0, { ...base, nearHead: true, nextChangeMs: 120 })).toBe(125);
+  });
+
+  it('near the head and listening, waits for the next change (up to maxPoll): no back-off polls', () => {
+    // A release's handover comes with a message: asking sooner would only find the same answer.
+    const pauses = [0, 1, 2, 5].map((n) =>
+      pollPause(n, { ...base, nearHead: true, nextChangeMs: 14_000 }),
+    );
+    expect(pauses).toEqual([1000, 1000, 1000, 1000]);
+  });
+
+  it('backs off without a confirmed wake channel (a handover would reach nobody)', () => {
+    const deaf = { ...base, nearHead: true, listening: false, nextChangeMs: 14_000 };
+    expect([0, 1, 5].map((n) => pollPause(n, deaf))).toEqual([50, 100, 1000]);
   });
 
   it('waits TTL/3 further back: its turn comes with a message', () => {

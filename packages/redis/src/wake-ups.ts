@@ -7,11 +7,12 @@ export type WakeReason = 'granted' | 'poll';
 
 /**
  * The wake-ups of one budget's waiters. A release (or an acquire, or the end of a settle period)
- * hands each free slot to the first waiter in line and publishes its token on the channel of the
- * waiter's own budget instance: one message to one process per slot, however many processes
- * wait, and the waiter holds the slot without asking again. Waiters also poll (`pollPause`) for
- * what no message announces: a crashed holder's lease expiring, a settle period ending unanswered,
- * a message lost while the pub/sub connection was down (then every waiter asks at once).
+ * hands each free slot to the first waiter in line and publishes its token (and the server's time)
+ * on the channel of the waiter's own budget instance: one message to one process per slot, however
+ * many processes wait, and the waiter holds the slot without asking again (unless the message may
+ * be stale: acquire-lease.ts, `freshHandover`). Waiters also poll (`pollPause`) for what no
+ * message announces: a crashed holder's lease expiring, a settle period ending unanswered, a
+ * message lost while the pub/sub connection was down (then every waiter asks at once).
  */
 export class WakeUps {
   readonly #redis: Pick<RedisConnection, 'subscribe'>;
@@ -26,6 +27,8 @@ export class WakeUps {
   readonly #waiters = new Map<string, Waiting | undefined>();
   /** Tokens handed a slot before their waiter started waiting (the message beat the answer). */
   readonly #early = new Set<string>();
+  /** Per token, the server's time (ms) of its latest handover, when the message said it. */
+  readonly #handedAt = new Map<string, number>();
 
   constructor(
     redis: Pick<RedisConnection, 'subscribe'>,
@@ -70,6 +73,12 @@ export class WakeUps {
   done(token: string): void {
     this.#waiters.delete(token);
     this.#early.delete(token);
+    this.#handedAt.delete(token);
+  }
+
+  /** The server's time (ms) when a slot was last handed to `token` (undefined: not said). */
+  handedAt(token: string): number | undefined {
+    return this.#handedAt.get(token);
   }
 
   /** Waits for a slot handed to `token`, the caller's abort, or `pauseMs` (then: poll). */
@@ -100,8 +109,12 @@ export class WakeUps {
     for (const waiting of [...this.#waiters.values()]) waiting?.finish('poll');
   }
 
-  #handedOver(token: string): void {
+  /** `<token> <server ms>` (a process of an earlier version sends the token alone). */
+  #handedOver(message: string): void {
+    const [token = '', at] = message.split(' ');
     if (!this.#waiters.has(token)) return; // its waiter left (its release frees the slot)
+    if (at !== undefined && Number.isFinite(Number(at))) this.#handedAt.set(token, Number(at));
+    else this.#handedAt.delete(token);
     const waiting = this.#waiters.get(token);
     if (waiting) waiting.finish('granted');
     else this.#early.add(token);
@@ -123,20 +136,32 @@ interface Waiting {
 }
 
 /**
- * The longest wait before asking again. Near the head of the queue (fewer than `limit` waiters before it) or
- * without a confirmed wake channel: back-off from 50 ms up to `maxPoll`, and no later than the
- * next change no message announces (a lease's expiry, the end of a settle period), so a crashed
- * holder's slot is taken as soon as it expires. Further back: TTL/3, only to stay in the queue
- * (a waiter that stops asking for a TTL counts as gone); its turn comes with a message.
+ * The longest wait before asking again. Near the head of the queue (fewer than `limit` waiters
+ * before it): until the next change no message announces (a lease's expiry, the end of a settle
+ * period: `nextChangeMs`, from the script), so a crashed holder's slot is taken as soon as it
+ * expires, and at least every `maxPoll` (a lease of a process with a shorter TTL, a smaller limit
+ * running out); every other change (a release, a waiter leaving) hands the slot over with a
+ * message. Without a confirmed wake channel (`listening` false: a handover would reach nobody),
+ * or with no change pending: back-off from 50 ms up to `maxPoll`. Further back: TTL/3, only to
+ * stay in the queue (a waiter that stops asking for a TTL counts as gone); its turn comes with a
+ * message. Never longer than TTL/3.
  */
 export function pollPause(
   attempt: number,
-  options: { maxPoll: number; ttl: number; nearHead: boolean; nextChangeMs: number | undefined },
+  options: {
+    maxPoll: number;
+    ttl: number;
+    nearHead: boolean;
+    listening: boolean;
+    nextChangeMs: number | undefined;
+  },
 ): number {
   const refresh = Math.max(10, options.ttl / 3);
   if (!options.nearHead) return refresh;
-  const backOff = Math.min(options.maxPoll, 50 * 2 ** Math.min(attempt, 5), refresh);
+  const longest = Math.min(options.maxPoll, refresh);
   // (A few ms past the change, so that the server's clock has passed it too.)
-  const change = options.nextChangeMs === undefined ? backOff : options.nextChangeMs + 5;
-  return Math.max(1, Math.min(backOff, change));
+  const change = options.nextChangeMs === undefined ? undefined : options.nextChangeMs + 5;
+  if (options.listening && change !== undefined) return Math.max(1, Math.min(longest, change));
+  const backOff = Math.min(longest, 50 * 2 ** Math.min(attempt, 5));
+  return Math.max(1, Math.min(backOff, change ?? backOff));
 }

@@ -23,10 +23,13 @@ describe('a release hands the slot over', () => {
   it('to the first waiter in line, FIFO across budgets, with one message per handover', async () => {
     const id = `handover-${Math.random()}`;
     const keys = leaseKeys('infergate:budget', id);
-    const messages: { channel: string; token: string }[] = []; // (token: the message)
-    await file.listener.pSubscribe(`${keys.wake}*`, (token, channel) =>
-      messages.push({ channel, token }),
-    );
+    // (token: the message's token; a handover's message is `<token> <server ms of the grant>`)
+    const messages: { channel: string; token: string }[] = [];
+    await file.listener.pSubscribe(`${keys.wake}*`, (message, channel) => {
+      const handover = !message.startsWith('near ');
+      if (handover) expect(Number(message.split(' ')[1])).toBeGreaterThan(0);
+      messages.push({ channel, token: handover ? (message.split(' ')[0] ?? '') : message });
+    });
 
     const holder = budget();
     let lease = await holder.acquire(request(id));
