@@ -88,24 +88,28 @@ export function jsonTextHooks(ownTools: boolean): StructuredStream {
  * whole answer, the JSON is that call's alone: the model's own first-choice text (prose before
  * the forced call), a second call of the tool and a call of another (none was offered: the
  * request has no tools of its own when `tools` serves it) are left out. A `wrapped` root's
- * arguments are held until the finish, then given as the JSON of their one property's value.
+ * arguments are held until the finish, then given as the JSON of their one property's value. A
+ * call's pieces before its name (`namedCalls`) are held and then given with it, or left out.
  */
 function schemaToolAsText(name: string, wrapped: boolean): EventMap {
-  /** The calls (the decoder's `call` numbers) of the schema's tool; the first is the answer. */
-  const schemaCalls: number[] = [];
+  const named = namedCalls();
+  /** The call (the decoder's `call` number) of the schema's tool that is the answer: its first. */
+  let answer: number | undefined;
   /** A wrapped root's arguments, held until the finish; undefined once given. */
   let held: string | undefined = '';
   return (event) => {
     if (event === undefined) return undefined;
     if (event.type === 'text-delta') return event.choiceIndex === 0 ? undefined : event;
     if (event.type === 'tool-call-delta') {
-      if (event.name === name && !schemaCalls.includes(event.call)) schemaCalls.push(event.call);
-      if (event.call !== schemaCalls[0]) return undefined;
-      if (!wrapped) return textDelta(event.argumentsDelta);
-      held = (held ?? '') + event.argumentsDelta;
+      const call = named(event);
+      if (call?.name === name) answer ??= event.call;
+      if (call === undefined || event.call !== answer) return undefined;
+      const text = call.pieces.map((piece) => piece.argumentsDelta).join('');
+      if (!wrapped) return textDelta(text);
+      held = (held ?? '') + text;
       return undefined;
     }
-    if (event.type === 'finish' && !event.choiceIndex && schemaCalls.length > 0) {
+    if (event.type === 'finish' && !event.choiceIndex && answer !== undefined) {
       const json = wrapped && held !== undefined ? textDelta(unwrappedJsonText(held)) : undefined;
       held = undefined;
       const finish = event.reason === 'tool_calls' ? { ...event, reason: 'stop' } : event;
@@ -117,23 +121,52 @@ function schemaToolAsText(name: string, wrapped: boolean): EventMap {
 
 /**
  * `inner` without the pieces of calls of tools the request did not offer (`offered`: its own
- * tools' names), which the caller never asked for; the finish `tool_calls` of an answer that
- * then has no call left is `stop`.
+ * tools' names), which the caller never asked for, nor of calls never named (as the assembled
+ * answer, whose calls are its own only when they name an offered tool); the finish `tool_calls`
+ * of an answer that then has no call left is `stop`.
  */
 function strayCallsLeftOut(offered: readonly string[], inner: EventMap): EventMap {
-  /** The calls (the decoder's `call` numbers) left out; any other call's piece makes `kept`. */
-  const stray: number[] = [];
+  const named = namedCalls();
+  /** A call of an offered tool has been given. */
   let kept = false;
   return (event) => {
     if (event?.type === 'tool-call-delta') {
-      if (event.name !== undefined && !offered.includes(event.name)) stray.push(event.call);
-      if (stray.includes(event.call)) return undefined;
+      const call = named(event);
+      if (call === undefined || !offered.includes(call.name)) return undefined;
       kept = true;
+      return call.pieces.flatMap((piece) => inner(piece) ?? []);
     }
-    if (event?.type === 'finish' && event.reason === 'tool_calls' && stray.length > 0 && !kept) {
+    if (event?.type === 'finish' && event.reason === 'tool_calls' && !kept) {
       return inner({ ...event, reason: 'stop' });
     }
     return inner(event);
+  };
+}
+
+type ToolCallPiece = Extract<ChatStreamEvent, { type: 'tool-call-delta' }>;
+
+/**
+ * Each call's pieces held until one names its function: a server may name a call in a later chunk
+ * than the one that opens it, and a call is told apart (the schema's, an offered tool's, a stray)
+ * only by its name. Gives, per piece, undefined while its call is unnamed, else the call's name
+ * and the pieces to give now (the held ones first, in order).
+ */
+function namedCalls(): (
+  piece: ToolCallPiece,
+) => { name: string; pieces: ToolCallPiece[] } | undefined {
+  const names = new Map<number, string>();
+  const unnamed = new Map<number, ToolCallPiece[]>();
+  return (piece) => {
+    const known = names.get(piece.call);
+    if (known !== undefined) return { name: known, pieces: [piece] };
+    const pieces = [...(unnamed.get(piece.call) ?? []), piece];
+    if (!piece.name) {
+      unnamed.set(piece.call, pieces);
+      return undefined;
+    }
+    names.set(piece.call, piece.name);
+    unnamed.delete(piece.call);
+    return { name: piece.name, pieces };
   };
 }
 
