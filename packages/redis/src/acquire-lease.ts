@@ -6,7 +6,7 @@ import { type RedisConnection, RedisTimeout } from './redis-connection';
 import type { FailurePolicy, WarnOnce } from './redis-failure-policy';
 import type { AcquireAnswer, RedisLeases } from './redis-leases';
 import { type Outage, RedisDown } from './redis-outage';
-import { pollPause, type WakeUps } from './wake-ups';
+import { type Handover, pollPause, type WakeUps } from './wake-ups';
 
 /** What every call's wait for its lease in Redis works with (one per budget). */
 export interface LeaseQueue {
@@ -109,7 +109,7 @@ export async function acquireLease(
       // A handover that may be stale (its lease may have expired, and its slot gone to another
       // call, while the message waited): the next script confirms it, granted again at once while
       // the lease lives, queued again (nothing of the call sent) when it expired.
-      if (reason === 'granted' && freshHandover(queue, call, wakeUps.handedAt(call.token))) {
+      if (reason === 'granted' && freshHandover(queue, call, wakeUps.handover(call.token))) {
         return granted();
       }
     }
@@ -211,19 +211,27 @@ async function backInTime(queue: LeaseQueue, outage: Outage, signal: AbortSignal
 }
 
 /**
- * Whether a slot handed to the call at server time `at` is surely still its own (its lease live
- * for more than TTL/2, longer than the first refresh takes: TTL/3). The call's last script was
- * sent at `askedAt` and ran at server time `serverNow`, which was then at least the server's
- * time; so the server's time now is at most `serverNow + (now - askedAt)`, and a grant at
- * `at >= serverNow` is at most `now - askedAt` old. (A grant before `serverNow` was not the call's
- * any more when that script answered it queued: its lease had expired.) This assumes what the
- * refresh every TTL/3 already does: the server's clock runs no faster than this process's
- * monotonic one. A waiter asks at least every TTL/3, so only a process paused (or starved) for
- * longer finds a handover it must confirm (one script).
+ * Whether a slot handed to the call is surely still its own, and stays so until its first refresh.
+ * The call's last script was sent at `askedAt` and ran at server time `serverNow`, which was then
+ * at least the server's time; so the server's time now is at most `serverNow + (now - askedAt)`.
+ * A grant at `at >= serverNow` gave a lease that lives until `expiry` (the TTL of the process
+ * whose script granted it, maybe shorter than this one's), so `expiry - serverNow` or more from
+ * that script. (A grant before `serverNow` was not the call's any more when that script answered
+ * it queued: its lease had expired.) Fresh when less than half of that has passed: the lease then
+ * lives more than half of it more; and only when that half is at least this process's TTL/2,
+ * longer than its first refresh takes (TTL/3). Otherwise (a lease granted with a shorter TTL, or a
+ * message without both times: an earlier version's) the next script confirms it, which also
+ * extends it to this process's TTL. This assumes what the refresh every TTL/3 already does: the
+ * server's clock runs no faster than this process's monotonic one. A waiter asks at least every
+ * TTL/3, so with one TTL per key only a process paused (or starved) for longer confirms (one
+ * script).
  */
-function freshHandover(queue: LeaseQueue, call: Call, at: number | undefined): boolean {
-  if (at === undefined || call.serverNow === undefined || at < call.serverNow) return false;
-  return performance.now() - call.askedAt < queue.ttl / 2;
+function freshHandover(queue: LeaseQueue, call: Call, handover: Handover | undefined): boolean {
+  if (handover === undefined || call.serverNow === undefined) return false;
+  if (handover.at < call.serverNow) return false;
+  const lives = handover.expiry - call.serverNow;
+  if (lives < queue.ttl) return false;
+  return performance.now() - call.askedAt < lives / 2;
 }
 
 /** A call's state across its tries of the acquire script (see `acquireLease`). */

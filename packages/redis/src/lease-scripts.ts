@@ -43,9 +43,11 @@ end
 /**
  * Defines `grant(free, own, limit)`: hands the free slots to the first waiters in ticket order
  * (FIFO across processes), each announced on its budget instance's wake channel (but `own`, the
- * waiter running the script) as `<token> <server ms of the grant>`, and says whether `own` got
- * one. (The time lets the waiter tell a message that waited in its socket while its process was
- * paused, for a lease that may have expired meanwhile: acquire-lease.ts, `freshHandover`.) A waiter whose channel nobody
+ * waiter running the script) as `<token> <server ms of the grant> <server ms the lease expires>`,
+ * and says whether `own` got one. (The times let the waiter tell a message that waited in its
+ * socket while its process was paused, for a lease that may have expired meanwhile; the expiry is
+ * the TTL of the process running this script, which may be shorter than the waiter's:
+ * acquire-lease.ts, `freshHandover`.) A waiter whose channel nobody
  * listens on (PUBLISH answers 0: its process died, or its pub/sub connection is down) is passed
  * over, so a dead waiter never takes a slot for a TTL: it keeps its place while it asked lately
  * (within TTL/2; a live waiter asks at least every TTL/3) and takes a slot when it asks itself;
@@ -66,7 +68,7 @@ local function grant(free, own, limit)
     local first = redis.call('ZRANGE', ${queueKey}, passed, passed + free - handed - 1)
     if #first == 0 then break end
     for _, token in ipairs(first) do
-      if token == own or wake(token, token .. ' ' .. now) > 0 then
+      if token == own or wake(token, token .. ' ' .. now .. ' ' .. (now + ttl)) > 0 then
         redis.call('ZREM', ${queueKey}, token)
         redis.call('ZREM', ${seenKey}, token)
         redis.call('ZADD', ${holders}, now + ttl, token)

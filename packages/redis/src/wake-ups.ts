@@ -7,7 +7,7 @@ export type WakeReason = 'granted' | 'poll';
 
 /**
  * The wake-ups of one budget's waiters. A release (or an acquire, or the end of a settle period)
- * hands each free slot to the first waiter in line and publishes its token (and the server's time)
+ * hands each free slot to the first waiter in line and publishes its token (and the server's times)
  * on the channel of the waiter's own budget instance: one message to one process per slot, however
  * many processes wait, and the waiter holds the slot without asking again (unless the message may
  * be stale: acquire-lease.ts, `freshHandover`). Waiters also poll (`pollPause`) for what no
@@ -27,8 +27,8 @@ export class WakeUps {
   readonly #waiters = new Map<string, Waiting | undefined>();
   /** Tokens handed a slot before their waiter started waiting (the message beat the answer). */
   readonly #early = new Set<string>();
-  /** Per token, the server's time (ms) of its latest handover, when the message said it. */
-  readonly #handedAt = new Map<string, number>();
+  /** Per token, its latest handover's server times (ms), when the message said both. */
+  readonly #handovers = new Map<string, Handover>();
 
   constructor(
     redis: Pick<RedisConnection, 'subscribe'>,
@@ -73,12 +73,12 @@ export class WakeUps {
   done(token: string): void {
     this.#waiters.delete(token);
     this.#early.delete(token);
-    this.#handedAt.delete(token);
+    this.#handovers.delete(token);
   }
 
-  /** The server's time (ms) when a slot was last handed to `token` (undefined: not said). */
-  handedAt(token: string): number | undefined {
-    return this.#handedAt.get(token);
+  /** When a slot was last handed to `token` and when its lease expires (undefined: not said). */
+  handover(token: string): Handover | undefined {
+    return this.#handovers.get(token);
   }
 
   /** Waits for a slot handed to `token`, the caller's abort, or `pauseMs` (then: poll). */
@@ -109,12 +109,15 @@ export class WakeUps {
     for (const waiting of [...this.#waiters.values()]) waiting?.finish('poll');
   }
 
-  /** `<token> <server ms>` (a process of an earlier version sends the token alone). */
+  /** `<token> <server ms of the grant> <server ms of the lease's expiry>` (a process of an earlier
+   *  version sends the token alone, or without the expiry: then the waiter confirms the slot). */
   #handedOver(message: string): void {
-    const [token = '', at] = message.split(' ');
+    const [token = '', at, expiry] = message.split(' ');
     if (!this.#waiters.has(token)) return; // its waiter left (its release frees the slot)
-    if (at !== undefined && Number.isFinite(Number(at))) this.#handedAt.set(token, Number(at));
-    else this.#handedAt.delete(token);
+    const times = { at: Number(at), expiry: Number(expiry) };
+    if (Number.isFinite(times.at) && Number.isFinite(times.expiry))
+      this.#handovers.set(token, times);
+    else this.#handovers.delete(token);
     const waiting = this.#waiters.get(token);
     if (waiting) waiting.finish('granted');
     else this.#early.add(token);
@@ -127,6 +130,12 @@ export class WakeUps {
     const waiting = token === undefined ? undefined : this.#waiters.get(token);
     if (waiting && Number.isFinite(Number(ms))) waiting.hurry(Number(ms) + 5);
   }
+}
+
+/** A handover's server times (ms): of the grant, and when the lease expires unless refreshed. */
+export interface Handover {
+  at: number;
+  expiry: number;
 }
 
 /** A waiter's wait: ended by a handover or a poll, or brought forward (`hurry`). */

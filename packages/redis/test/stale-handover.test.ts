@@ -16,10 +16,30 @@ const worker = fileURLToPath(new URL('./waiter-worker.mjs', import.meta.url));
 const TTL_MS = 3000;
 const file = redisForFile({ leaseTtlMs: TTL_MS, commandTimeoutMs: 60_000 });
 
-it('a waiter paused while its handed-over lease expired queues again: never over the limit', async () => {
+it(
+  'a waiter paused while its handed-over lease expired queues again: never over the limit',
+  () => pausedWaiter(TTL_MS),
+  120_000,
+);
+
+// Processes of one key may use different TTLs: the lease handed over lives the TTL of the process
+// whose release granted it (here 3 s), not the waiter's (30 s). Paused for less than half of its
+// own TTL but longer than the lease lived, the waiter must not take the message as fresh.
+// (Review rv-redis2 F1: 5 in flight.) It waits behind 4 of our calls, so it asks again only every
+// TTL/3 (10 s): no poll of its own is due when it resumes, only the message.
+it(
+  'a waiter with a longer TTL, handed a shorter-TTL lease that expired while it was paused, queues again',
+  () => pausedWaiter(10 * TTL_MS, 4),
+  120_000,
+);
+
+/** The worker (lease TTL `workerTtl`) queues behind our 4 leases (and `behind` calls of ours in
+ *  line), is paused (SIGSTOP) and handed a slot we release; its lease expires, our fifth call takes
+ *  the slot, and it resumes. */
+async function pausedWaiter(workerTtl: number, behind = 0): Promise<void> {
   const id = `stale-handover-${Math.random()}`;
   const child = spawn(process.execPath, [worker], {
-    env: { ...process.env, REDIS_URL: file.redis.url, ID: id, TTL_MS: String(TTL_MS) },
+    env: { ...process.env, REDIS_URL: file.redis.url, ID: id, TTL_MS: String(workerTtl) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
@@ -30,12 +50,33 @@ it('a waiter paused while its handed-over lease expired queues again: never over
   try {
     const keys = leaseKeys('infergate:budget', id);
     const mine = file.budget();
-    const held = await Promise.all(Array.from({ length: 4 }, () => mine.acquire(request(id))));
-    const ours = new Set(await file.admin.zRange(keys.holders, 0, -1));
+    const first4 = await Promise.all(Array.from({ length: 4 }, () => mine.acquire(request(id))));
+    // (Another budget: a process queues in Redis no more calls than its limit.)
+    const other = file.budget();
+    const inLine = Array.from({ length: behind }, () => other.acquire(request(id)));
+    await pollUntil(async () => (await file.admin.zCard(keys.queue)) === behind, 'ours queued');
     await pollUntil(async () => out.startsWith('ready\n'), 'the worker ready');
     child.stdin.end('go\n'); // its one acquire queues behind our 4 leases
-    await pollUntil(async () => (await file.admin.zCard(keys.queue)) === 1, 'the worker queued');
+    await pollUntil(
+      async () => (await file.admin.zCard(keys.queue)) === behind + 1,
+      'the worker queued',
+    );
+    if (behind > 0) {
+      // Its second script (sent once its wake channel is confirmed) ran: its pause has begun.
+      const [queued] = await file.admin.zRange(keys.queue, -1, -1);
+      const seenAt = await file.admin.zScore(keys.seen, queued ?? '');
+      await pollUntil(
+        async () => ((await file.admin.zScore(keys.seen, queued ?? '')) ?? 0) > (seenAt ?? 0),
+        'the worker asked twice',
+      );
+    }
     child.kill('SIGSTOP');
+    let held = first4;
+    if (behind > 0) {
+      for (const lease of first4) lease.release();
+      held = await Promise.all(inLine); // the worker is next in line
+    }
+    const ours = new Set(await file.admin.zRange(keys.holders, 0, -1));
     held[0]?.release(); // handed to the paused worker: the message waits in its socket
     let handed = '';
     await pollUntil(async () => {
@@ -76,4 +117,4 @@ it('a waiter paused while its handed-over lease expired queues again: never over
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
-}, 120_000);
+}

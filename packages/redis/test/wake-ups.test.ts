@@ -23,11 +23,16 @@ describe('a release hands the slot over', () => {
   it('to the first waiter in line, FIFO across budgets, with one message per handover', async () => {
     const id = `handover-${Math.random()}`;
     const keys = leaseKeys('infergate:budget', id);
-    // (token: the message's token; a handover's message is `<token> <server ms of the grant>`)
+    // (token: the message's token; a handover's message is
+    // `<token> <server ms of the grant> <server ms the lease expires>`)
     const messages: { channel: string; token: string }[] = [];
     await file.listener.pSubscribe(`${keys.wake}*`, (message, channel) => {
       const handover = !message.startsWith('near ');
-      if (handover) expect(Number(message.split(' ')[1])).toBeGreaterThan(0);
+      if (handover) {
+        const [, at, expiry] = message.split(' ').map(Number);
+        expect(at).toBeGreaterThan(0);
+        expect(expiry).toBeGreaterThan(at ?? Number.POSITIVE_INFINITY);
+      }
       messages.push({ channel, token: handover ? (message.split(' ')[0] ?? '') : message });
     });
 
