@@ -31,6 +31,8 @@ function describe(event: GatewayEvent, startedAt: number): string {
       return `${at}  fallback  ${event.requestedModel} → ${style.bold(event.servedModel)}`;
     case 'model-skipped':
       return `${at}  skipped   ${event.model}: ${event.detail}`;
+    case 'model-deferred':
+      return `${at}  deferred  ${event.model} behind ${event.ahead} (${event.reason})`;
     case 'entry-skipped':
       return `${at}  skipped   the catalog's entry ${event.index} (no string id)`;
     case 'failover':
