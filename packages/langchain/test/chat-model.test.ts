@@ -17,7 +17,7 @@ import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { API_KEY, intercepting, recordingGateway } from './helpers';
+import { API_KEY, emulatedModel, intercepting, recordingGateway, recordingModel } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -27,8 +27,7 @@ const weather = tool(async ({ city }) => `sunny in ${city}`, {
 
 describe('GatewayChatModel: invoke, stream, batch', () => {
   it('invokes and reports answering model, finish reason and usage', async () => {
-    const { connection } = await emulate();
-    const model = new GatewayChatModel('community/general', connection);
+    const { model } = await emulatedModel();
     const answer = await model.invoke('hello there');
     expect(answer.content).toBe('Echo: hello there');
     expect(answer.response_metadata).toMatchObject({
@@ -187,8 +186,7 @@ describe('GatewayChatModel: tools', () => {
   });
 
   it('maps tool_choice "any" to "required" and a tool name to a forced function', async () => {
-    const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
+    const { bodies, model } = await recordingModel();
     await model.bindTools([weather], { tool_choice: 'any' }).invoke('hello');
     await model.bindTools([weather], { tool_choice: 'weather', strict: true }).invoke('hello');
     expect(bodies[0]?.tool_choice).toBe('required');
@@ -342,8 +340,7 @@ describe('GatewayChatModel: capability checks', () => {
 
 describe("GatewayChatModel: media as core's content parts", () => {
   it('images (one default type), audio and files become the same parts as in the AI SDK adapter', async () => {
-    const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
+    const { bodies, model } = await recordingModel();
     await model.invoke([
       new HumanMessage({
         content: [
@@ -471,8 +468,7 @@ describe('GatewayChatModel: response metadata', () => {
 
 describe('GatewayChatModel: standard file blocks', () => {
   it("sends a file's name from LangChain's metadata, and a file id as OpenAI's file_id part", async () => {
-    const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
+    const { bodies, model } = await recordingModel();
     const pdf = { type: 'file', data: 'JVBERi0=', mimeType: 'application/pdf' } as const;
     await model.invoke([
       new HumanMessage({
@@ -504,8 +500,7 @@ describe('GatewayChatModel: standard file blocks', () => {
 
 describe('GatewayChatModel: blocks with no gateway form', () => {
   it('refuses audio by URL with a typed error before any request, saying what to send instead', async () => {
-    const { emulator, connection } = await emulate();
-    const model = new GatewayChatModel('community/general', connection);
+    const { emulator, model } = await emulatedModel();
     const error = await caught(
       model.invoke([
         new HumanMessage({
@@ -591,8 +586,7 @@ describe('GatewayChatModel: text files, unnamed files, data URLs and bytes', () 
 
 describe('GatewayChatModel: errors, abort, streamEvents', () => {
   it('raises the typed error for a mid-stream error and an incomplete stream', async () => {
-    const { emulator, connection } = await emulate();
-    const model = new GatewayChatModel('community/general', connection);
+    const { emulator, connection, model } = await emulatedModel();
     emulator.injectFault({ fault: 'stream_error', endpoint: 'chat', times: 1 });
     const midStream = await caught(
       (async () => {
@@ -618,8 +612,7 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
   });
 
   it('an already-aborted signal rejects without any request', async () => {
-    const { emulator, connection } = await emulate();
-    const model = new GatewayChatModel('community/general', connection);
+    const { emulator, connection, model } = await emulatedModel();
     const controller = new AbortController();
     controller.abort();
     await expect(model.invoke('hi', { signal: controller.signal })).rejects.toThrow();
@@ -630,8 +623,7 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
   });
 
   it('aborting mid-stream stops the stream', async () => {
-    const { emulator, connection } = await emulate();
-    const model = new GatewayChatModel('community/general', connection);
+    const { emulator, model } = await emulatedModel();
     const controller = new AbortController();
     const received: AIMessageChunk[] = [];
     const error = await caught(
@@ -733,9 +725,7 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
 
 describe('GatewayChatModel: tracing and secrets', () => {
   it('gives LangSmith exactly its parameters', async () => {
-    const { connection } = await emulate();
-    const model = new GatewayChatModel('community/general', {
-      ...connection,
+    const { model } = await emulatedModel({
       temperature: 0.2,
       maxTokens: 64,
       stopSequences: ['END'],

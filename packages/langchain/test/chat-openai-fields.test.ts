@@ -4,15 +4,13 @@ import { isGatewayError } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
-import { recordingGateway } from './helpers';
+import { recordingGateway, recordingModel } from './helpers';
 
 const thrown = (run: () => unknown) => caught(run, isGatewayError);
 
 describe("ChatOpenAI's fields and call options", () => {
   it('sends frequencyPenalty, presencePenalty, logitBias and user as their request fields', async () => {
-    const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', {
-      ...connection,
+    const { bodies, model } = await recordingModel({
       frequencyPenalty: 0.5,
       presencePenalty: 0.3,
       logitBias: { '50256': -100 },

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { CLIENT_FIELD_KEYS } from '../src/utils/client';
 
 // Each option is declared once, in core: the LangChain fields and call options that are core's
 // options are core's declarations (their type, default and doc comment), not copies that could
@@ -41,16 +42,6 @@ function declarationOf(type: ts.Type | undefined, key: string): ts.Declaration |
   return type?.getProperty(key)?.declarations?.[0];
 }
 
-const CLIENT_FIELDS = [
-  'apiKey',
-  'baseURL',
-  'headers',
-  'fetch',
-  'budget',
-  'maxConcurrencyPerKey',
-  'onEvent',
-  'recordContent',
-];
 const STEERING = ['fallbackModels', 'firstChunkTimeoutMs', 'chunkTimeoutMs', 'hedge'];
 
 describe("LangChain's fields that are core's options are core's declarations", () => {
@@ -64,7 +55,7 @@ describe("LangChain's fields that are core's options are core's declarations", (
   ])("%s: the connection and budget fields are createGatewayClient's", (name) => {
     const fields = ours.get(name);
     expect(fields, name).toBeDefined();
-    for (const key of CLIENT_FIELDS) {
+    for (const key of CLIENT_FIELD_KEYS) {
       const declared = declarationOf(fields, key);
       expect(declared, `${name}.${key}`).toBeDefined();
       expect(declared === declarationOf(core.get('GatewayClientOptions'), key), key).toBe(true);

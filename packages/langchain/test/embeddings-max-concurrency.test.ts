@@ -4,12 +4,19 @@
 // `onFailedAttempt`, which decides retries core owns, is refused.
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { GatewayEmbeddings, isGatewayError } from '../src/index';
+import { GatewayEmbeddings, type GatewayEmbeddingsFields, isGatewayError } from '../src/index';
 import { API_KEY } from './helpers';
 
 const MODEL = 'multilingual-e5-base';
 /** 200 short texts: 4 requests (64, 64, 64, 8). */
 const TEXTS = Array.from({ length: 200 }, (_, i) => `text ${i}`);
+
+/** GatewayEmbeddings of MODEL with `fields`, on a new emulated gateway. */
+async function embeddingsOf(fields: Omit<GatewayEmbeddingsFields, 'model'>) {
+  const gateway = await emulate();
+  const embeddings = new GatewayEmbeddings({ ...gateway.connection, model: MODEL, ...fields });
+  return { gateway, embeddings };
+}
 
 describe('GatewayEmbeddings maxConcurrency', () => {
   it('keeps at most that many requests of a call in flight, vectors in input order', async () => {
@@ -35,12 +42,7 @@ describe('GatewayEmbeddings maxConcurrency', () => {
   });
 
   it("bounds each call on its own, under the key's budget", async () => {
-    const gateway = await emulate();
-    const embeddings = new GatewayEmbeddings({
-      ...gateway.connection,
-      model: MODEL,
-      maxConcurrency: 1,
-    });
+    const { gateway, embeddings } = await embeddingsOf({ maxConcurrency: 1 });
     await embeddings.engine();
     const release = gateway.hold('embeddings');
     const calls = Promise.all([embeddings.embedDocuments(TEXTS), embeddings.embedQuery('a')]);
@@ -54,12 +56,7 @@ describe('GatewayEmbeddings maxConcurrency', () => {
   });
 
   it('refuses a bad text anywhere in the list before any batch is sent', async () => {
-    const gateway = await emulate();
-    const embeddings = new GatewayEmbeddings({
-      ...gateway.connection,
-      model: MODEL,
-      maxConcurrency: 1,
-    });
+    const { gateway, embeddings } = await embeddingsOf({ maxConcurrency: 1 });
     const texts = TEXTS.map((text, i) => (i === 130 ? '' : text));
     const error = await caught(embeddings.embedDocuments(texts), isGatewayError);
     expect([error.code, error.field]).toEqual(['invalid_request_error', 'texts[130]']);
@@ -68,15 +65,9 @@ describe('GatewayEmbeddings maxConcurrency', () => {
   });
 
   it('the first failing batch stops the queued ones; only core retries', async () => {
-    const gateway = await emulate();
+    const { gateway, embeddings } = await embeddingsOf({ maxConcurrency: 1, maxRetries: 1 });
     // Both attempts of the first batch fail (a 502, then its one retry by core).
     gateway.emulator.injectFault({ fault: 'bad_gateway', endpoint: 'embeddings', times: 2 });
-    const embeddings = new GatewayEmbeddings({
-      ...gateway.connection,
-      model: MODEL,
-      maxConcurrency: 1,
-      maxRetries: 1,
-    });
     const error = await caught(embeddings.embedDocuments(TEXTS), isGatewayError);
     expect(error.status).toBe(502);
     // Core's 2 attempts; no retry by LangChain's caller, and the 3 queued batches never sent.
@@ -86,9 +77,7 @@ describe('GatewayEmbeddings maxConcurrency', () => {
   it.each([0, 2.5, -1, '2'])(
     'refuses %j by core’s rule before any embeddings request',
     async (value) => {
-      const gateway = await emulate();
-      const fields = { ...gateway.connection, model: MODEL, maxConcurrency: value as number };
-      const embeddings = new GatewayEmbeddings(fields);
+      const { gateway, embeddings } = await embeddingsOf({ maxConcurrency: value as number });
       const error = await caught(embeddings.embedDocuments(TEXTS), isGatewayError);
       expect([error.code, error.field]).toEqual(['configuration_error', 'maxConcurrency']);
       expect(error.message).toMatch(/^maxConcurrency \(call option\) must be an integer ≥ 1, got /);
@@ -97,12 +86,7 @@ describe('GatewayEmbeddings maxConcurrency', () => {
   );
 
   it("takes LangChain's default, Infinity: no bound of its own", async () => {
-    const gateway = await emulate();
-    const embeddings = new GatewayEmbeddings({
-      ...gateway.connection,
-      model: MODEL,
-      maxConcurrency: Number.POSITIVE_INFINITY,
-    });
+    const { embeddings } = await embeddingsOf({ maxConcurrency: Number.POSITIVE_INFINITY });
     expect(await embeddings.embedDocuments(TEXTS)).toHaveLength(200);
   });
 });

@@ -15,6 +15,7 @@ import {
   caught,
   coreOutcomesOf,
   emulate,
+  type GatewayConnection,
   until,
   untilIdle,
 } from '@infergate/emulator/testing';
@@ -283,28 +284,31 @@ describe('GatewayChatModel with fallbackModels', () => {
     await untilIdle(emulator, { key: DEFAULT_KEYS.full });
   });
 
-  it('create: a first model the catalog does not list is not refused; each call skips it', async () => {
-    const { emulator, connection } = await emulate();
-    const chat = await GatewayChatModel.create('community/retired', {
-      ...connection,
-      streaming: true,
-      fallbackModels: ['community/streamer'],
-    });
-    const message = await chat.invoke('hello there');
-    expect(message.response_metadata).toMatchObject({
-      model_name: 'community/streamer',
-      route: {
-        hops: [{ model: 'community/retired', outcome: 'skipped', reason: 'not_in_catalog' }, {}],
+  it.each([
+    [
+      'create: a first model the catalog does not list is not refused; each call skips it',
+      async (connection: GatewayConnection) => {
+        const chat = await GatewayChatModel.create('community/retired', {
+          ...connection,
+          streaming: true,
+          fallbackModels: ['community/streamer'],
+        });
+        return chat.invoke('hello there');
       },
-    });
-    expect(emulator.counters.requests.chat).toBe(1);
-  });
-
-  it('stream: a first model the catalog does not list is skipped while .stream() decides whether to stream', async () => {
-    const { emulator, chat } = await setup('community/retired', {
-      fallbackModels: ['community/streamer'],
-    });
-    const message = await streamed(await chat.stream('hello there'));
+    ],
+    [
+      'stream: a first model the catalog does not list is skipped while .stream() decides whether to stream',
+      async (connection: GatewayConnection) => {
+        const chat = new GatewayChatModel('community/retired', {
+          ...connection,
+          fallbackModels: ['community/streamer'],
+        });
+        return streamed(await chat.stream('hello there'));
+      },
+    ],
+  ])('%s', async (_title, call) => {
+    const { emulator, connection } = await emulate();
+    const message = await call(connection);
     expect(message.text).toBe('Echo: hello there');
     expect(message.response_metadata).toMatchObject({
       model_name: 'community/streamer',

@@ -1,9 +1,16 @@
 import { DEFAULT_KEYS, type Emulator, type ScenarioInput } from '@infergate/emulator';
-import { type EmulatedGateway, emulate, type GatewayConnection } from '@infergate/emulator/testing';
+import {
+  type EmulatedGateway,
+  type EmulateOptions,
+  emulate,
+  type GatewayConnection,
+} from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
+import { concat } from '@langchain/core/utils/stream';
 import { vi } from 'vitest';
 import { z } from 'zod';
+import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
 
 export const API_KEY = DEFAULT_KEYS.full;
 
@@ -36,6 +43,29 @@ export async function recordingGateway<Body = Record<string, unknown>>(
   return { emulator: gateway.emulator, bodies, connection };
 }
 
+/** A `community/general` model with `fields` on an emulated gateway (made with `options`). */
+export async function emulatedModel(
+  fields: Omit<GatewayChatModelFields, 'model'> = {},
+  options?: EmulateOptions,
+) {
+  const gateway = await emulate(options);
+  const model = new GatewayChatModel('community/general', { ...gateway.connection, ...fields });
+  return { gateway, emulator: gateway.emulator, connection: gateway.connection, model };
+}
+
+/**
+ * A `community/general` model with `fields` on a recording emulated gateway (see
+ * `recordingGateway`): the setup most tests of what is sent start from.
+ */
+export async function recordingModel(
+  fields: Omit<GatewayChatModelFields, 'model'> = {},
+  scenario?: ScenarioInput,
+) {
+  const recording = await recordingGateway(scenario);
+  const model = new GatewayChatModel('community/general', { ...recording.connection, ...fields });
+  return { ...recording, model };
+}
+
 /** Bytes as base64, as a model passes a file in a tool call. */
 export function base64(bytes: Uint8Array): string {
   let binary = '';
@@ -50,6 +80,17 @@ export async function chunksOf(
   const chunks: AIMessageChunk[] = [];
   for await (const chunk of await stream) chunks.push(chunk);
   return chunks;
+}
+
+/** A stream's chunks joined with LangChain's `concat`, as a caller of `.stream()` joins them. */
+export async function joinedStream(
+  stream: Promise<AsyncIterable<AIMessageChunk>>,
+): Promise<AIMessageChunk> {
+  let whole: AIMessageChunk | undefined;
+  for await (const chunk of await stream)
+    whole = whole === undefined ? chunk : concat(whole, chunk);
+  if (whole === undefined) throw new Error('the stream gave no chunk');
+  return whole;
 }
 
 /** A chat completion streamed as `deltas`, then its finish (`reason`); its id is `reason` too. */
@@ -67,6 +108,13 @@ export const weatherTool = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
   description: 'Current weather in a city',
   schema: z.object({ city: z.string() }),
+});
+
+/** A client tool without parameters ('call now'). */
+export const nowTool = tool(async () => '12:00', {
+  name: 'now',
+  description: 'The time now',
+  schema: z.object({}),
 });
 
 /** Node's own `setImmediate`, taken before a test fakes timers. */

@@ -5,54 +5,32 @@ import { isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { ContextOverflowError, getRetryable, LangChainError } from '@langchain/core/errors';
-import { createAgent, modelRetryMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 import { intercepting } from './helpers';
+import { modelErrorOf, retryingAgent } from './retrying-agent';
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };
 
-/** An agent whose model is tried up to 3 times by LangChain's middleware (core retries none). */
-function retryingAgent(model: GatewayChatModel) {
-  const retry = modelRetryMiddleware({
-    maxRetries: 2,
-    initialDelayMs: 0,
-    jitter: false,
-    onFailure: 'error',
-  });
-  return createAgent({ model, middleware: [retry] });
-}
-
-/** The model's error under the agent's `MiddlewareError`s (each middleware's rethrow). */
-async function modelErrorOf(run: Promise<unknown>): Promise<unknown> {
-  let error: unknown = await caught(run);
-  while (!isGatewayError(error) && error instanceof Error && error.cause) error = error.cause;
-  return error;
-}
-
 describe("modelRetryMiddleware, by core's isWorthNewCall", () => {
-  it('tries a wrong key once (invalid_api_key, not retryable)', async () => {
-    const gateway = await emulate({ apiKey: 'ig-wrong-key' });
-    const model = new GatewayChatModel('community/general', {
+  it.each([
+    ['a wrong key', 'invalid_api_key', 'ig-wrong-key', 'community/general'],
+    [
+      'a model the key may not use',
+      'model_not_allowed',
+      DEFAULT_KEYS.limited,
+      'community/streamer',
+    ],
+  ])('tries %s once (%s, not retryable)', async (_what, code, apiKey, modelId) => {
+    const gateway = await emulate({ apiKey });
+    const model = new GatewayChatModel(modelId, {
       ...gateway.connection,
       capabilities: ['chat', 'streaming', 'tools'],
       maxRetries: 0,
     });
     const error = await modelErrorOf(retryingAgent(model).invoke(ask));
-    expect(isGatewayError(error) && error.code).toBe('invalid_api_key');
+    expect(isGatewayError(error) && error.code).toBe(code);
     expect(getRetryable(error)).toBe(false);
-    expect(gateway.counters.requests.chat).toBe(1);
-  });
-
-  it('tries a model the key may not use once (model_not_allowed)', async () => {
-    const gateway = await emulate({ apiKey: DEFAULT_KEYS.limited });
-    const model = new GatewayChatModel('community/streamer', {
-      ...gateway.connection,
-      capabilities: ['chat', 'streaming', 'tools'],
-      maxRetries: 0,
-    });
-    const error = await modelErrorOf(retryingAgent(model).invoke(ask));
-    expect(isGatewayError(error) && error.code).toBe('model_not_allowed');
     expect(gateway.counters.requests.chat).toBe(1);
   });
 

@@ -8,7 +8,7 @@ import { caught, emulate, untilHeld } from '@infergate/emulator/testing';
 import { load } from '@langchain/core/load';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { API_KEY, chunksOf, recordingGateway } from './helpers';
+import { API_KEY, chunksOf, emulatedModel, recordingGateway, recordingModel } from './helpers';
 
 /** The text of a recorded request's last message. */
 function lastText(body: Record<string, unknown>): unknown {
@@ -18,11 +18,7 @@ function lastText(body: Record<string, unknown>): unknown {
 
 describe('disableStreaming', () => {
   it('makes .stream() ask without streaming and yield the whole answer as one chunk', async () => {
-    const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', {
-      ...connection,
-      disableStreaming: true,
-    });
+    const { bodies, model } = await recordingModel({ disableStreaming: true });
     expect(model.disableStreaming).toBe(true);
     const chunks = await chunksOf(model.stream('one two three four'));
     expect(chunks).toHaveLength(1);
@@ -31,12 +27,7 @@ describe('disableStreaming', () => {
   });
 
   it('wins over streaming: true, as with ChatOpenAI', async () => {
-    const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', {
-      ...connection,
-      streaming: true,
-      disableStreaming: true,
-    });
+    const { bodies, model } = await recordingModel({ streaming: true, disableStreaming: true });
     expect(model.streaming).toBe(false);
     expect((await model.invoke('hi')).text).toBe('Echo: hi');
     expect(bodies.map((body) => body.stream ?? false)).toEqual([false]);
@@ -45,11 +36,7 @@ describe('disableStreaming', () => {
 
 describe('maxConcurrency (LangChain’s queue)', () => {
   it('sends one call at a time with maxConcurrency: 1', async () => {
-    const gateway = await emulate();
-    const model = new GatewayChatModel('community/general', {
-      ...gateway.connection,
-      maxConcurrency: 1,
-    });
+    const { gateway, model } = await emulatedModel({ maxConcurrency: 1 });
     const release = gateway.hold();
     const answers = Promise.all(['a', 'b', 'c'].map((text) => model.invoke(text)));
     await gateway.untilHeld(1);
@@ -61,11 +48,7 @@ describe('maxConcurrency (LangChain’s queue)', () => {
   });
 
   it('rejects a call aborted while queued at once, with core’s aborted error, sending nothing', async () => {
-    const gateway = await emulate();
-    const model = new GatewayChatModel('community/general', {
-      ...gateway.connection,
-      maxConcurrency: 1,
-    });
+    const { gateway, model } = await emulatedModel({ maxConcurrency: 1 });
     const release = gateway.hold();
     const first = model.invoke('first');
     await gateway.untilHeld(1);

@@ -17,17 +17,19 @@ import {
   HumanMessage,
   ToolMessage,
 } from '@langchain/core/messages';
-import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { GatewayChatModel } from '../src/index';
-import { intercepting, recordingGateway, weatherTool } from './helpers';
+import { intercepting, joinedStream, recordingGateway, weatherTool } from './helpers';
 
 const MODEL = 'community/general';
 
 function codeOf(error: unknown): unknown {
   return (error as { lc_error_code?: unknown }).lc_error_code;
 }
+
+/** A piece of choice `index` in a stream chunk (not its last). */
+const piece = (index: number, delta: object) => ({ index, delta, finish_reason: null });
 
 /** The SSE text of a streamed answer of MODEL made of these chunks, then `[DONE]`. */
 const sseText = (...chunks: StreamChunk[]) => chatSse(MODEL, chunks);
@@ -59,13 +61,6 @@ async function answering(
   return new GatewayChatModel(model, connection);
 }
 
-/** A .stream() read to its end, its chunks joined. */
-async function joined(stream: Promise<AsyncIterable<AIMessageChunk>>): Promise<AIMessageChunk> {
-  let whole: AIMessageChunk | undefined;
-  for await (const chunk of await stream) whole = whole ? concat(whole, chunk) : chunk;
-  return whole as AIMessageChunk;
-}
-
 describe('a stream with two choices', () => {
   it("ends with choice 0's finish reason, fingerprint and service tier, not those of a choice ending after it", async () => {
     const sse = twoTextChoicesSse(MODEL, {
@@ -73,7 +68,7 @@ describe('a stream with two choices', () => {
       one: { system_fingerprint: 'fp_one', service_tier: 'flex' },
     });
     const model = await answering(() => sseResponse(sse));
-    const whole = await joined(model.stream('hi'));
+    const whole = await joinedStream(model.stream('hi'));
     expect(whole.response_metadata).toMatchObject({
       finish_reason: 'stop',
       system_fingerprint: 'fp_zero',
@@ -82,32 +77,15 @@ describe('a stream with two choices', () => {
   });
 
   it("has choice 0's text and reasoning only: choice 1's pieces are not mixed in", async () => {
+    const thinks = (text: string) => ({ role: 'assistant', reasoning_content: text });
     const sse = sseText(
-      {
-        choices: [
-          {
-            index: 0,
-            delta: { role: 'assistant', reasoning_content: 'Think.' },
-            finish_reason: null,
-          },
-          {
-            index: 1,
-            delta: { role: 'assistant', reasoning_content: 'Other.' },
-            finish_reason: null,
-          },
-        ],
-      },
-      {
-        choices: [
-          { index: 1, delta: { content: 'Hello' }, finish_reason: null },
-          { index: 0, delta: { content: 'Hi' }, finish_reason: null },
-        ],
-      },
+      { choices: [piece(0, thinks('Think.')), piece(1, thinks('Other.'))] },
+      { choices: [piece(1, { content: 'Hello' }), piece(0, { content: 'Hi' })] },
       { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
       { choices: [{ index: 1, delta: {}, finish_reason: 'stop' }] },
     );
     const model = await answering(() => sseResponse(sse));
-    const whole = await joined(model.stream('hi'));
+    const whole = await joinedStream(model.stream('hi'));
     expect(whole.content).toBe('Hi');
     expect(whole.additional_kwargs.reasoning_content).toBe('Think.');
   });
@@ -116,11 +94,11 @@ describe('a stream with two choices', () => {
 describe("a stream chunk's service tier", () => {
   it("is the final message's response_metadata.service_tier", async () => {
     const sse = sseText(
-      { choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] },
+      { choices: [piece(0, { role: 'assistant', content: 'Hi' })] },
       { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], service_tier: 'default' },
     );
     const model = await answering(() => sseResponse(sse));
-    const whole = await joined(model.stream('hi'));
+    const whole = await joinedStream(model.stream('hi'));
     expect(whole.response_metadata.service_tier).toBe('default');
   });
 });
@@ -141,7 +119,7 @@ describe('a model that cannot stream, answering two tool calls whole', () => {
     ).bindTools([weatherTool]);
 
   it('.stream(): two tool calls, each with its own id and arguments', async () => {
-    const whole = await joined((await toolModel()).stream('weather in Kyiv and Lviv?'));
+    const whole = await joinedStream((await toolModel()).stream('weather in Kyiv and Lviv?'));
     expect(whole.tool_calls).toEqual(expected);
     expect(whole.invalid_tool_calls ?? []).toEqual([]);
   });
@@ -223,11 +201,7 @@ describe('withStructuredOutput(...).stream()', () => {
       body.stream
         ? sseResponse(
             sseText(
-              {
-                choices: [
-                  { index: 0, delta: { role: 'assistant', content: json }, finish_reason: null },
-                ],
-              },
+              { choices: [piece(0, { role: 'assistant', content: json })] },
               { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
             ),
           )

@@ -5,27 +5,16 @@
 import { emulate } from '@infergate/emulator/testing';
 import { type AIMessageChunk, HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { intercepting } from './helpers';
+import { intercepting, joinedStream, nowTool, weatherTool } from './helpers';
 
 const MODEL = 'community/general';
-const weather = tool(async ({ city }) => `sunny in ${city}`, {
-  name: 'weather',
-  description: 'Current weather in a city',
-  schema: z.object({ city: z.string() }),
-});
-const time = tool(async () => '12:00', {
+const timeTool = tool(async () => '12:00', {
   name: 'time',
   description: 'The time in a time zone',
   schema: z.object({ tz: z.string() }),
-});
-const now = tool(async () => '12:00', {
-  name: 'now',
-  description: 'The time now',
-  schema: z.object({}),
 });
 
 type Piece = Record<string, unknown>;
@@ -66,39 +55,41 @@ async function modelAnswering(calls: Piece[], streaming = false) {
     return answer(calls, body.stream === true);
   });
   const model = await GatewayChatModel.create(MODEL, { ...connection, streaming });
-  return model.bindTools([weather, time, now]);
+  return model.bindTools([weatherTool, timeTool, nowTool]);
 }
 
 const calls = (message: AIMessageChunk | undefined) =>
   (message?.tool_calls ?? []).map((call) => [call.id, call.name, call.args]);
 
+const kyiv = fn('weather', '{"city":"Kyiv"}');
+const rome = fn('weather', '{"city":"Rome"}');
+/** What a model gives for the shapes of the two weather calls above: Kyiv's, then Rome's. */
+const KYIV_THEN_ROME: [string, Record<string, string>][] = [
+  ['weather', { city: 'Kyiv' }],
+  ['weather', { city: 'Rome' }],
+];
+
 const SHAPES: [string, Piece[], [string, Record<string, string>][]][] = [
   [
     'two calls given one id at indexes 0 and 1 (DeepSeek, GLM, OpenRouter)',
     [
-      { index: 0, id: 'call_00_same', ...fn('weather', '{"city":"Kyiv"}') },
-      { index: 1, id: 'call_00_same', ...fn('weather', '{"city":"Rome"}') },
+      { index: 0, id: 'call_00_same', ...kyiv },
+      { index: 1, id: 'call_00_same', ...rome },
     ],
-    [
-      ['weather', { city: 'Kyiv' }],
-      ['weather', { city: 'Rome' }],
-    ],
+    KYIV_THEN_ROME,
   ],
   [
     'two whole calls of one tool at index 0 without ids',
     [
-      { index: 0, ...fn('weather', '{"city":"Kyiv"}') },
-      { index: 0, ...fn('weather', '{"city":"Rome"}') },
+      { index: 0, ...kyiv },
+      { index: 0, ...rome },
     ],
-    [
-      ['weather', { city: 'Kyiv' }],
-      ['weather', { city: 'Rome' }],
-    ],
+    KYIV_THEN_ROME,
   ],
   [
     'calls of two tools at index 0 with one id (OpenRouter)',
     [
-      { index: 0, id: 'call_x', ...fn('weather', '{"city":"Kyiv"}') },
+      { index: 0, id: 'call_x', ...kyiv },
       { index: 0, id: 'call_x', ...fn('time', '{"tz":"UTC"}') },
     ],
     [
@@ -120,9 +111,7 @@ describe('parallel tool calls through a LangChain model with bindTools', () => {
   for (const [title, pieces, expected] of SHAPES) {
     it(`${title}: .stream() joined and a streamed .invoke() hold both calls, ids apart`, async () => {
       const model = await modelAnswering(pieces, true);
-      let joined: AIMessageChunk | undefined;
-      for await (const chunk of await model.stream([new HumanMessage('weather')]))
-        joined = joined === undefined ? chunk : concat(joined, chunk);
+      const joined = await joinedStream(model.stream([new HumanMessage('weather')]));
       const invoked = await model.invoke([new HumanMessage('weather')]);
       for (const message of [joined, invoked]) {
         expect(calls(message).map(([, name, args]) => [name, args])).toEqual(expected);
@@ -149,9 +138,7 @@ describe('a streamed call whose server id comes on its second piece (ChatOpenAI 
       { index: 0, id: 'srv_1', function: { arguments: '{"city":"Kyiv"}' } },
     ];
     const model = await modelAnswering(pieces, true);
-    let joined: AIMessageChunk | undefined;
-    for await (const chunk of await model.stream([new HumanMessage('weather')]))
-      joined = joined === undefined ? chunk : concat(joined, chunk);
+    const joined = await joinedStream(model.stream([new HumanMessage('weather')]));
     const invoked = await model.invoke([new HumanMessage('weather')]);
     for (const message of [joined, invoked]) {
       expect(calls(message)).toEqual([['srv_1', 'weather', { city: 'Kyiv' }]]);

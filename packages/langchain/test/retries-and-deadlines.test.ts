@@ -1,8 +1,55 @@
 import { createGatewayClient, isGatewayError } from '@infergate/core';
+import type { Emulator } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 import { settledAfter } from './helpers';
+
+/** The calls the deadline tests make: each fails the same way under one deadline. */
+const SENDS = [
+  ['invoke', (model: GatewayChatModel) => model.invoke('hi')],
+  [
+    'stream',
+    async (model: GatewayChatModel) => {
+      for await (const _chunk of await model.stream('hi')) {
+        // read to the end
+      }
+    },
+  ],
+  // (A call over a fallback list: core's steered walk, under the same one deadline.)
+  [
+    'invoke with fallbackModels',
+    (model: GatewayChatModel) => model.invoke('hi', { fallbackModels: ['community/plain'] }),
+  ],
+] as const;
+
+/**
+ * With the catalog read and the chat each answering after 700 ms, `send` on the model `made` (with
+ * a 1000 ms deadline) fails with `timeout` at 1000 ms, after one read and one chat. Fake timers
+ * move the deadline (core reads performance.now(); the emulator's delays are timers).
+ */
+async function expectOneDeadline(
+  emulator: Emulator,
+  send: (model: GatewayChatModel) => Promise<unknown>,
+  made: () => GatewayChatModel,
+): Promise<void> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  try {
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 700 });
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 700 });
+    const failed = caught(send(made()));
+    const error = await settledAfter(1000, failed);
+    expect(isGatewayError(error) && error.code).toBe('timeout');
+    // The error names the deadline the user gave, not what the catalog read left of it.
+    expect((error as Error).message).toContain('within its deadline of 1000 ms');
+    expect(emulator.counters.requests.models).toBe(1);
+    expect(emulator.counters.requests.chat).toBe(1);
+    // (Left to end: the chat's answer would otherwise keep the test's timers busy.)
+    await vi.advanceTimersByTimeAsync(700);
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 describe('GatewayChatModel: one retry layer, with LangChain knobs', () => {
   it("retries by the model's maxRetries, and a call's maxRetries overrides it", async () => {
@@ -74,63 +121,19 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
     expect(isGatewayError(error) && error.code).toBe('timeout');
   });
 
-  it.each([
-    ['invoke', (model: GatewayChatModel) => model.invoke('hi')],
-    [
-      'stream',
-      async (model: GatewayChatModel) => {
-        for await (const _chunk of await model.stream('hi')) {
-          // read to the end
-        }
-      },
-    ],
-  ] as const)(
+  it.each(SENDS.slice(0, 2))(
     "%s: the model's timeout is one deadline, its catalog read included",
     async (_name, send) => {
       // The catalog and the model each answer after 700 ms: with timeout 1000 the call ends at
-      // 1000 ms, not when the chat's own 1000 ms would. Fake timers move the deadline (core reads
-      // performance.now(); the emulator's delays are timers).
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-      try {
-        const { emulator, connection } = await emulate();
-        emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 700 });
-        emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 700 });
-        const model = new GatewayChatModel('community/general', {
-          ...connection,
-          timeout: 1000,
-          maxRetries: 0,
-        });
-        const failed = caught(send(model));
-        const error = await settledAfter(1000, failed);
-        expect(isGatewayError(error) && error.code).toBe('timeout');
-        // The error names the deadline the user gave, not what the catalog read left of it.
-        expect((error as Error).message).toContain('within its deadline of 1000 ms');
-        expect(emulator.counters.requests.models).toBe(1);
-        expect(emulator.counters.requests.chat).toBe(1);
-        // (Left to end: the chat's answer would otherwise keep the test's timers busy.)
-        await vi.advanceTimersByTimeAsync(700);
-      } finally {
-        vi.useRealTimers();
-      }
+      // 1000 ms, not when the chat's own 1000 ms would.
+      const { emulator, connection } = await emulate();
+      const made = () =>
+        new GatewayChatModel('community/general', { ...connection, timeout: 1000, maxRetries: 0 });
+      await expectOneDeadline(emulator, send, made);
     },
   );
 
-  it.each([
-    ['invoke', (model: GatewayChatModel) => model.invoke('hi')],
-    [
-      'stream',
-      async (model: GatewayChatModel) => {
-        for await (const _chunk of await model.stream('hi')) {
-          // read to the end
-        }
-      },
-    ],
-    // (A call over a fallback list: core's steered walk, under the same one deadline.)
-    [
-      'invoke with fallbackModels',
-      (model: GatewayChatModel) => model.invoke('hi', { fallbackModels: ['community/plain'] }),
-    ],
-  ] as const)(
+  it.each(SENDS)(
     "%s: with no timeout given, the client's default is one deadline over the read and the chat",
     async (_name, send) => {
       // The client's timeoutMs (1000) applies once: a 700 ms read and a 700 ms chat end at 1000 ms,
@@ -139,22 +142,10 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
       // (Core's steering module is loaded by the first steered call, in real time: loaded first.)
       await send(new GatewayChatModel('community/general', connection));
       emulator.resetCounters();
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-      try {
-        emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 700 });
-        emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 700 });
+      await expectOneDeadline(emulator, send, () => {
         const client = createGatewayClient({ ...connection, timeoutMs: 1000, maxRetries: 0 });
-        const model = new GatewayChatModel('community/general', { client });
-        const failed = caught(send(model));
-        const error = await settledAfter(1000, failed);
-        expect(isGatewayError(error) && error.code).toBe('timeout');
-        expect((error as Error).message).toContain('within its deadline of 1000 ms');
-        expect(emulator.counters.requests.models).toBe(1);
-        expect(emulator.counters.requests.chat).toBe(1);
-        await vi.advanceTimersByTimeAsync(700);
-      } finally {
-        vi.useRealTimers();
-      }
+        return new GatewayChatModel('community/general', { client });
+      });
     },
   );
 

@@ -33,12 +33,14 @@ async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
 const ADA = ['{"name":"A', 'da","age":', '36}'];
 /** A number split across chunks: `3` then `36` would add up to 39. */
 const AGE_SPLIT = ['{"age":3', '6,"name":"Ada"', '}'];
+/** Ada's answer split inside a string, and inside a number. */
+const SPLITS: [string, string[]][] = [
+  ['a string', ADA],
+  ['a number', AGE_SPLIT],
+];
 
 describe('withStructuredOutput streamed into a next step', () => {
-  it.each([
-    ['a string', ADA],
-    ['a number', AGE_SPLIT],
-  ])(
+  it.each(SPLITS)(
     'the next step gets the whole object once (%s split across chunks)',
     async (_label, pieces) => {
       const model = await answering(pieces);

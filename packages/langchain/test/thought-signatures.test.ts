@@ -1,15 +1,9 @@
 import { caught } from '@infergate/emulator/testing';
-import {
-  AIMessage,
-  type AIMessageChunk,
-  HumanMessage,
-  ToolMessage,
-} from '@langchain/core/messages';
-import { concat } from '@langchain/core/utils/stream';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel, isGatewayError } from '../src/index';
-import { recordingGateway, weatherTool } from './helpers';
+import { joinedStream, recordingGateway, weatherTool } from './helpers';
 
 // Gemini 3 behind the gateway (the emulator's `gemini` dialect): each tool call carries a thought
 // signature in `extra_content`, and a step that replays a call without it is refused with a 400.
@@ -65,20 +59,18 @@ describe("Gemini's thought signatures through a LangChain tool loop", () => {
     expect(Object.keys(extras)).toEqual([id]);
 
     const streamed = await GatewayChatModel.create(MODEL, { ...connection, streaming: true });
-    let joined: AIMessageChunk | undefined;
-    for await (const chunk of await streamed
-      .bindTools([weatherTool])
-      .stream([new HumanMessage(ASK)]))
-      joined = joined === undefined ? chunk : concat(joined, chunk);
+    const joined = await joinedStream(
+      streamed.bindTools([weatherTool]).stream([new HumanMessage(ASK)]),
+    );
     // The same call (the scripted model is deterministic): the same entry, not doubled.
-    expect(joined?.additional_kwargs.tool_call_extra_content).toEqual(extras);
+    expect(joined.additional_kwargs.tool_call_extra_content).toEqual(extras);
 
     const next = await model.invoke([
       new HumanMessage(ASK),
       new AIMessage({
         content: '',
-        tool_calls: joined?.tool_calls ?? [],
-        additional_kwargs: joined?.additional_kwargs ?? {},
+        tool_calls: joined.tool_calls ?? [],
+        additional_kwargs: joined.additional_kwargs,
       }),
       new ToolMessage({ tool_call_id: id, name: 'weather', content: 'sunny in Kyiv' }),
     ]);

@@ -1,30 +1,17 @@
 // `withConfig` (and so `bindTools`) gives the same model with the options as defaults, as
 // `ChatOpenAI`'s does: still a chat model, so `bindTools`, `withStructuredOutput`, `profile` and
 // another `withConfig` work on it, each call's own options over the bound ones.
-import { tool } from '@langchain/core/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { recordingGateway } from './helpers';
-
-const weather = tool(async ({ city }) => `sunny in ${city}`, {
-  name: 'get_weather',
-  description: 'The weather in a city',
-  schema: z.object({ city: z.string() }),
-});
-const clock = tool(async () => 'noon', {
-  name: 'get_time',
-  description: 'The time',
-  schema: z.object({}),
-});
+import { nowTool, recordingGateway, recordingModel, weatherTool } from './helpers';
 
 const toolNames = (body: Record<string, unknown> | undefined) =>
   (body?.tools as { function: { name: string } }[] | undefined)?.map((t) => t.function.name);
 
 describe('withConfig returns the model', () => {
   it('withConfig(...).bindTools(...), bindTools(a).bindTools(b): the tools are sent, the bound tags traced', async () => {
-    const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
+    const { bodies, model } = await recordingModel();
     const tags: (string[] | undefined)[] = [];
     const callbacks = [
       {
@@ -35,19 +22,18 @@ describe('withConfig returns the model', () => {
     ];
     const message = await model
       .withConfig({ tags: ['bound'] })
-      .bindTools([weather])
-      .invoke('call get_weather for "Paris"', { callbacks, tags: ['call'] });
-    expect(message.tool_calls?.map((call) => call.name)).toEqual(['get_weather']);
-    expect(toolNames(bodies[0])).toEqual(['get_weather']);
+      .bindTools([weatherTool])
+      .invoke('call weather for "Paris"', { callbacks, tags: ['call'] });
+    expect(message.tool_calls?.map((call) => call.name)).toEqual(['weather']);
+    expect(toolNames(bodies[0])).toEqual(['weather']);
     expect(tags[0]).toEqual(expect.arrayContaining(['bound', 'call']));
     // As ChatOpenAI's: the later bindTools' tools replace the earlier's.
-    await model.bindTools([weather]).bindTools([clock]).invoke('call get_time');
-    expect(toolNames(bodies[1])).toEqual(['get_time']);
+    await model.bindTools([weatherTool]).bindTools([nowTool]).invoke('call now');
+    expect(toolNames(bodies[1])).toEqual(['now']);
   });
 
   it('withConfig(...).withStructuredOutput(zod) returns the checked object; the call over the bound', async () => {
-    const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
+    const { bodies, model } = await recordingModel();
     const City = z.object({ city: z.string() });
     const bound = model.withConfig({ seed: 1, tags: ['bound'] });
     expect(await bound.withStructuredOutput(City).invoke('describe "Paris"')).toEqual({
@@ -67,11 +53,11 @@ describe('withConfig returns the model', () => {
 
   it('the bound options reach every entry: stream, streamEvents without a version, generate', async () => {
     const { bodies, connection } = await recordingGateway();
-    const bound = new GatewayChatModel('community/general', connection).bindTools([weather]);
+    const bound = new GatewayChatModel('community/general', connection).bindTools([weatherTool]);
     for await (const _ of await bound.stream('hi'));
     for await (const _ of bound.streamEvents('hi'));
     await bound.generate([['hi']]);
-    expect(bodies.map(toolNames)).toEqual([['get_weather'], ['get_weather'], ['get_weather']]);
+    expect(bodies.map(toolNames)).toEqual([['weather'], ['weather'], ['weather']]);
   });
 
   it('chained withConfig joins tags as LangChain joins configs, and calls the bound callbacks once', async () => {

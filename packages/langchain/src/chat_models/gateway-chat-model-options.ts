@@ -143,16 +143,15 @@ export interface GatewayChatModelFields
  */
 export const STEERING_KEYS = optionKeys(STEERING_OPTIONS);
 
-/** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
-export const SERIALIZABLE_FIELDS = [
-  'model',
+/**
+ * The fields a model keeps as given, all serialised (the others are defaulted, copied or checked
+ * first).
+ */
+export const KEPT_FIELDS = [
   'baseURL',
-  'streaming',
   'temperature',
   'maxTokens',
   'topP',
-  'stop',
-  'stopSequences',
   'seed',
   'frequencyPenalty',
   'presencePenalty',
@@ -162,11 +161,21 @@ export const SERIALIZABLE_FIELDS = [
   'timeout',
   'maxRetries',
   'modelKwargs',
+  'sendReasoning',
+  // Core's steering group (`fallbackModels` is replaced by its read copy).
+  ...STEERING_KEYS,
+] as const;
+
+/** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
+export const SERIALIZABLE_FIELDS = [
+  'model',
+  'streaming',
+  'stop',
+  'stopSequences',
   'capabilities',
   'acceptsContentParts',
-  'sendReasoning',
   'streamUsage',
-  ...STEERING_KEYS,
+  ...KEPT_FIELDS,
 ];
 
 /**

@@ -72,11 +72,11 @@ import {
   CLIENT_OPTION_HINTS,
   type GatewayChatModelCallOptions,
   type GatewayChatModelFields,
+  KEPT_FIELDS,
   LANGCHAIN_KEYS,
   LANGCHAIN_SERIALIZABLE_FIELDS,
   OUR_FIELDS,
   SERIALIZABLE_FIELDS,
-  STEERING_KEYS,
 } from './gateway-chat-model-options';
 import { refuseCallOptions } from './request-fields';
 import { structuredOutput } from './structured-output';
@@ -85,26 +85,6 @@ const PROVIDER = 'infergate';
 
 /** No `onFailedAttempt` given: the error passes on as it is (LangChain's default would re-mark it). */
 const passOn = () => {};
-
-/** The fields a model keeps as given (the others are defaulted, copied or checked first). */
-const KEPT_FIELDS = [
-  'baseURL',
-  'temperature',
-  'maxTokens',
-  'topP',
-  'seed',
-  'frequencyPenalty',
-  'presencePenalty',
-  'logitBias',
-  'user',
-  'reasoningEffort',
-  'timeout',
-  'maxRetries',
-  'modelKwargs',
-  'sendReasoning',
-  // Core's steering group (`fallbackModels` is replaced by its read copy below).
-  ...STEERING_KEYS,
-] as const;
 
 /** `new GatewayChatModel(model, fields)` and `(fields)` as one (copied) fields object. */
 function fieldsOf(
