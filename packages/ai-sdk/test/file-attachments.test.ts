@@ -2,13 +2,11 @@
 // and a file without a name gets one, through `generateText` against the emulator.
 
 import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
-import { emulate } from '@infergate/emulator/testing';
 import { convertToModelMessages, generateText } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { emulated, gateway } = await providersOnMsw();
 
 describe('file parts', () => {
   it("sends useChat's text attachments as text parts, and names a file sent without a name", async () => {

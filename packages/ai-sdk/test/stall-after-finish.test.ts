@@ -2,13 +2,11 @@
 // finish_reason (the usage chunk or [DONE] late) ends streamText's answer as finished, not with
 // `timeout`. The limit is the subject: the test drives the clock.
 
-import { emulate } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { emulated, gateway } = await providersOnMsw();
 
 /** Far longer than the test: a silence only our limit can end. */
 const FOREVER = 60_000;
