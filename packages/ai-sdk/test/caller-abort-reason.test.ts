@@ -3,13 +3,11 @@
 // does and so as openai-compatible does (docs/gateway-protocol.md §10.4).
 
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
-import { emulate } from '@infergate/emulator/testing';
 import { embedMany, generateText, streamText, experimental_transcribe as transcribe } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway, gatewayV3 } = providersOn(emulated);
+const { emulated, gateway, gatewayV3 } = await providersOnMsw();
 
 class UserCancelled extends Error {
   override name = 'UserCancelled';

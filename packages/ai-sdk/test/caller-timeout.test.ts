@@ -3,13 +3,11 @@
 // (docs/gateway-protocol.md §10.4); core's own `timeoutMs` stays an APICallError `timeout`.
 
 import { isAbortError } from '@ai-sdk/provider-utils';
-import { emulate } from '@infergate/emulator/testing';
 import { embedMany, generateText } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway, gatewayV3 } = providersOn(emulated);
+const { emulated, gateway, gatewayV3 } = await providersOnMsw();
 
 /** What `AbortSignal.timeout(ms)` aborts with, given when the emulator holds the request (no clock). */
 function timeoutReason() {

@@ -6,9 +6,10 @@
 import type { ModelSpec } from '@infergate/emulator';
 import { emulate, watchedChatReads } from '@infergate/emulator/testing';
 import { Output, streamText } from 'ai';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { createGateway } from '../src';
+import { drivenClock } from './driven-clock';
 
 const listed = { owned_by: 'service-community', online: true } as const;
 const models: Record<string, ModelSpec> = {
@@ -39,15 +40,7 @@ function streamPlace(fetch: typeof globalThis.fetch = emulated.fetch) {
   return { stream, errors };
 }
 
-beforeAll(async () => {
-  // Core loads its steering on first use, and a module load under vitest waits on timers: loaded
-  // here, on real ones, before a test fakes them.
-  await streamPlace().stream.consumeStream();
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-});
+const driveClock = drivenClock(() => streamPlace().stream.consumeStream());
 
 describe('streamText + Output.object on a held structured stream', () => {
   it('a model silent while its text is held stalls after chunkTimeoutMs; the next model answers', async () => {
@@ -60,7 +53,7 @@ describe('streamText + Output.object on a held structured stream', () => {
     });
     const watched = watchedChatReads(emulated.fetch, '"content":"is "');
     const sent = emulated.emulator.counters.requests.chat ?? 0;
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    driveClock();
     const { stream, errors } = streamPlace(watched.fetch);
     const done = stream.consumeStream();
     // The held read waits on the model: from now on, only the clock moves it.

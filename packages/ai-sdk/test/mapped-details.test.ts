@@ -3,25 +3,37 @@
 // what a tool's `strict` and a tool result's parts become on the wire, the gateway's error body on
 // an APICallError, and the usage of a stream that failed.
 
-import { chatSse, emulate, type StreamChunk, twoTextChoicesSse } from '@infergate/emulator/testing';
+import { chatSse, type StreamChunk, twoTextChoicesSse } from '@infergate/emulator/testing';
 import { APICallError, generateText, jsonSchema, Output, streamText, tool } from 'ai';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
-import { BASE_URL, providersOn } from './providers';
+import { answeringChats, providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { gateway } = await providersOnMsw();
 const MODEL = 'community/general';
 
 /** A fetch serving `sse` as every chat answer (the catalog is the emulator's). */
 function streaming(sse: string): typeof globalThis.fetch {
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
-    return new Response(sse, {
-      headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL },
-    });
-  };
+  return answeringChats(
+    () =>
+      new Response(sse, {
+        headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL },
+      }),
+  );
+}
+
+/** A whole answer of MODEL whose one choice calls `call`. */
+function toolCallAnswer(call: object): Response {
+  const message = { role: 'assistant', content: null, tool_calls: [call] };
+  return Response.json(
+    {
+      id: 'c1',
+      object: 'chat.completion',
+      model: MODEL,
+      choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+    },
+    { headers: { 'x-service-model': MODEL } },
+  );
 }
 
 /** The SSE text of a streamed answer of MODEL made of these chunks, then `[DONE]`. */
@@ -176,25 +188,7 @@ describe("a tool call's arguments (core's blank rule, ai's parse)", () => {
   });
 
   it.each([[''], ['  ']])('generateText: arguments %j are the input {}', async (args) => {
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
-      return Response.json(
-        {
-          id: 'c1',
-          object: 'chat.completion',
-          model: MODEL,
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: null, tool_calls: [call(args)] },
-              finish_reason: 'tool_calls',
-            },
-          ],
-        },
-        { headers: { 'x-service-model': MODEL } },
-      );
-    };
+    const fetch = answeringChats(() => toolCallAnswer(call(args)));
     const result = await generateText({ model: gateway({ fetch })(MODEL), prompt: 'time?', tools });
     expect(result.toolCalls.map((part) => [part.toolCallId, part.input])).toEqual([['call_t', {}]]);
   });
@@ -230,20 +224,7 @@ describe("a tool call's arguments (core's blank rule, ai's parse)", () => {
   };
 
   it('generateText: arguments are parsed once, by ai', async () => {
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
-      const message = { role: 'assistant', content: null, tool_calls: [call(ARGS)] };
-      return Response.json(
-        {
-          id: 'c1',
-          object: 'chat.completion',
-          model: MODEL,
-          choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
-        },
-        { headers: { 'x-service-model': MODEL } },
-      );
-    };
+    const fetch = answeringChats(() => toolCallAnswer(call(ARGS)));
     const parses = parsesOf(ARGS);
     const result = await generateText({ model: gateway({ fetch })(MODEL), prompt: 'time?', tools });
     expect(result.toolCalls.map((part) => part.input)).toEqual([{ zone: 'Europe/Kyiv' }]);

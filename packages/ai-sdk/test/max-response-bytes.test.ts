@@ -1,12 +1,10 @@
 // The provider passes `maxResponseBytes` to core: an answer larger than it fails with
 // response_too_large, a stream's total size included (its default of 32 MiB bounded B6's stream).
-import { emulate } from '@infergate/emulator/testing';
 import { APICallError, generateText, streamText } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { gateway } = await providersOnMsw();
 const prompt = 'word '.repeat(200);
 
 describe('maxResponseBytes', () => {

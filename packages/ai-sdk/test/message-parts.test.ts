@@ -2,14 +2,12 @@
 // sends them: through `generateText` and `streamText` against the emulator, the request body read
 // from the call's own `request.body`.
 
-import { emulate } from '@infergate/emulator/testing';
 import type { ModelMessage } from 'ai';
 import { generateText, streamText } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { emulated, gateway } = await providersOnMsw();
 
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

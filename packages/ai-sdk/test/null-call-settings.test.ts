@@ -1,14 +1,12 @@
 // docs/gateway-protocol.md §4.1: a call setting ai@7 or ai@6 (`/v6`) hands over as `null`
 // (temperature, topP, seed, maxOutputTokens, stopSequences, penalties) is "not set": the call is
 // sent without the field (the server's default), not refused and no TypeError.
-import { emulate } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
 import { generateText as generateTextV6 } from 'ai-v6';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn, recordingChatBodies } from './providers';
+import { describe, expect, it } from 'vitest';
+import { providersOnMsw, recordingChatBodies } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway, gatewayV3 } = providersOn(emulated);
+const { gateway, gatewayV3 } = await providersOnMsw();
 
 const SETTINGS = [
   'temperature',

@@ -2,14 +2,12 @@
 // §4.4, §5.4): `generateText` and `streamText` run the tool with the arguments as sent and keep
 // the step's text; arguments that are JSON but no object give an invalid call, the text kept.
 
-import { emulate } from '@infergate/emulator/testing';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { answeringChats, providersOnMsw } from './providers';
 import { WEATHER_TOOL } from './weather-tool';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { gateway } = await providersOnMsw();
 const MODEL = 'community/general';
 const TEXT = 'Let me check.';
 
@@ -23,13 +21,11 @@ function stepDeltas(step: number, args: unknown): Record<string, unknown>[] {
 /** A server answering step n with `stepDeltas(n)`, streamed or as one message (merged). */
 function serverWith(args: unknown): typeof globalThis.fetch {
   let step = 0;
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
+  return answeringChats((body) => {
     const deltas = stepDeltas(step, args);
     const reason = step++ === 0 ? 'tool_calls' : 'stop';
     const headers = { 'x-service-model': MODEL };
-    if ((await request.json()).stream !== true) {
+    if (body.stream !== true) {
       const message = Object.assign({}, ...deltas);
       const choices = [{ index: 0, message, finish_reason: reason }];
       return Response.json({ id: 'g', object: 'chat.completion', choices }, { headers });
@@ -43,7 +39,7 @@ function serverWith(args: unknown): typeof globalThis.fetch {
     return new Response(lines.join(''), {
       headers: { ...headers, 'content-type': 'text/event-stream' },
     });
-  };
+  });
 }
 
 /** The first step's text and its calls' outcomes, from generateText and from streamText. */

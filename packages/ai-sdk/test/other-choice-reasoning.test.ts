@@ -1,13 +1,12 @@
 // An answer with two choices (`providerOptions.infergate.n: 2`, or a server sending them unasked):
 // the AI SDK's answer is choice 0's, its reasoning as well as its text; choice 1's reasoning never
 // joins it, whichever choice comes first. LangChain's mapped-details test checks the same.
-import { chatSse, emulate } from '@infergate/emulator/testing';
+import { chatSse } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { answeringChats, providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { gateway } = await providersOnMsw();
 const MODEL = 'community/general';
 
 /** Two choices, each thinking then saying; choice 1's pieces come first in each chunk. */
@@ -45,11 +44,8 @@ const choice = (index: number, name: string) => ({
 });
 
 /** The chat answers of a server sending two choices; the rest (the catalog) the emulator's. */
-const fetch: typeof globalThis.fetch = async (input, init) => {
-  const request = new Request(input, init);
-  if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
+const fetch = answeringChats((body) => {
   const headers = { 'x-service-model': MODEL };
-  const body = await request.json();
   if (body.stream === true) {
     return new Response(sse, { headers: { ...headers, 'content-type': 'text/event-stream' } });
   }
@@ -62,7 +58,7 @@ const fetch: typeof globalThis.fetch = async (input, init) => {
     },
     { headers },
   );
-};
+});
 
 const options = { prompt: 'hi', providerOptions: { infergate: { n: 2 } } };
 

@@ -2,22 +2,16 @@
 // unasked): the step's tool calls are choice 0's, whole (docs/gateway-protocol.md §4.3), as
 // @ai-sdk/openai-compatible gives them; choice 1's pieces never join them. Core decides; the
 // adapter maps.
-import { emulate, twoChoicesAnswer } from '@infergate/emulator/testing';
+import { twoChoicesAnswer } from '@infergate/emulator/testing';
 import { generateText, jsonSchema, streamText } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { answeringChats, providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { gateway } = await providersOnMsw();
 const MODEL = 'community/general';
 
 /** The chat answers of a server sending two choices; the rest (the catalog) the emulator's. */
-const fetch: typeof globalThis.fetch = async (input, init) => {
-  const request = new Request(input, init);
-  if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
-  const body = await request.json();
-  return twoChoicesAnswer(MODEL, body.stream === true);
-};
+const fetch = answeringChats((body) => twoChoicesAnswer(MODEL, body.stream === true));
 
 // No execute: the step ends with its calls.
 const tools = {

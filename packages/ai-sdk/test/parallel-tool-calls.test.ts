@@ -2,14 +2,12 @@
 // `streamText` / `generateText` with tools that run: each call runs once, with an id of its own,
 // and step 2 sends one `tool` message per call. Core splits and names the calls; the adapter maps.
 
-import { emulate } from '@infergate/emulator/testing';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { BASE_URL, providersOn } from './providers';
+import { providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { gateway } = await providersOnMsw();
 const MODEL = 'community/general';
 
 type Piece = Record<string, unknown>;

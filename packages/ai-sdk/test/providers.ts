@@ -26,10 +26,10 @@ export function providersOn(emulated: GatewayConnection) {
 }
 
 /**
- * A gateway emulated behind msw at BASE_URL for one test file, on `scenario` (reset after each
- * test, stopped after all), and the providers of both entries on it.
+ * A gateway emulated behind msw at BASE_URL for one test file, on `scenario` (by default the
+ * emulator's own; reset after each test, stopped after all), and the providers of both entries on it.
  */
-export async function providersOnMsw(scenario: ScenarioInput) {
+export async function providersOnMsw(scenario: ScenarioInput = {}) {
   const emulated = await emulate({
     as: 'msw',
     scenario,
@@ -70,4 +70,27 @@ export function recordingGatewayOn(emulated: EmulatedGateway) {
   const gateway = (settings: GatewayProviderSettings = {}) =>
     createGateway({ ...emulated.connection, ...recording, ...settings });
   return { bodies, recording, gateway };
+}
+
+/**
+ * A fetch whose chat requests `answer` serves (given the request's JSON body and the request): a
+ * server sending what the emulator does not. The rest (the catalog) goes to `send`: by default
+ * the global fetch, which msw answers.
+ */
+export function answeringChats(
+  answer: (body: ChatBody, request: Request) => Response | Promise<Response>,
+  send: (request: Request) => Promise<Response> = (request) => globalThis.fetch(request),
+): typeof globalThis.fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.url.endsWith('/chat/completions')) return send(request);
+    return answer(await request.clone().json(), request);
+  };
+}
+
+/** What `answeringChats`' answers read of a chat request's body. */
+export interface ChatBody {
+  model: string;
+  stream?: boolean;
+  [field: string]: unknown;
 }

@@ -15,40 +15,38 @@ const { emulator, gateway, gatewayV3 } = await providersOnMsw({});
 
 type Call = (settings: GatewayProviderSettings, maxRetries?: number) => Promise<unknown>;
 
-const CALLS: [string, EndpointName, Call][] = [
-  [
-    'generateText',
-    'chat',
-    (settings, maxRetries) =>
-      generateText({ model: gateway(settings)('community/general'), prompt: 'hi', maxRetries }),
-  ],
-  [
-    'embedMany',
-    'embeddings',
-    (settings, maxRetries) =>
-      embedMany({
-        model: gateway(settings).embeddingModel('all-minilm-l6-v2'),
-        values: ['a'],
-        maxRetries,
-      }),
-  ],
-  [
-    'generateText (ai@6)',
-    'chat',
-    (settings, maxRetries) =>
-      generateTextV6({ model: gatewayV3(settings)('community/general'), prompt: 'hi', maxRetries }),
-  ],
-  [
-    'embedMany (ai@6)',
-    'embeddings',
-    (settings, maxRetries) =>
-      embedManyV6({
-        model: gatewayV3(settings).embeddingModel('all-minilm-l6-v2'),
-        values: ['a'],
-        maxRetries,
-      }),
-  ],
+/** ai@7's and ai@6's functions, each with its provider. */
+const MAJORS = [
+  { major: '', generateText, embedMany, provider: gateway },
+  {
+    major: ' (ai@6)',
+    generateText: generateTextV6 as unknown as typeof generateText,
+    embedMany: embedManyV6 as unknown as typeof embedMany,
+    provider: gatewayV3 as unknown as typeof gateway,
+  },
 ];
+
+/** A chat call and an embeddings call of each major. */
+const CALLS: [string, EndpointName, Call][] = MAJORS.flatMap(
+  ({ major, generateText, embedMany, provider }): [string, EndpointName, Call][] => [
+    [
+      `generateText${major}`,
+      'chat',
+      (settings, maxRetries) =>
+        generateText({ model: provider(settings)('community/general'), prompt: 'hi', maxRetries }),
+    ],
+    [
+      `embedMany${major}`,
+      'embeddings',
+      (settings, maxRetries) =>
+        embedMany({
+          model: provider(settings).embeddingModel('all-minilm-l6-v2'),
+          values: ['a'],
+          maxRetries,
+        }),
+    ],
+  ],
+);
 
 /** The call's error after one 429 with `Retry-After: retryAfter` on `endpoint`. */
 async function failureAfter429(

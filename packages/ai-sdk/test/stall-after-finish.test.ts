@@ -2,29 +2,20 @@
 // finish_reason (the usage chunk or [DONE] late) ends streamText's answer as finished, not with
 // `timeout`. The limit is the subject: the test drives the clock.
 
-import { emulate } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it, vi } from 'vitest';
+import { drivenClock } from './driven-clock';
+import { providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { emulated, gateway } = await providersOnMsw();
 
 /** Far longer than the test: a silence only our limit can end. */
 const FOREVER = 60_000;
 
-// Core loads its steering on first use, and a module load under vitest waits on timers: loaded
-// here, on real ones, before the test fakes them.
-beforeAll(async () => {
-  const warm = streamText({
-    model: gateway()('community/general', { chunkTimeoutMs: 60_000 }),
-    prompt: 'hi',
-  });
-  await warm.text;
-});
-
-afterEach(() => {
-  vi.useRealTimers();
+// A first answer with a stall limit, on real timers: core's steering loaded before a test fakes them.
+const driveClock = drivenClock(() => {
+  const model = gateway()('community/general', { chunkTimeoutMs: 60_000 });
+  return streamText({ model, prompt: 'hi' }).text;
 });
 
 describe('chunkTimeoutMs after the finish_reason', () => {
@@ -36,7 +27,7 @@ describe('chunkTimeoutMs after the finish_reason', () => {
       afterChunks: 5,
       ms: FOREVER,
     });
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    driveClock();
     const errors: unknown[] = [];
     const result = streamText({
       model: gateway()('community/general', { chunkTimeoutMs: 50 }),

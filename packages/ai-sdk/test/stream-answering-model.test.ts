@@ -1,20 +1,15 @@
 // docs/gateway-protocol.md §4.6: without `X-Service-Model`, the answering model is the body's
 // `model` — a whole answer's, or a stream's chunks' — on generateText and streamText alike.
-import { emulate, unheadedAnswer } from '@infergate/emulator/testing';
+import { unheadedAnswer } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { answeringChats, providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway } = providersOn(emulated);
+const { gateway } = await providersOnMsw();
 const POOL = 'pool-a/llama-3-8b';
 
 /** The pool model's chat answers, with no X-Service-Model header; the rest the emulator's. */
-const fetch: typeof globalThis.fetch = async (input, init) => {
-  const request = new Request(input, init);
-  if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
-  return unheadedAnswer(POOL, (await request.json()).stream === true);
-};
+const fetch = answeringChats((body) => unheadedAnswer(POOL, body.stream === true));
 
 describe('the answering model without X-Service-Model', () => {
   it("is the chunks' model on streamText, as the body's on generateText", async () => {

@@ -5,11 +5,10 @@ import { InvalidArgumentError } from '@ai-sdk/provider';
 import { emulate } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
 import { streamText as streamTextV6 } from 'ai-v6';
-import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { BASE_URL, providersOn, recordingChatBodies } from './providers';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { providersOn, providersOnMsw, recordingChatBodies } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway, gatewayV3 } = providersOn(emulated);
+const { gateway, gatewayV3 } = await providersOnMsw();
 
 const recording = recordingChatBodies;
 

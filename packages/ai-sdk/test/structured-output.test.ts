@@ -6,8 +6,14 @@
 // error ai users get for an object that does not match: TypeValidationError).
 
 import { createGatewayClient } from '@infergate/core';
-import { DEFAULT_KEYS } from '@infergate/emulator';
-import { CLAIMED_MODEL, emulate, withClaimedModel } from '@infergate/emulator/testing';
+import { DEFAULT_KEYS, type JsonAnswers } from '@infergate/emulator';
+import {
+  CLAIMED_MODEL,
+  emulate,
+  WRAPPED_JSON_MODELS,
+  withClaimedModel,
+  withWrappedJsonModels,
+} from '@infergate/emulator/testing';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -30,43 +36,30 @@ const TOOLS = 'community/tools';
 const JSON_OBJECT = 'community/json-object';
 /** Claims `json_schema` (`provider_claimed`) and answers off the schema every time. */
 const CLAIMED = CLAIMED_MODEL;
-/** Serves `json_schema`, its JSON always inside a ```json code fence. */
-const FENCED = 'community/json-fenced';
-/** The same, with a sentence before and after the fence. */
-const PROSE_FENCED = 'community/json-prose-fenced';
-/** The same, the fence closed on the JSON's last line (`{…}```), a sentence after it. */
-const INLINE_FENCED = 'community/json-inline-fenced';
 /** Serves `json_schema`, its JSON always between two sentences (no fence: refused by the check). */
-const PROSE = 'community/json-prose';
+const PROSE = WRAPPED_JSON_MODELS.prose;
 /** Serves `json_schema`, its every JSON answer cut short (not JSON). */
 const CUT = 'community/json-cut';
 /** Has `json_object` only, its JSON always inside a ```json code fence. */
 const JSON_OBJECT_FENCED = 'community/json-object-fenced';
-/** A `json_schema` model whose every JSON answer is wrapped `wrap`'s way. */
-const wrapping = (wrap: 'prose' | 'fence' | 'prose-fence' | 'fence-inline') => ({
+/** A streaming model serving JSON by `capability`, its answers as `jsonAnswers` says. */
+const jsonModel = (capability: 'json_schema' | 'json_object', jsonAnswers: JsonAnswers) => ({
   owned_by: 'service-community' as const,
-  capabilities: ['chat' as const, 'streaming' as const, 'json_schema' as const],
+  capabilities: ['chat' as const, 'streaming' as const, capability],
   online: true,
-  jsonAnswers: { wrap },
+  jsonAnswers,
 });
 
 // Its own gateway host (reached through the emulator's fetch): the key's budget and hedges in this
 // realm are this file's alone.
-const claimed = withClaimedModel();
+// With the kit's claimed model and its models wrapping JSON (in a fence, in prose, ...).
 const emulated = await emulate({
   scenario: {
-    ...claimed,
     models: {
-      ...claimed.models,
-      [FENCED]: wrapping('fence'),
-      [PROSE_FENCED]: wrapping('prose-fence'),
-      [INLINE_FENCED]: wrapping('fence-inline'),
-      [PROSE]: wrapping('prose'),
-      [CUT]: { ...wrapping('fence'), jsonAnswers: { invalidShare: 1 } },
-      [JSON_OBJECT_FENCED]: {
-        ...wrapping('fence'),
-        capabilities: ['chat' as const, 'streaming' as const, 'json_object' as const],
-      },
+      ...withClaimedModel().models,
+      ...withWrappedJsonModels().models,
+      [CUT]: jsonModel('json_schema', { invalidShare: 1 }),
+      [JSON_OBJECT_FENCED]: jsonModel('json_object', { wrap: 'fence' }),
     },
   },
   hooks: { afterEach, afterAll },
@@ -247,9 +240,9 @@ describe.each(CASES)('$label', ({ label, run }) => {
   );
 
   it.each([
-    ['a code fence', FENCED],
-    ['a code fence with prose before and after it', PROSE_FENCED],
-    ["a code fence closed on the JSON's line", INLINE_FENCED],
+    ['a code fence', WRAPPED_JSON_MODELS.fence],
+    ['a code fence with prose before and after it', WRAPPED_JSON_MODELS['prose-fence']],
+    ["a code fence closed on the JSON's line", WRAPPED_JSON_MODELS['fence-inline']],
   ])(
     'delivers the object of a model that wraps its JSON in %s (streamed: in parts)',
     async (_, model) => {
@@ -274,42 +267,40 @@ describe.each(CASES)('$label', ({ label, run }) => {
     ]);
   });
 
-  it("moves on when a provider_claimed model's whole answer breaks the schema, and says so", async (context) => {
-    // A stream's check runs at its end, once its text has reached the caller: it ends the stream
-    // (below), it does not move on.
-    if (streams) return context.skip();
+  it.for([
+    {
+      name: "moves on when a provider_claimed model's whole answer breaks the schema, and says so",
+      // A stream's check runs at its end, once its text has reached the caller: it ends the
+      // stream (below), it does not move on.
+      refused: CLAIMED,
+      streamsToo: false,
+      next: TOOLS,
+      method: 'tools',
+    },
+    {
+      name: 'moves on from JSON in prose (a stream too: its text was held, none reached the caller)',
+      refused: PROSE,
+      streamsToo: true,
+      next: NATIVE,
+      method: 'json_schema',
+    },
+  ])('$name', async ({ refused, streamsToo, next, method }, context) => {
+    if (streams && !streamsToo) return context.skip();
     const { object, metadata } = await run({
-      model: CLAIMED,
-      infergate: { fallbackModels: [TOOLS] },
+      model: refused,
+      infergate: { fallbackModels: [next] },
     });
     expect(Place.parse(object)).toEqual(object);
     expect(metadata?.route.hops).toEqual([
-      hop(CLAIMED, 'failed', {
+      hop(refused, 'failed', {
         reason: 'invalid_structured_output',
         ...served('json_schema', false),
         // The refused answer's tokens were spent: its hop reports them.
         usage: SPENT,
       }),
-      hop(TOOLS, 'answered', served('tools', true)),
+      hop(next, 'answered', served(method, true)),
     ]);
-    expect(metadata?.route.answeredBy).toBe(TOOLS);
-  });
-
-  it('moves on from JSON in prose (a stream too: its text was held, none reached the caller)', async () => {
-    const { object, metadata } = await run({
-      model: PROSE,
-      infergate: { fallbackModels: [NATIVE] },
-    });
-    expect(Place.parse(object)).toEqual(object);
-    expect(metadata?.route.hops).toEqual([
-      hop(PROSE, 'failed', {
-        reason: 'invalid_structured_output',
-        ...served('json_schema', false),
-        // The refused answer's tokens were spent: its hop reports them.
-        usage: SPENT,
-      }),
-      hop(NATIVE, 'answered', served('json_schema', true)),
-    ]);
+    expect(metadata?.route.answeredBy).toBe(next);
   });
 
   it('hands a last answer that is not JSON to ai, which refuses it: NoObjectGeneratedError', async () => {

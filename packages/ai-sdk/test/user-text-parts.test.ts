@@ -1,13 +1,11 @@
 // A user message of several text parts (docs/gateway-protocol.md §4.1): useChat's `parts`, through
 // convertToModelMessages, reach the model as separate texts, through `generateText` and `streamText`.
 
-import { emulate } from '@infergate/emulator/testing';
 import { convertToModelMessages, generateText, streamText } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { providersOnMsw } from './providers';
 
-const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
-const { gateway, gatewayV3 } = providersOn(emulated);
+const { gateway, gatewayV3 } = await providersOnMsw();
 
 const messages = await convertToModelMessages([
   {

@@ -2,8 +2,8 @@
 // checked by core), §5.6 (usage asked for in a stream).
 import { type GatewayClientOptions, STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
 import {
+  type EveryKey,
   keyKeptOut,
-  type ListsEveryKey,
   readSteering,
   refuseNearMisses,
 } from '@infergate/core/internal';
@@ -70,17 +70,15 @@ const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
   strictJsonSchema: 'true or false',
 });
 
-/** Core's client options `createGateway` does not take (`ai` does the retries). */
-const NOT_PROVIDER_SETTINGS = [
-  'maxRetries',
-  'retryBaseDelayMs',
-  'maxErrorBodyBytes',
-] as const satisfies readonly (keyof GatewayClientOptions)[];
-// Every client option is a provider setting or listed above (else this fails to compile).
-true satisfies ListsEveryKey<
-  Omit<GatewayClientOptions, keyof GatewayProviderSettings>,
-  typeof NOT_PROVIDER_SETTINGS
->;
+/**
+ * Core's client options `createGateway` does not take (`ai` does the retries): every client option
+ * is a provider setting or one of these (else this fails to compile).
+ */
+const NOT_PROVIDER_SETTINGS = Object.keys({
+  maxRetries: true,
+  retryBaseDelayMs: true,
+  maxErrorBodyBytes: true,
+} satisfies EveryKey<Omit<GatewayClientOptions, keyof GatewayProviderSettings>>);
 
 /**
  * Core's client options and the model's settings that are no call setting here, each with where

@@ -2,43 +2,45 @@ import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
 
-describe('convertToGatewayChatMessages', () => {
-  it('maps system and text-only user messages to plain strings, text parts a line apart', () => {
-    expect(
-      convertToGatewayChatMessages([
-        { role: 'system', content: 'Be brief.' },
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'What is' },
-            { type: 'text', text: '2+2?' },
-          ],
-        },
-      ]),
-    ).toEqual([
+type Prompt = Parameters<typeof convertToGatewayChatMessages>[0];
+
+/** What a prompt becomes on the wire, one case a former test. */
+const MAPPED: { name: string; prompt: Prompt; sent: unknown[] }[] = [
+  {
+    name: 'maps system and text-only user messages to plain strings, text parts a line apart',
+    prompt: [
+      { role: 'system', content: 'Be brief.' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is' },
+          { type: 'text', text: '2+2?' },
+        ],
+      },
+    ],
+    sent: [
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'What is\n2+2?' },
-    ]);
-  });
-
-  it("joins an assistant message's text parts as they are: pieces of one answer", () => {
+    ],
+  },
+  {
     // Our stream opens a new text block after reasoning: the answer the server sent is the pieces joined.
-    expect(
-      convertToGatewayChatMessages([
-        {
-          role: 'assistant',
-          content: [
-            { type: 'text', text: 'The answer is ' },
-            { type: 'reasoning', text: 'check' },
-            { type: 'text', text: '4.' },
-          ],
-        },
-      ]),
-    ).toEqual([{ role: 'assistant', content: 'The answer is 4.' }]);
-  });
-
-  it('turns a user message with images into content parts (data and URL)', () => {
-    const messages = convertToGatewayChatMessages([
+    name: "joins an assistant message's text parts as they are: pieces of one answer",
+    prompt: [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'The answer is ' },
+          { type: 'reasoning', text: 'check' },
+          { type: 'text', text: '4.' },
+        ],
+      },
+    ],
+    sent: [{ role: 'assistant', content: 'The answer is 4.' }],
+  },
+  {
+    name: 'turns a user message with images into content parts (data and URL)',
+    prompt: [
       {
         role: 'user',
         content: [
@@ -56,8 +58,8 @@ describe('convertToGatewayChatMessages', () => {
           { type: 'file', mediaType: 'text/plain', data: { type: 'text', text: 'inline doc' } },
         ],
       },
-    ]);
-    expect(messages).toEqual([
+    ],
+    sent: [
       {
         role: 'user',
         content: [
@@ -67,25 +69,24 @@ describe('convertToGatewayChatMessages', () => {
           { type: 'text', text: 'inline doc' },
         ],
       },
-    ]);
-  });
-
-  it("sends other files as core's file part; refuses audio and files given only by URL", () => {
-    expect(
-      convertToGatewayChatMessages([
-        {
-          role: 'user',
-          content: [
-            {
-              type: 'file',
-              mediaType: 'application/pdf',
-              filename: 'a.pdf',
-              data: { type: 'data', data: 'AAAA' },
-            },
-          ],
-        },
-      ]),
-    ).toEqual([
+    ],
+  },
+  {
+    name: "sends other files as core's file part",
+    prompt: [
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'file',
+            mediaType: 'application/pdf',
+            filename: 'a.pdf',
+            data: { type: 'data', data: 'AAAA' },
+          },
+        ],
+      },
+    ],
+    sent: [
       {
         role: 'user',
         content: [
@@ -95,23 +96,11 @@ describe('convertToGatewayChatMessages', () => {
           },
         ],
       },
-    ]);
-    for (const mediaType of ['application/pdf', 'audio/wav']) {
-      expect(() =>
-        convertToGatewayChatMessages([
-          {
-            role: 'user',
-            content: [
-              { type: 'file', mediaType, data: { type: 'url', url: new URL('https://x.test/a') } },
-            ],
-          },
-        ]),
-      ).toThrow(UnsupportedFunctionalityError);
-    }
-  });
-
-  it('maps assistant tool calls and tool results', () => {
-    const messages = convertToGatewayChatMessages([
+    ],
+  },
+  {
+    name: 'maps assistant tool calls and tool results',
+    prompt: [
       {
         role: 'assistant',
         content: [
@@ -142,8 +131,8 @@ describe('convertToGatewayChatMessages', () => {
           },
         ],
       },
-    ]);
-    expect(messages).toEqual([
+    ],
+    sent: [
       {
         role: 'assistant',
         content: null,
@@ -160,20 +149,37 @@ describe('convertToGatewayChatMessages', () => {
       { role: 'tool', tool_call_id: 'call_1', name: 'weather', content: '{"celsius":21}' },
       { role: 'tool', tool_call_id: 'call_2', name: 'other', content: 'plain' },
       { role: 'tool', tool_call_id: 'call_3', name: 'other', content: 'Tool execution denied.' },
-    ]);
+    ],
+  },
+  {
+    name: 'keeps assistant text next to tool calls and passes message-level extra fields',
+    prompt: [
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Sure.' }],
+        providerOptions: { infergate: { name: 'helper' } },
+      },
+    ],
+    sent: [{ role: 'assistant', content: 'Sure.', name: 'helper' }],
+  },
+];
+
+describe('convertToGatewayChatMessages', () => {
+  it.each(MAPPED)('$name', ({ prompt, sent }) => {
+    expect(convertToGatewayChatMessages(prompt)).toEqual(sent);
   });
 
-  it('keeps assistant text next to tool calls and passes message-level extra fields', () => {
-    expect(
-      convertToGatewayChatMessages([
-        {
-          role: 'assistant',
-          content: [{ type: 'text', text: 'Sure.' }],
-          providerOptions: { infergate: { name: 'helper' } },
-        },
-      ]),
-    ).toEqual([{ role: 'assistant', content: 'Sure.', name: 'helper' }]);
-  });
+  it.each(['application/pdf', 'audio/wav'])(
+    'refuses a %s file given only by URL (of files, only an image goes as a URL)',
+    (mediaType) => {
+      const byUrl = { type: 'url' as const, url: new URL('https://x.test/a') };
+      expect(() =>
+        convertToGatewayChatMessages([
+          { role: 'user', content: [{ type: 'file', mediaType, data: byUrl }] },
+        ]),
+      ).toThrow(UnsupportedFunctionalityError);
+    },
+  );
 });
 
 describe('reasoning of assistant turns sent back (core: sendsReasoningBack)', () => {

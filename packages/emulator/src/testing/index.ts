@@ -29,3 +29,4 @@ export {
 } from './emulate';
 export * from './wait-for-state';
 export { type WatchedChatReads, watchedChatReads } from './watched-chat-reads';
+export { WRAPPED_JSON_MODELS, withWrappedJsonModels } from './wrapped-json-models';
