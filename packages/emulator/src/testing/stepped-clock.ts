@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (deadlines, back-off and leases measured on a monotonic clock, which
+// a test moves ahead by hand).
 /** The monotonic clock moved by hand: `steppedClock()`. */
 export interface SteppedClock {
   /** Moves the clock `ms` further ahead (again and again: the steps add up). */
