@@ -2,10 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_KEYS } from '../src/index';
 import {
+  budgetSeen,
   caught,
   type EmulateAs,
   type EmulatedGateway,
   emulate,
+  steppedClock,
   until,
   watchedChatReads,
 } from '../src/testing/index';
@@ -262,6 +264,39 @@ describe('watchedChatReads', () => {
     const watched = watchedChatReads(gateway.fetch, 'no such text');
     await (await streamed(gateway, watched.fetch)).text();
     expect(await settled(watched.readPast)).toBe(false);
+  });
+});
+
+describe('steppedClock', () => {
+  it('moves performance.now() ahead by the steps given, and restore gives the real clock back', () => {
+    const real = performance.now;
+    const clock = steppedClock();
+    try {
+      const before = performance.now();
+      clock.ahead(60_000);
+      clock.ahead(30_000);
+      expect(performance.now() - before).toBeGreaterThanOrEqual(90_000);
+    } finally {
+      clock.restore();
+    }
+    expect(performance.now).toBe(real);
+    expect(Object.hasOwn(performance, 'now')).toBe(false);
+  });
+});
+
+describe('budgetSeen', () => {
+  it("counts the key's chat requests, the 429s for concurrency and its most in flight at once", async () => {
+    const gateway = await gatewayAs('fetch');
+    expect(budgetSeen(gateway)).toEqual({ chat: 0, concurrencyRejections: 0, maxInflight: 0 });
+    const release = gateway.hold();
+    const calls = [chat(gateway), chat(gateway), chat(gateway), chat(gateway), chat(gateway)];
+    await gateway.untilHeld(4);
+    // The fifth is over the key's 4: refused at once.
+    expect((await calls[4])!.status).toBe(429);
+    release();
+    await Promise.all(calls);
+    expect(budgetSeen(gateway)).toEqual({ chat: 5, concurrencyRejections: 1, maxInflight: 4 });
+    expect(budgetSeen(gateway, 'another-key').maxInflight).toBe(0);
   });
 });
 

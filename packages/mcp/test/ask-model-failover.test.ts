@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayMcpServer } from '../src/index';
 import { withCliOverHttp } from './cli-over-http';
-import { type Harness, startHarness, textOf } from './harness';
+import { askWithProgress, type Harness, startHarness, textOf } from './harness';
 
 /**
  * The stall limits of this file's server: set (the refusals below are checked under them) but never
@@ -131,19 +131,11 @@ describe('ask_model with fallback_models', () => {
 
   it('with a list the answer is asked for whole, also when progress is wanted: a model without streaming stays eligible', async () => {
     busy();
-    const steps: string[] = [];
-    const result = (await client.callTool(
-      {
-        name: 'ask_model',
-        arguments: {
-          model: 'community/general',
-          prompt: 'hi',
-          fallback_models: ['community/plain'],
-        },
-      },
-      undefined,
-      { onprogress: (progress) => steps.push(progress.message ?? '') },
-    )) as CallToolResult;
+    const { result, steps } = await askWithProgress(client, {
+      model: 'community/general',
+      prompt: 'hi',
+      fallback_models: ['community/plain'],
+    });
     expect(result.structuredContent).toMatchObject({ model: 'community/plain' });
     expect(steps.length).toBeGreaterThan(0);
   });

@@ -1,55 +1,16 @@
-// Core's option groups reach the server with no edit in MCP (issue 50): every `timeouts` option is
-// a command-line flag and reaches the client the server makes; every steering option but the
-// tool's own is a server option.
-import { STEERING_OPTIONS, TIMEOUT_OPTIONS } from '@infergate/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+// Core's steering group reaches the server with no edit in MCP (issue 50): every steering option
+// but the tool's own is a server option. (Its timeouts group, flags of the command that reach the
+// client it makes: cli-gateway-client.test.ts.)
+import { STEERING_OPTIONS } from '@infergate/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayMcpServer } from '../src';
 import { type Harness, startHarness } from './harness';
 
-const made = vi.hoisted(() => ({ options: [] as unknown[] }));
-vi.mock('@infergate/core', async (importOriginal) => {
-  const core = await importOriginal<typeof import('@infergate/core')>();
-  return {
-    ...core,
-    createGatewayClient: (...args: Parameters<typeof core.createGatewayClient>) => {
-      made.options.push(args[0]);
-      return core.createGatewayClient(...args);
-    },
-  };
-});
-
 let harness: Harness;
-let runCli: typeof import('../src/cli-main').runCli;
 beforeAll(async () => {
   harness = await startHarness();
-  vi.resetModules();
-  ({ runCli } = await import('../src/cli-main'));
 });
 afterAll(() => harness.close());
-
-const kebab = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
-
-describe("core's timeouts group, given to infergate-mcp", () => {
-  it('every option of the descriptor reaches the client the server makes', async () => {
-    const keys = Object.keys(TIMEOUT_OPTIONS.fields);
-    // Distinct values, each less than the deadline (a stall timeout above it is taken anyway).
-    const given = Object.fromEntries(keys.map((key, i) => [key, 60_000 - i * 1000]));
-    const flags = keys.flatMap((key) => [`--${kebab(key)}`, String(given[key])]);
-    const before = made.options.length;
-    const running = await runCli(
-      [
-        ...['--http', '--port', '0', '--catalog-refresh', '0'],
-        ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
-        ...flags,
-      ],
-      {},
-      { log: () => {}, print: () => {} },
-    );
-    await running?.close();
-    expect(made.options.length).toBe(before + 1);
-    expect(made.options.at(-1)).toMatchObject(given);
-  });
-});
 
 describe("core's steering group, given to createGatewayMcpServer", () => {
   const serverKeys = Object.keys(STEERING_OPTIONS.fields).filter(

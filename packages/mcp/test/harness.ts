@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
+import { type Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScenarioInput } from '@infergate/emulator';
@@ -7,7 +7,7 @@ import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import {
   createGatewayMcpServer,
   type GatewayMcpServer,
@@ -44,6 +44,19 @@ export function harnessOfFile(): () => Harness {
     vi.restoreAllMocks();
   });
   return () => harness!;
+}
+
+/**
+ * The file's harness (`harnessOfFile()`) and one SDK client connected to it in memory before the
+ * file's tests: `const { harness, client } = connectedHarnessOfFile();`, then `client().callTool(…)`.
+ */
+export function connectedHarnessOfFile(): { harness: () => Harness; client: () => Client } {
+  const harness = harnessOfFile();
+  let client: Client | undefined;
+  beforeAll(async () => {
+    client = await harness().connect();
+  });
+  return { harness, client: () => client! };
 }
 
 /** The emulator's HTTP server, a gateway MCP server on it, and SDK clients over in-memory pairs. */
@@ -118,26 +131,117 @@ export const RAW_INITIALIZE = JSON.stringify({
   },
 });
 
-/** A raw POST of `initialize` with the given headers (node:http lets the test set `Host`). */
-export function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
+/** What a POST to the MCP endpoint sends: a JSON body, its answer taken as JSON or an SSE stream. */
+export const MCP_POST_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+/** An answer `rawRequest` read to its end. */
+export interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * A request by node:http, which lets a test send what fetch does not (`Host`, `OPTIONS` with an
+ * `Origin`, a body in chunks without a Content-Length) through the agent it picks:
+ * `MCP_POST_HEADERS` with `headers` over them, each chunk of `body` written in turn, the answer
+ * read to its end.
+ */
+export function rawRequest(
+  url: string,
+  {
+    method = 'POST',
+    headers = {},
+    body = [],
+    agent,
+  }: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: readonly (string | Buffer)[];
+    agent?: Agent;
+  } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
+      { method, agent, headers: { ...MCP_POST_HEADERS, ...headers } },
       (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
       },
     );
-    req.once('error', reject).end(RAW_INITIALIZE);
+    req.once('error', reject);
+    for (const chunk of body) req.write(chunk);
+    req.end();
   });
+}
+
+/**
+ * A session opened with raw HTTP (no GET stream, unlike the SDK's client), its `initialize`
+ * answered: the headers of a POST on it.
+ */
+export async function rawSession(url: string): Promise<Record<string, string>> {
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: MCP_POST_HEADERS,
+    body: RAW_INITIALIZE,
+  });
+  expect(init.status).toBe(200);
+  await init.body?.cancel();
+  return { ...MCP_POST_HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id')! };
+}
+
+/** A raw JSON-RPC `message` POSTed with `headers` (a raw session's). */
+export const postJsonRpc = (
+  url: string,
+  headers: Record<string, string>,
+  message: Record<string, unknown>,
+  signal?: AbortSignal,
+) =>
+  fetch(url, {
+    method: 'POST',
+    headers,
+    signal,
+    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+  });
+
+/** The status of a raw POST of `initialize` with the given headers (node:http lets the test set `Host`). */
+export async function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
+  return (await rawRequest(url, { headers, body: [RAW_INITIALIZE] })).status;
+}
+
+/**
+ * A Streamable HTTP server closing the sessions idle for `idleMs`, whose idle sweep the test runs
+ * itself (`sweep()`, the function the server gave `setInterval`).
+ */
+export async function serverWithManualSweep(
+  mcp: GatewayMcpServer,
+  idleMs: number,
+): Promise<{ server: RunningHttpServer; sweep: () => void }> {
+  const setIntervalSpy = vi.spyOn(globalThis, 'setInterval');
+  const server = await startHttpServer(mcp, { port: 0, sessionIdleMs: idleMs });
+  const call = setIntervalSpy.mock.calls.find(([, delay]) => delay === idleMs);
+  setIntervalSpy.mockRestore();
+  expect(call, 'the idle sweep is armed').toBeDefined();
+  return { server, sweep: call![0] as () => void };
+}
+
+/** `ask_model` with `args` and progress asked for: its result and each progress message, in order. */
+export async function askWithProgress(
+  client: Client,
+  args: Record<string, unknown>,
+): Promise<{ result: CallToolResult; steps: string[] }> {
+  const steps: string[] = [];
+  const result = (await client.callTool({ name: 'ask_model', arguments: args }, undefined, {
+    onprogress: (progress) => steps.push(progress.message ?? ''),
+  })) as CallToolResult;
+  return { result, steps };
 }
 
 /**

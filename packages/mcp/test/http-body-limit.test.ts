@@ -2,12 +2,12 @@
  * Over Streamable HTTP, a POST body over 40 MiB is refused with 413 and `Connection: close`, and
  * its connection ends cleanly: the client's next call (on a new connection) is answered.
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from '../src/index';
-import { type Harness, RAW_INITIALIZE, startHarness, textOf } from './harness';
+import { type Harness, RAW_INITIALIZE, rawRequest, startHarness, textOf } from './harness';
 
 const OVER_LIMIT = 41 * 1024 * 1024;
 let harness: Harness;
@@ -21,44 +21,12 @@ afterAll(async () => {
   await harness.close();
 });
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 /** A POST through `agent`; `chunks` are sent without a Content-Length (chunked). */
-function post(
+const post = (
   agent: Agent,
   headers: Record<string, string>,
   chunks: readonly (string | Buffer)[],
-): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      server.url,
-      {
-        agent,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    for (const chunk of chunks) req.write(chunk);
-    req.end();
-  });
-}
+) => rawRequest(server.url, { agent, headers, body: chunks });
 
 describe('the HTTP body limit', () => {
   it('refuses a call over 40 MiB by its Content-Length; the next call is answered', async () => {
@@ -97,12 +65,12 @@ describe('the HTTP body limit', () => {
       const huge = await post(agent, { 'mcp-session-id': session }, parts);
       expect(huge.status).toBe(413);
       expect(huge.headers.connection).toBe('close');
-      expect(huge.body).toContain('Request body over 41943040 bytes');
+      expect(huge.text).toContain('Request body over 41943040 bytes');
       const list = await post(agent, { 'mcp-session-id': session }, [
         JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
       ]);
       expect(list.status).toBe(200);
-      expect(list.body).toContain('"translate"');
+      expect(list.text).toContain('"translate"');
     } finally {
       agent.destroy();
     }

@@ -6,14 +6,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it, vi } from 'vitest';
-import { harnessOfFile, heldChatServerOfFile, RAW_INITIALIZE, untilChatsHeld } from './harness';
+import {
+  harnessOfFile,
+  heldChatServerOfFile,
+  postJsonRpc,
+  rawSession,
+  untilChatsHeld,
+} from './harness';
 
 const harness = harnessOfFile();
 const ASK = { model: 'community/plain', prompt: 'nobody waits for this' };
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
 
 const held = heldChatServerOfFile(harness);
 
@@ -35,25 +37,14 @@ describe('a Streamable HTTP client gone while its tool call runs', () => {
   });
 
   it('a raw POST whose fetch is aborted: the same, and the session goes on', async () => {
-    const init = await fetch(held.server.url, {
-      method: 'POST',
-      headers: HEADERS,
-      body: RAW_INITIALIZE,
-    });
-    await init.body?.cancel();
-    const session = { ...HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id')! };
+    const session = await rawSession(held.server.url);
     const leaving = new AbortController();
-    const answer = fetch(held.server.url, {
-      method: 'POST',
-      headers: session,
-      signal: leaving.signal,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: { name: 'ask_model', arguments: ASK },
-      }),
-    });
+    const answer = postJsonRpc(
+      held.server.url,
+      session,
+      { id: 2, method: 'tools/call', params: { name: 'ask_model', arguments: ASK } },
+      leaving.signal,
+    );
     // The stream is open (headers in) before the client goes.
     const response = await answer;
     expect(response.status).toBe(200);
@@ -61,11 +52,7 @@ describe('a Streamable HTTP client gone while its tool call runs', () => {
     leaving.abort();
     await harness().gateway.untilIdle();
     held.release();
-    const list = await fetch(held.server.url, {
-      method: 'POST',
-      headers: session,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
-    });
+    const list = await postJsonRpc(held.server.url, session, { id: 3, method: 'tools/list' });
     expect(await list.text()).toContain('ask_model');
   });
 });

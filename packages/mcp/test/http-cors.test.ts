@@ -3,43 +3,17 @@
  * token, which a preflight never carries) and can read every answer, refusals included; no other
  * origin is ever named back, and a request without `Origin` gets no CORS headers.
  */
-import { type IncomingHttpHeaders, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from '../src/index';
-import { harnessOfFile, RAW_INITIALIZE } from './harness';
+import { harnessOfFile, RAW_INITIALIZE, rawRequest } from './harness';
 
 const harness = harnessOfFile();
 const APP = 'http://app.example:5173';
 const TOKEN = 'cors-test-token-0000';
 
 /** A raw request (node:http lets the test send `Origin` and `OPTIONS` as a browser would). */
-function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      },
-    );
-    req.once('error', reject).end(method === 'POST' ? RAW_INITIALIZE : undefined);
-  });
-}
+const send = (url: string, method: string, headers: Record<string, string>) =>
+  rawRequest(url, { method, headers, body: method === 'POST' ? [RAW_INITIALIZE] : [] });
 
 const preflight = {
   origin: APP,

@@ -9,19 +9,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import {
-  harnessOfFile,
-  heldChatServerOfFile,
-  RAW_INITIALIZE,
-  textOf,
-  untilChatsHeld,
-} from './harness';
+import { harnessOfFile, heldChatServerOfFile, rawSession, textOf, untilChatsHeld } from './harness';
 
 const harness = harnessOfFile();
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
 const ask = (prompt: string) => ({
   name: 'ask_model',
   arguments: { model: 'community/plain', prompt },
@@ -29,20 +19,11 @@ const ask = (prompt: string) => ({
 
 const held = heldChatServerOfFile(harness);
 
-/** A raw session's headers, its `initialize` answered. */
-async function rawSession(): Promise<Record<string, string>> {
-  const init = await fetch(held.server.url, {
-    method: 'POST',
-    headers: HEADERS,
-    body: RAW_INITIALIZE,
-  });
-  await init.body?.cancel();
-  return {
-    ...HEADERS,
-    'mcp-session-id': init.headers.get('mcp-session-id')!,
-    'mcp-protocol-version': '2025-06-18',
-  };
-}
+/** A raw session's headers, its `initialize` answered, with the protocol version it agreed. */
+const versionedSession = async () => ({
+  ...(await rawSession(held.server.url)),
+  'mcp-protocol-version': '2025-06-18',
+});
 
 /** The ids of the JSON-RPC answers in an SSE stream's text. */
 const answeredIds = (text: string) =>
@@ -85,7 +66,7 @@ describe('request ids on one HTTP session', () => {
   });
 
   it('a batch naming one id twice is refused before anything runs', async () => {
-    const session = await rawSession();
+    const session = await versionedSession();
     const response = await fetch(held.server.url, {
       method: 'POST',
       headers: session,
@@ -102,7 +83,7 @@ describe('request ids on one HTTP session', () => {
   });
 
   it("a batch cancelled after its first answer leaves nothing behind: the same ids get all of a later batch's answers", async () => {
-    const session = await rawSession();
+    const session = await versionedSession();
     // [tools/list 0, ask_model 1]; the client reads the list's answer, then goes.
     const leaving = new AbortController();
     const first = await fetch(held.server.url, {

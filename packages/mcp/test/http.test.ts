@@ -10,7 +10,16 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BEARER_TOKEN_REQUIRED } from '../src/http-access';
 import { type GatewayMcpServer, type RunningHttpServer, startHttpServer } from '../src/index';
-import { type Harness, RAW_INITIALIZE, rawInitialize, startHarness, textOf } from './harness';
+import {
+  type Harness,
+  MCP_POST_HEADERS,
+  postJsonRpc,
+  RAW_INITIALIZE,
+  rawInitialize,
+  rawSession,
+  startHarness,
+  textOf,
+} from './harness';
 
 const TOKEN = 'mcp-test-token-0123456789';
 let harness: Harness;
@@ -200,10 +209,7 @@ describe('Streamable HTTP', () => {
   it('refuses a missing token with a 403 that says to send it, which an OAuth-capable client does not take for OAuth', async () => {
     const refused = await fetch(guarded.url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
+      headers: MCP_POST_HEADERS,
       body: RAW_INITIALIZE,
     });
     expect(refused.status).toBe(403);
@@ -249,23 +255,12 @@ describe('Streamable HTTP', () => {
     const idle = await startHttpServer(harness.mcp, { port: 0, sessionIdleMs: 500 });
     try {
       // One request opens the session.
-      const headers = {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      };
-      const init = await fetch(idle.url, { method: 'POST', headers, body: RAW_INITIALIZE });
-      expect(init.status).toBe(200);
-      await init.body?.cancel();
-      const session = init.headers.get('mcp-session-id');
-      expect(session).toBeTruthy();
+      const session = await rawSession(idle.url);
+      expect(session['mcp-session-id']).toBeTruthy();
       expect(idle.sessions).toBe(1);
       vi.advanceTimersByTime(500);
       await vi.waitFor(() => expect(idle.sessions).toBe(0), { timeout: 30_000 });
-      const gone = await fetch(idle.url, {
-        method: 'POST',
-        headers: { ...headers, 'mcp-session-id': session! },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
-      });
+      const gone = await postJsonRpc(idle.url, session, { id: 9, method: 'tools/list' });
       expect(gone.status).toBe(404);
     } finally {
       vi.useRealTimers();
@@ -315,10 +310,7 @@ describe('Streamable HTTP', () => {
     expect(other.status).toBe(404);
     const noSession = await fetch(open.url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
+      headers: MCP_POST_HEADERS,
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
     });
     expect(noSession.status).toBe(400);

@@ -4,20 +4,13 @@
  * naming the argument, the size and the limit.
  */
 import { LIMITS } from '@infergate/core';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, textOf, wire } from './harness';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectedHarnessOfFile, textOf, wire } from './harness';
 
-let harness: Harness;
-let client: Client;
-beforeAll(async () => {
-  harness = await startHarness();
-  client = await harness.connect();
-});
-afterAll(() => harness.close());
+const { harness, client } = connectedHarnessOfFile();
 let recorded = 0;
 beforeEach(() => {
-  harness.gateway.emulator.resetCounters();
+  harness().gateway.emulator.resetCounters();
   recorded = wire.length;
 });
 // (The harness's wire keeps every message for the worker's life, and other files scan it: these
@@ -38,7 +31,7 @@ const bareAndDataUrl = (bytes: number) => {
   return [base64, `data:image/png;base64,${base64}`];
 };
 const ocr = (image_base64: string) =>
-  client.callTool({ name: 'ocr', arguments: { image_base64 } }, undefined, {
+  client().callTool({ name: 'ocr', arguments: { image_base64 } }, undefined, {
     timeout: CALL_TIMEOUT_MS,
   });
 
@@ -48,7 +41,7 @@ describe('image_base64 at the limit', { timeout: TEST_TIMEOUT_MS }, () => {
       const result = await ocr(image);
       expect(result.isError, textOf(result)).toBeFalsy();
     }
-    expect(harness.gateway.emulator.counters.requests.ocr).toBe(2);
+    expect(harness().gateway.emulator.counters.requests.ocr).toBe(2);
   });
 
   it('refuses a byte over from the decoded size, naming the argument, the size and the limit', async () => {
@@ -62,6 +55,6 @@ describe('image_base64 at the limit', { timeout: TEST_TIMEOUT_MS }, () => {
         },
       });
     }
-    expect(harness.gateway.emulator.counters.requests.ocr).toBe(0);
+    expect(harness().gateway.emulator.counters.requests.ocr).toBe(0);
   });
 });

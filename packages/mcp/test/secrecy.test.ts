@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import { createInProcessBudget, type KeyBudget } from '@infergate/core';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, textOf, wire } from './harness';
+import { askWithProgress, type Harness, startHarness, textOf, wire } from './harness';
 
 const WRONG_KEY = 'ig-wrong-secret-key-9876';
 let harness: Harness;
@@ -174,19 +174,11 @@ describe('a steered ask_model whose every model failed with an error quoting the
     };
     const steered = await startHarness({ server: { clientOptions: { fetch } } });
     try {
-      const client = await steered.connect();
-      const result = await client.callTool(
-        {
-          name: 'ask_model',
-          arguments: {
-            model: 'community/general',
-            prompt: 'hi',
-            fallback_models: ['community/plain'],
-          },
-        },
-        undefined,
-        { onprogress: () => {} },
-      );
+      const { result } = await askWithProgress(await steered.connect(), {
+        model: 'community/general',
+        prompt: 'hi',
+        fallback_models: ['community/plain'],
+      });
       const text = JSON.stringify(result);
       expect(text).toContain('Every model tried failed');
       expect(text).toContain('Bearer [redacted]…');

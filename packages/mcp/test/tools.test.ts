@@ -111,23 +111,24 @@ describe.each([
       });
     });
 
-    it('refuses text over 4096 bytes of UTF-8 by its schema, sending nothing', async () => {
+    it.each([
+      {
+        name: 'refuses text over 4096 bytes of UTF-8 by its schema, sending nothing',
+        text: 'é'.repeat(2049),
+        says: '4098 bytes',
+      },
+      {
+        name: 'words a text over the limit in characters too by its bytes, with its size',
+        text: 'a'.repeat(4097),
+        says: '"text" is 4097 bytes of UTF-8; the limit is 4096 bytes',
+      },
+    ])('$name', async ({ text, says }) => {
       const result = await client.callTool({
         name: 'translate',
-        arguments: { text: 'é'.repeat(2049), target_language: 'de' },
+        arguments: { text, target_language: 'de' },
       });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('4098 bytes');
-      expect(requests().translations).toBe(0);
-    });
-
-    it('words a text over the limit in characters too by its bytes, with its size', async () => {
-      const result = await client.callTool({
-        name: 'translate',
-        arguments: { text: 'a'.repeat(4097), target_language: 'de' },
-      });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('"text" is 4097 bytes of UTF-8; the limit is 4096 bytes');
+      expect(textOf(result)).toContain(says);
       expect(requests().translations).toBe(0);
     });
 
@@ -412,50 +413,81 @@ describe.each([
     });
   });
 
-  describe('optional arguments given as ""', () => {
-    it('are taken as left out, as many tool callers send them', async () => {
+  describe.each([
+    {
+      as: '""',
+      callers: 'many tool callers send them',
+      blank: '',
+      required: [
+        ['translate', { text: 'hello', target_language: '' }],
+        ['ask_model', { model: 'community/general', prompt: '' }],
+        ['similarity', { query: '', texts: ['a'], engine: 'all-minilm-l6-v2' }],
+        ['ocr', { image_base64: '', image_url: '' }],
+      ],
+    },
+    {
+      as: 'null',
+      callers: 'strict-schema tool callers send them',
+      blank: null,
+      required: [
+        ['translate', { text: 'hello', target_language: null }],
+        ['ask_model', { model: null, prompt: 'hi' }],
+        ['ocr', { image_base64: null, image_url: null }],
+      ],
+    },
+  ] as const)('optional arguments given as $as', ({ callers, blank, required }) => {
+    it(`are taken as left out, as ${callers}`, async () => {
       const ocr = await client.callTool({
         name: 'ocr',
         arguments: {
-          image_base64: base64(pngWithText('Blank fields')),
-          image_url: '',
-          ...(files ? { image_path: '' } : {}),
+          image_base64: base64(pngWithText('Left out fields')),
+          image_url: blank,
+          ...(files ? { image_path: blank } : {}),
         },
       });
-      expect(textOf(ocr)).toBe('Blank fields');
+      expect(textOf(ocr)).toBe('Left out fields');
 
       const transcribe = await client.callTool({
         name: 'transcribe',
         arguments: {
-          audio_base64: base64(wavWithSpeech('leave it blank')),
-          audio_url: '',
-          ...(files ? { audio_path: '' } : {}),
-          language: '',
-          translate: '',
+          audio_base64: base64(wavWithSpeech('leave it out')),
+          audio_url: blank,
+          ...(files ? { audio_path: blank } : {}),
+          language: blank,
+          translate: blank,
         },
       });
-      expect(textOf(transcribe)).toBe('leave it blank');
+      expect(textOf(transcribe)).toBe('leave it out');
       expect(transcribe.structuredContent).not.toHaveProperty('translated_to');
 
       const translate = await client.callTool({
         name: 'translate',
-        arguments: { text: 'hello', target_language: 'de', source_language: '' },
+        arguments: { text: 'hello', target_language: 'de', source_language: blank },
       });
       expect(textOf(translate)).toBe('[de] hello');
 
       const embed = await client.callTool({
         name: 'embed',
-        arguments: { texts: ['a'], engine: 'all-minilm-l6-v2', input_type: '', dimensions: '' },
+        arguments: {
+          texts: ['a'],
+          engine: 'all-minilm-l6-v2',
+          input_type: blank,
+          dimensions: blank,
+        },
       });
       expect(embed.structuredContent).toMatchObject({ engine: 'all-minilm-l6-v2' });
 
       const ranked = await client.callTool({
         name: 'similarity',
-        arguments: { query: 'a', texts: ['a', 'b'], engine: 'all-minilm-l6-v2', top_k: '' },
+        arguments: { query: 'a', texts: ['a', 'b'], engine: 'all-minilm-l6-v2', top_k: blank },
       });
       expect((ranked.structuredContent as { ranking: unknown[] }).ranking).toHaveLength(2);
 
-      const models = await client.callTool({ name: 'list_models', arguments: { capability: '' } });
+      const models = await client.callTool({
+        name: 'list_models',
+        arguments: { capability: blank },
+      });
+      expect(models.isError).toBeFalsy();
       const ids = (models.structuredContent as { models: { id: string }[] }).models.map(
         (model) => model.id,
       );
@@ -465,107 +497,26 @@ describe.each([
         name: 'ask_model',
         arguments: {
           model: 'community/general',
-          prompt: 'blank options',
-          system: '',
-          json: '',
-          max_tokens: '',
-          temperature: '',
+          prompt: 'left-out options',
+          system: blank,
+          json: blank,
+          max_tokens: blank,
+          temperature: blank,
+          output_schema: blank,
+          output_schema_name: blank,
+          fallback_models: blank,
         },
       });
-      expect(textOf(asked)).toBe('Echo: blank options');
+      expect(textOf(asked)).toBe('Echo: left-out options');
     });
 
     it('stay refused where a value is required (a required field, one of the media fields)', async () => {
-      for (const [name, args] of [
-        ['translate', { text: 'hello', target_language: '' }],
-        ['ask_model', { model: 'community/general', prompt: '' }],
-        ['similarity', { query: '', texts: ['a'], engine: 'all-minilm-l6-v2' }],
-        ['ocr', { image_base64: '', image_url: '' }],
-      ] as const) {
+      for (const [name, args] of required) {
         const result = await client.callTool({ name, arguments: args });
-        expect(result.isError).toBe(true);
+        expect(result.isError, name).toBe(true);
         expect(textOf(result)).toContain('Input validation error');
       }
       expect(requests()).toMatchObject({ translations: 0, chat: 0, embeddings: 0, ocr: 0 });
-    });
-  });
-
-  describe('optional arguments given as null', () => {
-    it('are taken as left out, as strict-schema tool callers send them', async () => {
-      const ocr = await client.callTool({
-        name: 'ocr',
-        arguments: {
-          image_base64: base64(pngWithText('Null fields')),
-          image_url: null,
-          ...(files ? { image_path: null } : {}),
-        },
-      });
-      expect(textOf(ocr)).toBe('Null fields');
-
-      const transcribe = await client.callTool({
-        name: 'transcribe',
-        arguments: {
-          audio_base64: base64(wavWithSpeech('leave it null')),
-          audio_url: null,
-          ...(files ? { audio_path: null } : {}),
-          language: null,
-          translate: null,
-        },
-      });
-      expect(textOf(transcribe)).toBe('leave it null');
-
-      const translate = await client.callTool({
-        name: 'translate',
-        arguments: { text: 'hello', target_language: 'de', source_language: null },
-      });
-      expect(textOf(translate)).toBe('[de] hello');
-
-      const embed = await client.callTool({
-        name: 'embed',
-        arguments: { texts: ['a'], engine: 'all-minilm-l6-v2', input_type: null, dimensions: null },
-      });
-      expect(embed.structuredContent).toMatchObject({ engine: 'all-minilm-l6-v2' });
-
-      const ranked = await client.callTool({
-        name: 'similarity',
-        arguments: { query: 'a', texts: ['a', 'b'], engine: 'all-minilm-l6-v2', top_k: null },
-      });
-      expect((ranked.structuredContent as { ranking: unknown[] }).ranking).toHaveLength(2);
-
-      const models = await client.callTool({
-        name: 'list_models',
-        arguments: { capability: null },
-      });
-      expect(models.isError).toBeFalsy();
-
-      const asked = await client.callTool({
-        name: 'ask_model',
-        arguments: {
-          model: 'community/general',
-          prompt: 'null options',
-          system: null,
-          json: null,
-          max_tokens: null,
-          temperature: null,
-          output_schema: null,
-          output_schema_name: null,
-          fallback_models: null,
-        },
-      });
-      expect(textOf(asked)).toBe('Echo: null options');
-    });
-
-    it('stay refused where a value is required', async () => {
-      for (const [name, args] of [
-        ['translate', { text: 'hello', target_language: null }],
-        ['ask_model', { model: null, prompt: 'hi' }],
-        ['ocr', { image_base64: null, image_url: null }],
-      ] as const) {
-        const result = await client.callTool({ name, arguments: args });
-        expect(result.isError).toBe(true);
-        expect(textOf(result)).toContain('Input validation error');
-      }
-      expect(requests()).toMatchObject({ translations: 0, chat: 0, ocr: 0 });
     });
   });
 

@@ -7,43 +7,41 @@ import { PassThrough } from 'node:stream';
 import { isGatewayError } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type HttpServerOptions,
   type SessionOptions,
   serveStdio,
   startHttpServer,
 } from '../src/index';
-import { type Harness, startHarness } from './harness';
+import { harnessOfFile } from './harness';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(() => harness.close());
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const harness = harnessOfFile();
 
 describe('transport options', () => {
-  it('startHttpServer refuses `tokn` before listening: no port is opened', async () => {
+  it.each([
+    {
+      what: 'refuses `tokn` before listening: no port is opened',
+      typo: { tokn: 'secret' },
+      meant: 'token',
+    },
+    {
+      what: 'names the closest of its other options too',
+      typo: { allowedOrigin: ['http://localhost:5173'] },
+      meant: 'allowedOrigins',
+    },
+  ])('startHttpServer $what', async ({ typo, meant }) => {
     const listen = vi.spyOn(Server.prototype, 'listen');
-    const options = { port: 0, tokn: 'secret' } as HttpServerOptions;
-    const error = await caught(() => startHttpServer(harness.mcp, options), isGatewayError);
+    const [key] = Object.keys(typo);
+    const options = { port: 0, ...typo } as HttpServerOptions;
+    const error = await caught(() => startHttpServer(harness().mcp, options), isGatewayError);
     expect(error.code).toBe('configuration_error');
-    expect(error.field).toBe('tokn');
-    expect(error.message).toBe('unknown option `tokn` in startHttpServer — did you mean `token`?');
-    expect(error.message).not.toContain('secret');
-    expect(listen).not.toHaveBeenCalled();
-  });
-
-  it('startHttpServer names the closest of its other options too', async () => {
-    const listen = vi.spyOn(Server.prototype, 'listen');
-    const options = { port: 0, allowedOrigin: ['http://localhost:5173'] } as HttpServerOptions;
-    const error = await caught(() => startHttpServer(harness.mcp, options), isGatewayError);
+    expect(error.field).toBe(key);
     expect(error.message).toBe(
-      'unknown option `allowedOrigin` in startHttpServer — did you mean `allowedOrigins`?',
+      `unknown option \`${key}\` in startHttpServer — did you mean \`${meant}\`?`,
     );
+    // The value given is never quoted: a misspelt token is the token.
+    expect(error.message).not.toContain('secret');
     expect(listen).not.toHaveBeenCalled();
   });
 
@@ -51,7 +49,7 @@ describe('transport options', () => {
     const stdin = new PassThrough();
     const options = { stdin, stdout: new PassThrough(), stdn: stdin };
     const error = await caught(
-      () => serveStdio(harness.mcp, options as Parameters<typeof serveStdio>[1]),
+      () => serveStdio(harness().mcp, options as Parameters<typeof serveStdio>[1]),
       isGatewayError,
     );
     expect(error.code).toBe('configuration_error');
@@ -61,11 +59,11 @@ describe('transport options', () => {
 
   it('createServer and connect refuse `fils: false`: a session must not get `*_path` by a typo', async () => {
     const typo = { fils: false } as SessionOptions;
-    const made = await caught(() => harness.mcp.createServer(typo), isGatewayError);
+    const made = await caught(() => harness().mcp.createServer(typo), isGatewayError);
     expect(made.message).toBe('unknown option `fils` in createServer — did you mean `files`?');
     const [serverSide] = InMemoryTransport.createLinkedPair();
     const start = vi.spyOn(serverSide, 'start');
-    const connected = await caught(() => harness.mcp.connect(serverSide, typo), isGatewayError);
+    const connected = await caught(() => harness().mcp.connect(serverSide, typo), isGatewayError);
     expect(connected.message).toBe('unknown option `fils` in connect — did you mean `files`?');
     expect(start).not.toHaveBeenCalled();
   });

@@ -1,8 +1,9 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots, shared by every process on one Redis): the
 // budget's options, checked before anything connects.
+import type { OptionField } from '@infergate/core';
 import {
   describeGiven,
-  type ListsEveryKey,
+  type EveryKey,
   MAX_TIMEOUT_MS,
   readNumber,
   refusal,
@@ -13,44 +14,47 @@ import type { RedisTlsOptions } from './redis-connection';
 
 const WHERE = 'createRedisBudget';
 
-/** Every key `createRedisBudget` takes. */
-const BUDGET_OPTION_KEYS = [
-  'url',
-  'tls',
-  'leaseTtlMs',
-  'keyPrefix',
-  'onRedisFailure',
-  'maxPollIntervalMs',
-  'commandTimeoutMs',
-  'warn',
-] as const satisfies readonly (keyof RedisBudgetOptions)[];
-true satisfies ListsEveryKey<RedisBudgetOptions, typeof BUDGET_OPTION_KEYS>;
-
-/** Every key of `tls` (node:tls's options the connection passes on): `RedisTlsOptions`, whole. */
-const TLS_KEYS = [
-  'ca',
-  'cert',
-  'key',
-  'servername',
-  'rejectUnauthorized',
-] as const satisfies readonly (keyof RedisTlsOptions)[];
-true satisfies ListsEveryKey<RedisTlsOptions, typeof TLS_KEYS>;
-
 /** A lease shorter than this expires between two refreshes at the first pause (GC, a slow network). */
 const MIN_LEASE_TTL_MS = 1000;
+
+/** An integer of ms from `min` to the longest timer. */
+const msFrom = (min: number): OptionField => ({
+  kind: 'integer',
+  min,
+  max: MAX_TIMEOUT_MS,
+  unit: 'ms',
+});
+
+/**
+ * Every key `createRedisBudget` takes, each with its rule: the numbers' read by core's
+ * `readNumber`, the others (`{}`) checked one by one below.
+ */
+const BUDGET_OPTIONS: EveryKey<RedisBudgetOptions, OptionField> = {
+  url: {},
+  tls: {},
+  leaseTtlMs: msFrom(MIN_LEASE_TTL_MS),
+  keyPrefix: {},
+  onRedisFailure: {},
+  maxPollIntervalMs: msFrom(1),
+  commandTimeoutMs: msFrom(1),
+  warn: {},
+};
+
+/** Every key of `tls` (node:tls's options the connection passes on): `RedisTlsOptions`, whole. */
+const TLS_KEYS = Object.keys({
+  ca: true,
+  cert: true,
+  key: true,
+  servername: true,
+  rejectUnauthorized: true,
+} satisfies EveryKey<RedisTlsOptions>);
+
 /** Where the refusals say the option was given. */
 const PLACE = `${WHERE} option` as const;
 
 /** The refusal of `field`'s value: the option, where, the rule and what was given. */
 function refused(field: string, rule: string, value: unknown) {
   return refusal(PLACE, field, `must be ${rule}, got ${describeGiven(value)}`);
-}
-
-/** Refuses `value` (when given) unless it is an integer of ms from `min` to the longest timer. */
-function checkMs(field: string, value: unknown, min: number): void {
-  if (value !== undefined) {
-    readNumber(value, { kind: 'integer', min, max: MAX_TIMEOUT_MS, unit: 'ms' }, field, PLACE);
-  }
 }
 
 /**
@@ -63,7 +67,7 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw refused('options', 'an object ({ url, … })', options);
   }
-  refuseUnknownOptions(options, BUDGET_OPTION_KEYS, WHERE, 'client option');
+  refuseUnknownOptions(options, Object.keys(BUDGET_OPTIONS), WHERE, 'client option');
   if (typeof options.url !== 'string')
     throw refused('url', 'a redis:// or rediss:// URL', options.url);
   const { tls } = options;
@@ -73,9 +77,10 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
     }
     refuseUnknownOptions(tls, TLS_KEYS, `${WHERE}'s tls`, 'client option');
   }
-  checkMs('leaseTtlMs', options.leaseTtlMs, MIN_LEASE_TTL_MS);
-  checkMs('commandTimeoutMs', options.commandTimeoutMs, 1);
-  checkMs('maxPollIntervalMs', options.maxPollIntervalMs, 1);
+  for (const [key, field] of Object.entries(BUDGET_OPTIONS)) {
+    const value: unknown = options[key as keyof RedisBudgetOptions];
+    if (field.kind !== undefined && value !== undefined) readNumber(value, field, key, PLACE);
+  }
   const { keyPrefix, warn } = options;
   const onRedisFailure: unknown = options.onRedisFailure;
   if (keyPrefix !== undefined && (typeof keyPrefix !== 'string' || keyPrefix === '')) {

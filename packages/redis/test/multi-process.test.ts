@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { budgetId } from '@infergate/core/internal';
-import { emulate } from '@infergate/emulator/testing';
+import { budgetSeen, emulate } from '@infergate/emulator/testing';
 import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRedisBudget } from '../src/redis-budget';
@@ -82,10 +82,7 @@ it(
       const results = reports.flatMap((r) => r.results);
       expect(results.filter((r) => !r.ok)).toEqual([]);
       expect(reports.every((r) => r.stats.fallbackAcquires === 0)).toBe(true);
-      const { counters } = server.emulator;
-      expect(counters.requests.chat).toBe(24);
-      expect(counters.concurrencyRejections).toBe(0);
-      expect(counters.maxInflight[server.apiKey]).toBe(4);
+      expect(budgetSeen(server)).toEqual({ chat: 24, concurrencyRejections: 0, maxInflight: 4 });
     } finally {
       await server.close();
     }

@@ -1,3 +1,4 @@
+export { type BudgetSeen, budgetSeen } from './budget-seen';
 export {
   chatSse,
   type StreamChunk,
@@ -27,6 +28,7 @@ export {
   emulate,
   type GatewayConnection,
 } from './emulate';
+export { type SteppedClock, steppedClock } from './stepped-clock';
 export * from './wait-for-state';
 export { type WatchedChatReads, watchedChatReads } from './watched-chat-reads';
 export { WRAPPED_JSON_MODELS, withWrappedJsonModels } from './wrapped-json-models';
