@@ -5,9 +5,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import {
   ErrorCode,
   isJSONRPCErrorResponse,
+  isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type RequestId,
+  RequestIdSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
 import { refuse } from './http-access';
@@ -80,14 +82,29 @@ function forgetWhenAnswered(
 }
 
 /**
- * Cancels a request whose client went: through the SDK's own path, as if the client had sent
+ * The ids of the requests a POST body's `notifications/cancelled` name (a message or a batch).
+ */
+function cancelledIds(body: unknown): RequestId[] {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages
+    .filter(isJSONRPCNotification)
+    .filter((message) => message.method === 'notifications/cancelled')
+    .map((message) => RequestIdSchema.safeParse(message.params?.requestId))
+    .flatMap((id) => (id.success ? [id.data] : []));
+}
+
+/** Why the client went, when its POST's stream closed before the answer. */
+const CLIENT_GONE = 'the client closed its connection before the answer';
+
+/**
+ * Cancels a request: through the SDK's own path, as if the client had sent
  * `notifications/cancelled` (its handler's AbortSignal fires; the SDK then sends nothing for it),
  * then answers it with an error nobody reads. That answer is what lets the transport release the
- * request's stream and its batch's answers kept for it; unanswered, they stay until the session
- * closes.
+ * request's stream, its id, and its batch's answers kept for it; unanswered, they stay until the
+ * session closes. (A client that cancelled must already take an answer arriving after its cancel:
+ * the protocol allows for one sent before the cancel came; the SDK's client drops it.)
  */
-function cancel(session: Session, requestId: RequestId): Promise<void> {
-  const reason = 'the client closed its connection before the answer';
+function cancel(session: Session, requestId: RequestId, reason: string): Promise<void> {
   session.transport.onmessage?.({
     jsonrpc: '2.0',
     method: 'notifications/cancelled',
@@ -155,6 +172,14 @@ export class HttpSessions {
     res: ServerResponse,
     body?: unknown,
   ): Promise<void> {
+    // A request the client cancelled is done from its view, and may be sent again under the same
+    // id (a reconnected client numbering from 0; this body itself): cancelled and answered first,
+    // its POST's stream ends and its id is free, instead of both held until the session closes.
+    for (const id of cancelledIds(body)) {
+      if (session.pending.get(id)?.unanswered.has(id)) {
+        void cancel(session, id, 'the client cancelled it');
+      }
+    }
     const ids = requestIds(body);
     const reused = ids.find((id, at) => session.pending.has(id) || ids.indexOf(id) !== at);
     if (reused !== undefined) {
@@ -172,7 +197,7 @@ export class HttpSessions {
       // The POST's stream closed with requests of it unanswered: its client went (aborted its
       // fetch, closed, lost its connection). With no event store no answer can reach it later, so
       // each is cancelled. Only this POST's own requests: another POST may use the same id later.
-      for (const id of [...exchange.unanswered]) void cancel(session, id);
+      for (const id of [...exchange.unanswered]) void cancel(session, id, CLIENT_GONE);
     });
     if (req.method === 'DELETE') await this.#answerPending(session, 'the client ended the session');
     await session.transport.handleRequest(req, res, body);

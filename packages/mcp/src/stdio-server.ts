@@ -28,7 +28,8 @@ const MAX_MESSAGE_BYTES = 40 * 1024 * 1024;
 
 /**
  * Serves one MCP session over stdin/stdout, with `*_path` arguments (files under the allowed
- * roots). Resolves once connected; `closed` resolves when the client closes stdin.
+ * roots). Resolves once connected; `closed` resolves when the client closes stdin, which ends the
+ * session and cancels its running calls.
  */
 export async function serveStdio(
   gateway: GatewayMcpServer,
@@ -57,6 +58,11 @@ export async function serveStdio(
     };
     stdin.once('end', resolve);
   });
+  // The client closed stdin: it has gone (the CLI then closes everything). Once the last of its
+  // messages is read, the session closes, which cancels its running calls as
+  // `notifications/cancelled` would: their gateway requests are aborted and the key's slots freed,
+  // as for a Streamable HTTP client gone. (`lines` ends only after its last line was passed on.)
+  lines.once('end', () => void transport.close());
   const server = await gateway.connect(transport, { files: true });
   return { closed, close: () => server.close() };
 }
