@@ -4,24 +4,15 @@
 // usage (a server that sends it in every chunk, as vLLM's continuous usage stats do) keeps that
 // usage: an error without one does not wipe out what was seen.
 
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, WRAPPED_JSON_MODELS, withWrappedJsonModels } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { providersOn } from './providers';
 
 /** Serves `json_schema`, its JSON always between two sentences (refused by core's check). */
-const PROSE = 'community/json-prose';
+const PROSE = WRAPPED_JSON_MODELS.prose;
 const emulated = await emulate({
-  scenario: {
-    models: {
-      [PROSE]: {
-        owned_by: 'service-community',
-        capabilities: ['chat', 'streaming', 'json_schema'],
-        online: true,
-        jsonAnswers: { wrap: 'prose' },
-      },
-    },
-  },
+  scenario: withWrappedJsonModels(),
   hooks: { afterEach, afterAll },
 });
 const { gateway } = providersOn(emulated);

@@ -5,7 +5,7 @@
 // failure of the stream: core hands it on (`lastAnswer: 'returned'`) and ai refuses it itself, as
 // it does any provider's, so the stream finishes as any answer does.
 
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, WRAPPED_JSON_MODELS, withWrappedJsonModels } from '@infergate/emulator/testing';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -13,25 +13,11 @@ import { z } from 'zod/v4';
 import { providersOn } from './providers';
 
 /** Serves `json_schema`, its JSON always between two sentences (refused by core's check). */
-const PROSE = 'community/json-prose';
+const PROSE = WRAPPED_JSON_MODELS.prose;
 const STREAMER = 'community/general';
 
 const emulated = await emulate({
-  scenario: {
-    models: {
-      [PROSE]: {
-        owned_by: 'service-community',
-        capabilities: ['chat', 'streaming', 'json_schema'],
-        online: true,
-        jsonAnswers: { wrap: 'prose' },
-      },
-      [STREAMER]: {
-        owned_by: 'service-community',
-        capabilities: ['chat', 'streaming'],
-        online: true,
-      },
-    },
-  },
+  scenario: withWrappedJsonModels(),
   hooks: { afterEach, afterAll },
 });
 const { gateway, gatewayV3 } = providersOn(emulated);

@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { serveStdio } from '../src/index';
-import { harnessOfFile, untilChatsHeld } from './harness';
+import { harnessOfFile, RAW_INITIALIZE, untilChatsHeld } from './harness';
 
 const harness = harnessOfFile();
 
@@ -22,18 +22,7 @@ describe('a stdio client that closes stdin while its tool call runs', () => {
       const answers: string[] = [];
       stdout.on('data', (chunk: Buffer) => answers.push(chunk.toString('utf8')));
       const stdio = await serveStdio(harness().mcp, { stdin, stdout });
-      stdin.write(
-        line({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'raw', version: '1' },
-          },
-        }),
-      );
+      stdin.write(`${RAW_INITIALIZE}\n`);
       stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
       stdin.write(
         line({
