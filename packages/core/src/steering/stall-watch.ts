@@ -4,15 +4,57 @@ import { GatewayError } from '../errors/errors';
 import type { AnswerStatus } from '../http/attempt-policy';
 
 /**
+ * A signal that follows another (the call's, an attempt's) and also aborts with a stall when its
+ * clock runs out: the part the two watches below share.
+ */
+abstract class StallWatch {
+  readonly #controller = new AbortController();
+  readonly #followed: AbortSignal;
+  protected readonly timer: StallTimer;
+
+  protected constructor(followed: AbortSignal, limitMs: number) {
+    this.#followed = followed;
+    this.timer = new StallTimer(limitMs, (waitedMs) =>
+      this.#controller.abort(this.stalled(waitedMs)),
+    );
+    if (followed.aborted) this.#controller.abort(followed.reason);
+    else {
+      followed.addEventListener('abort', this.#follow, { once: true });
+      this.timer.start();
+    }
+  }
+
+  /** The stall to abort with, when no content came for the limit. */
+  protected abstract stalled(waitedMs: number): GatewayError;
+
+  /** The watched signal: for the fetch and the read of the answer. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** The work ended: the clock stops and the signal no longer follows the other. */
+  end(): void {
+    this.timer.stop();
+    this.#followed.removeEventListener('abort', this.#follow);
+  }
+
+  readonly #follow = (): void => {
+    this.timer.stop();
+    this.#controller.abort(this.#followed.reason);
+  };
+}
+
+/**
  * One attempt's own abort signal and first-content clock (`firstChunkTimeoutMs`): the signal
  * follows the call's (deadline, caller's abort) and also aborts when no content of the answer came
  * within the limit after the request was sent. Then `stall` is the `timeout` to report: the
- * attempt fails with it (a failover or retry reason) while the call goes on.
+ * attempt fails with it (a failover or retry reason) while the call goes on. `end()` when the
+ * attempt failed.
  */
-export class FirstChunkWatch {
-  readonly #controller = new AbortController();
-  readonly #callSignal: AbortSignal;
-  readonly #timer: StallTimer;
+export class FirstChunkWatch extends StallWatch {
+  readonly #model: string | undefined;
+  readonly #answer: Readonly<AnswerStatus>;
+  readonly #limitMs: number;
   #stall: GatewayError | undefined;
 
   /** `answer`: the attempt's, its status once its headers came (a stall after them is no network error). */
@@ -22,24 +64,19 @@ export class FirstChunkWatch {
     model: string | undefined,
     answer: Readonly<AnswerStatus>,
   ) {
-    this.#callSignal = callSignal;
-    this.#timer = new StallTimer(limitMs, (waitedMs) => {
-      const { status } = answer;
-      const context =
-        status === undefined ? { requestedModel: model } : { requestedModel: model, status };
-      this.#stall = stallError('first-chunk', waitedMs, limitMs, context);
-      this.#controller.abort(this.#stall);
-    });
-    if (callSignal.aborted) this.#controller.abort(callSignal.reason);
-    else {
-      callSignal.addEventListener('abort', this.#follow, { once: true });
-      this.#timer.start();
-    }
+    super(callSignal, limitMs);
+    this.#model = model;
+    this.#answer = answer;
+    this.#limitMs = limitMs;
   }
 
-  /** The attempt's signal: for its fetch and the read of its answer. */
-  get signal(): AbortSignal {
-    return this.#controller.signal;
+  protected stalled(waitedMs: number): GatewayError {
+    const { status } = this.#answer;
+    const model = this.#model;
+    const context =
+      status === undefined ? { requestedModel: model } : { requestedModel: model, status };
+    this.#stall = stallError('first-chunk', waitedMs, this.#limitMs, context);
+    return this.#stall;
   }
 
   /** The stall, once the clock ran out (the signal has aborted with it). */
@@ -52,19 +89,8 @@ export class FirstChunkWatch {
    * the rest of the body.
    */
   arrived(): void {
-    this.#timer.stop();
+    this.timer.stop();
   }
-
-  /** The attempt failed: the clock stops and the signal no longer follows the call's. */
-  end(): void {
-    this.#timer.stop();
-    this.#callSignal.removeEventListener('abort', this.#follow);
-  }
-
-  readonly #follow = (): void => {
-    this.#timer.stop();
-    this.#controller.abort(this.#callSignal.reason);
-  };
 }
 
 /**
@@ -91,43 +117,24 @@ export function betweenChunks(
  * as a plain stream's: a stall then ends the read, and the reader takes it as the answer's end
  * (chat/stream/structured-start.ts), not as a failure.
  */
-export class HeldReadWatch {
-  readonly #controller = new AbortController();
-  readonly #attemptSignal: AbortSignal;
-  readonly #timer: StallTimer;
+export class HeldReadWatch extends StallWatch {
+  readonly #limitMs: number;
+  readonly #context: HeldStallContext;
 
   constructor(attemptSignal: AbortSignal, limitMs: number, context: HeldStallContext) {
-    this.#attemptSignal = attemptSignal;
-    this.#timer = new StallTimer(limitMs, (waitedMs) =>
-      this.#controller.abort(heldStall(waitedMs, limitMs, context)),
-    );
-    if (attemptSignal.aborted) this.#controller.abort(attemptSignal.reason);
-    else {
-      attemptSignal.addEventListener('abort', this.#follow, { once: true });
-      this.#timer.start();
-    }
+    super(attemptSignal, limitMs);
+    this.#limitMs = limitMs;
+    this.#context = context;
   }
 
-  /** The read's signal. */
-  get signal(): AbortSignal {
-    return this.#controller.signal;
+  protected stalled(waitedMs: number): GatewayError {
+    return heldStall(waitedMs, this.#limitMs, this.#context);
   }
 
   /** Content came: the clock starts again. */
   content(): void {
-    if (!this.#controller.signal.aborted) this.#timer.start();
+    if (!this.signal.aborted) this.timer.start();
   }
-
-  /** The read ended: the clock stops and the signal no longer follows the attempt's. */
-  end(): void {
-    this.#timer.stop();
-    this.#attemptSignal.removeEventListener('abort', this.#follow);
-  }
-
-  readonly #follow = (): void => {
-    this.#timer.stop();
-    this.#controller.abort(this.#attemptSignal.reason);
-  };
 }
 
 /** What a held read's stall names: the model asked, the answer's status. */
