@@ -1,6 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
+import {
+  DEFAULT_KEYS,
+  type Emulator,
+  type ModelCapability,
+  type ModelSpec,
+} from '@infergate/emulator';
 import { caught as caughtBy, emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import { vi } from 'vitest';
 import { createInProcessBudget } from '../src/budget/in-process-budget';
@@ -174,6 +179,33 @@ export const askingPlace = (model: string) => ({
     json_schema: { name: 'place', schema: PLACE_SCHEMA },
   },
 });
+
+/** A listed, online model of the structured-output emulator tests, with `more` of its spec. */
+const soModel = (capabilities: ModelCapability[], more: Partial<ModelSpec> = {}): ModelSpec => ({
+  owned_by: 'service-community',
+  online: true,
+  capabilities,
+  ...more,
+});
+const SCHEMA_STREAMED: ModelCapability[] = ['chat', 'streaming', 'json_schema'];
+
+/**
+ * The structured-output emulator tests' models: each serves a schema its own way (`json_schema`,
+ * `tools`, `json_object`, none), or answers it off-schema, cut, fenced or in prose.
+ */
+export const STRUCTURED_MODELS: Record<string, ModelSpec> = {
+  'community/so-native': soModel(SCHEMA_STREAMED),
+  'community/so-tools': soModel(['chat', 'streaming', 'tools']),
+  'community/so-object': soModel(['chat', 'streaming', 'json_object']),
+  'community/so-claimed': soModel([...SCHEMA_STREAMED, 'tools'], {
+    verification: 'provider_claimed',
+    jsonAnswers: { offSchemaShare: 1 },
+  }),
+  'community/so-cut': soModel(SCHEMA_STREAMED, { jsonAnswers: { invalidShare: 1 } }),
+  'community/so-fenced': soModel(SCHEMA_STREAMED, { jsonAnswers: { wrap: 'fence' } }),
+  'community/so-prose': soModel(SCHEMA_STREAMED, { jsonAnswers: { wrap: 'prose' } }),
+  'community/so-plain': soModel(['chat', 'streaming']),
+};
 
 /** A failure the gateway answered with `status`: the fixture of the retry and breaker unit tests. */
 export function serverFailure(code: GatewayErrorCode, status: number): GatewayError {
