@@ -6,7 +6,12 @@ import {
   type ModelCapability,
   type ModelSpec,
 } from '@infergate/emulator';
-import { caught as caughtBy, emulate, type GatewayConnection } from '@infergate/emulator/testing';
+import {
+  caught as caughtBy,
+  drivenClock,
+  emulate,
+  type GatewayConnection,
+} from '@infergate/emulator/testing';
 import { vi } from 'vitest';
 import { createInProcessBudget } from '../src/budget/in-process-budget';
 import type { KeyBudget } from '../src/budget/key-budget';
@@ -222,31 +227,13 @@ export const NO_CLIENT_STEERING: ClientSteering = {
 
 /**
  * Where a wait is the subject (a hedge's `afterMs`, a stall limit, a deadline), the test moves the
- * clock: fake timers, `performance.now()` (core's monotonic clock) and `Date` (the emulator's
- * delays are timers that it checks against `Date.now()`). Undo with `vi.useRealTimers()`.
+ * clock (the kit's `drivenClock`): `driveClock()` fakes the timers, `performance.now()` (core's
+ * monotonic clock) and `Date`; undo with `vi.useRealTimers()`. `settledAfter(ms, promise)` moves
+ * it by `ms` and returns what `promise` settled to, failing at once if it has not settled by then.
  */
-export const driveClock = () =>
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
-
-/** Node's own `setImmediate`, taken before a test fakes timers. */
-const nextTurn = globalThis.setImmediate;
-
-/**
- * Moves the driven clock by `ms` (timers fire in order, the work between them runs) and returns
- * what `promise` settled to; fails at once if it has not settled by then (so a hang is a quick
- * failure naming the wait, not the suite's 60 s timeout). One real turn of the event loop is let
- * run first: an aborted fetch rejects on it.
- */
-export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let settled = false;
-  const watched = promise.finally(() => {
-    settled = true;
-  });
-  await vi.advanceTimersByTimeAsync(ms);
-  await new Promise((resolve) => nextTurn(resolve));
-  if (!settled) throw new Error(`still pending after the clock moved ${ms} ms`);
-  return watched;
-}
+const clock = drivenClock(vi);
+export const driveClock = clock.drive;
+export const settledAfter = clock.settledAfter;
 
 /**
  * On the driven clock: once the client's slots are back (a cut request's after its grace; `whenIdle`
