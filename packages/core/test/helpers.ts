@@ -3,12 +3,14 @@ import { promisify } from 'node:util';
 import {
   DEFAULT_KEYS,
   type Emulator,
+  type FaultRule,
   type ModelCapability,
   type ModelSpec,
 } from '@infergate/emulator';
 import {
   caught as caughtBy,
   drivenClock,
+  type EmulatedGateway,
   emulate,
   type GatewayConnection,
 } from '@infergate/emulator/testing';
@@ -113,6 +115,20 @@ export function untilEvents(
   });
 }
 
+/**
+ * A gateway (a fresh one unless given) on which `community/general`, or the rule's own `model`,
+ * answers with the fault `rule`, and a recording client on it (then `options`).
+ */
+export async function faulted(
+  rule: FaultRule,
+  options: GatewayClientOptions = {},
+  on: EmulatedGateway | Promise<EmulatedGateway> = emulate(),
+) {
+  const gateway = await on;
+  gateway.emulator.injectFault({ model: 'community/general', ...rule });
+  return { gateway, emulator: gateway.emulator, ...recordingClient(gateway, options) };
+}
+
 /** Clients on `gateway` (`another(options)` makes one) whose chat events go to one list, `events`. */
 export function clientsSharingEvents(gateway: { connection: GatewayConnection }) {
   const events: GatewayEvent[] = [];
@@ -128,6 +144,13 @@ export function only<T extends GatewayEvent['type']>(
 ): Extract<GatewayEvent, { type: T }>[] {
   return events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
 }
+
+/** The route of a call whose listed models each gave one of `hops`, in order, the last answering. */
+export const routeThrough = (...hops: { model: string; outcome: string; reason?: string }[]) => ({
+  requested: hops.map((hop) => hop.model),
+  hops,
+  answeredBy: hops.at(-1)?.model,
+});
 
 /** Every capability a model may list (`GET /models`). */
 /** How many keys the realm's per-key map `name` holds (hedge timings, breakers' observations…). */
@@ -280,7 +303,7 @@ export async function engineBackAfterCaching(): Promise<{
 }
 
 /** A promise and the function that resolves it. */
-function deferred<T = void>() {
+export function deferred<T = void>() {
   let resolve: (value: T) => void = () => {};
   const promise = new Promise<T>((settle) => (resolve = settle));
   return { promise, resolve };
