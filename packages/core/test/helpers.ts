@@ -235,6 +235,28 @@ export const STRUCTURED_MODELS: Record<string, ModelSpec> = {
   'community/so-plain': soModel(['chat', 'streaming']),
 };
 
+/**
+ * A client on the emulator, which serves the catalog of `models`, whose chat requests of
+ * `community/so-native` a stub answers with `body` (of `contentType`): the exact bytes of an answer
+ * the emulator does not send. The emulator answers the other models.
+ */
+export async function soNativeAnswering(
+  body: string,
+  contentType: string,
+  models: Record<string, ModelSpec> = STRUCTURED_MODELS,
+): Promise<GatewayClient> {
+  const gateway = await emulate({ scenario: { models } });
+  const { fetch: gatewayFetch } = gateway.connection;
+  return createGatewayClient({
+    ...gateway.connection,
+    fetch: async (input, init) =>
+      String(input).endsWith('/chat/completions') &&
+      String(init?.body).includes('"model":"community/so-native"')
+        ? new Response(body, { headers: { 'content-type': contentType } })
+        : gatewayFetch(input, init),
+  });
+}
+
 /** A failure the gateway answered with `status`: the fixture of the retry and breaker unit tests. */
 export function serverFailure(code: GatewayErrorCode, status: number): GatewayError {
   return new GatewayError({ code, message: `the gateway answered ${status}`, status });
