@@ -14,7 +14,7 @@ import {
   emulate,
   type GatewayConnection,
 } from '@infergate/emulator/testing';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { createInProcessBudget } from '../src/budget/in-process-budget';
 import type { KeyBudget } from '../src/budget/key-budget';
 import { realmValue } from '../src/budget/realm';
@@ -136,6 +136,25 @@ export function clientsSharingEvents(gateway: { connection: GatewayConnection })
     recordingClient(gateway, options, events).client;
   return { events, another };
 }
+
+/**
+ * A `fetch` on `emulator` that runs `before(n, init)` ahead of the `n`th chat request (1, 2, …;
+ * the hedge is the 2nd): a test holds, orders or fails the attempts of a hedged call by it.
+ */
+export function beforeEachChat(
+  emulator: { fetch: typeof fetch },
+  before: (chat: number, init: RequestInit | undefined) => Promise<void>,
+): typeof fetch {
+  let chats = 0;
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.endsWith('/chat/completions')) await before(++chats, init);
+    return emulator.fetch(input, init);
+  };
+}
+
+/** The events of one attempt of a call, in order, from its wait for a slot to the slot given back. */
+export const ONE_ATTEMPT = ['queued', 'dequeued', 'attempt', 'response', 'released'];
 
 /** The events of one type, typed. */
 export function only<T extends GatewayEvent['type']>(
@@ -279,6 +298,17 @@ export const NO_CLIENT_STEERING: ClientSteering = {
 const clock = drivenClock(vi);
 export const driveClock = clock.drive;
 export const settledAfter = clock.settledAfter;
+
+/**
+ * On the driven clock: the error `run` fails with once the clock moved `ms`, its deadline: a
+ * timeout whose message names that deadline.
+ */
+export async function timedOutAt(ms: number, run: () => unknown): Promise<GatewayError> {
+  const error = await settledAfter(ms, caught(run));
+  expect(error.code).toBe('timeout');
+  expect(error.message).toContain(`within its deadline of ${ms} ms`);
+  return error;
+}
 
 /**
  * On the driven clock: once the client's slots are back (a cut request's after its grace; `whenIdle`

@@ -8,7 +8,15 @@ import type {
   StandardSchemaLike,
   StructuredOutputMethod,
 } from '../src/index';
-import { askingPlace, clientOn, only, recordingClient, STRUCTURED_MODELS } from './helpers';
+import {
+  askingPlace,
+  beforeEachChat,
+  clientOn,
+  deferred,
+  only,
+  recordingClient,
+  STRUCTURED_MODELS,
+} from './helpers';
 
 /** A refused answer's usage on its hop: its tokens were spent. */
 const SPENT = expect.objectContaining({ total_tokens: expect.any(Number) });
@@ -665,14 +673,10 @@ describe("structuredOutput.lastAnswer: 'returned' hands on only the call's last 
    */
   async function hedgedAfterSpare(first: string, spare: string, scenario = { models }) {
     const emulated = await emulate({ scenario });
-    let letGo: () => void = () => {};
-    const late = new Promise<void>((resolve) => (letGo = resolve));
-    let chats = 0;
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (url.endsWith('/chat/completions') && ++chats === 1) await late;
-      return emulated.emulator.fetch(input, init);
-    };
+    const { promise: late, resolve: letGo } = deferred();
+    const fetch = beforeEachChat(emulated.emulator, async (chat) => {
+      if (chat === 1) await late;
+    });
     const client = clientOn(emulated, {
       fetch,
       // The hedge's attempt (the call's second) gave its slot back: its answer was read.
