@@ -521,13 +521,7 @@ describe('fallbackModels: capacity-aware order', () => {
 
 describe('a steered stream that fails after its content (rv-steer F9)', () => {
   it('its route, as the stream holds it, ends with the failure, as the error says', async () => {
-    const gateway = await emulate();
-    gateway.emulator.injectFault({
-      fault: 'stream_error',
-      model: 'community/general',
-      afterChunks: 2,
-    });
-    const client = clientOn(gateway);
+    const { client } = await faulted({ fault: 'stream_error', afterChunks: 2 });
     const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'] });
     expect(stream.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
     const error = await caught(() => stream.result(), isGatewayError);
