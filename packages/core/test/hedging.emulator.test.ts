@@ -34,6 +34,12 @@ const HEDGED_AT_30 = {
   hedge: { afterMs: 30, maxExtra: 1 },
 };
 
+/** A call read whole (`chat`) or streamed (`chatStream`), as a test's name says it. */
+const READ_WAYS = [
+  ['read whole', false],
+  ['streamed', true],
+] as const;
+
 const held = (emulator: Emulator, model: string, times = 1) =>
   emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER, times });
 
@@ -723,10 +729,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(only(events, 'fallback')).toEqual([]);
   });
 
-  it.each([
-    ['read whole', false],
-    ['streamed', true],
-  ])(
+  it.each(READ_WAYS)(
     "%s: done is the last event, after the cut attempt's response (aborted) and released",
     async (_, stream) => {
       const events = await hedgedUntilDone(stream);
@@ -741,10 +744,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     },
   );
 
-  it.each([
-    ['read whole', false],
-    ['streamed', true],
-  ])(
+  it.each(READ_WAYS)(
     "%s: each attempt's response durationMs is from its own request (not the hedge's)",
     async (_, stream) => {
       const responses = only(await hedgedUntilDone(stream), 'response');
@@ -755,28 +755,25 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     },
   );
 
-  it.each([
-    ['read whole', false],
-    ['streamed', true],
-  ])('%s: a cut attempt slow to end delays the done event, not the answer', async (_, stream) => {
-    // The first request is never answered, and its abort is honoured only when the test says (a
-    // fetch slow to give up): the hedge's answer must reach the caller meanwhile.
-    const { events, done, letGo, answered } = await hedgedOverHeldFirst(stream);
-    expect((await settledAfter(50, answered)).text).toBe('Echo: hello there');
-    expect(only(events, 'done')).toEqual([]);
-    letGo();
-    await settledAfter(0, done);
-    expect(events.at(-1)?.type).toBe('done');
-    expect(only(events, 'response').find((event) => event.attempt === 1)).toMatchObject({
-      ok: false,
-      code: 'aborted',
-    });
-  });
+  it.each(READ_WAYS)(
+    '%s: a cut attempt slow to end delays the done event, not the answer',
+    async (_, stream) => {
+      // The first request is never answered, and its abort is honoured only when the test says (a
+      // fetch slow to give up): the hedge's answer must reach the caller meanwhile.
+      const { events, done, letGo, answered } = await hedgedOverHeldFirst(stream);
+      expect((await settledAfter(50, answered)).text).toBe('Echo: hello there');
+      expect(only(events, 'done')).toEqual([]);
+      letGo();
+      await settledAfter(0, done);
+      expect(events.at(-1)?.type).toBe('done');
+      expect(only(events, 'response').find((event) => event.attempt === 1)).toMatchObject({
+        ok: false,
+        code: 'aborted',
+      });
+    },
+  );
 
-  it.each([
-    ['read whole', false],
-    ['streamed', true],
-  ])(
+  it.each(READ_WAYS)(
     '%s: a cut attempt that never ends holds the done event only its grace, then nothing follows done',
     async (_, stream) => {
       // The first request's fetch ignores its abort until the test lets it go (a wrapper that
