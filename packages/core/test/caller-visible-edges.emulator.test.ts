@@ -13,6 +13,7 @@ import {
   askingPlace,
   clientOn,
   driveClock,
+  faulted,
   hi,
   idle,
   only,
@@ -261,13 +262,10 @@ describe("a cut request's slot is kept for the grace (CUT_REQUEST_GRACE_MS)", ()
   });
 
   it("the last attempt's answer refused after a cut (a first-chunk stall, no retry): its slot is kept too", async () => {
-    const gateway = await emulate();
-    gateway.emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/general',
-      ms: 60_000,
-    });
-    const client = clientOn(gateway, { maxRetries: 0, firstChunkTimeoutMs: 300 });
+    const { gateway, client } = await faulted(
+      { fault: 'stall_first_chunk', ms: 60_000 },
+      { maxRetries: 0, firstChunkTimeoutMs: 300 },
+    );
     driveClock();
     const error = await settledAfter(300, failed(client.chatStream(hi())));
     expect(error).toMatchObject({ code: 'timeout', stall: { phase: 'first-chunk' } });

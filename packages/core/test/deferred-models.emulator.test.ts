@@ -1,22 +1,24 @@
 // A listed model the order puts behind one listed after it (rv-steer F5): full, offline, an own
 // model the catalog does not list, failing often. A caller who asked for A and got B sees, from
 // the route, the events and OpenTelemetry, that A was put back, why, and that it was not tried.
-import { emulate } from '@infergate/emulator/testing';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { GatewayEvent } from '../src/index';
+import type { GatewayClientOptions, GatewayEvent } from '../src/index';
 import { otelEvents } from '../src/otel';
 import {
   clientOn,
   DEFAULT_KEYS,
   driveClock,
+  faulted,
   hi,
   only,
   recordingClient,
+  routeThrough,
   settledAfter,
 } from './helpers';
 
@@ -36,6 +38,33 @@ async function gatewayWithStandings() {
   });
 }
 
+/**
+ * `recordingClient` on `gateway` (then `options`) whose chat events OpenTelemetry records too
+ * (`otelEvents`), and the attributes of the `infergate.model_deferred` span events of its finished
+ * chat spans.
+ */
+function tracedClient(gateway: EmulatedGateway, options: GatewayClientOptions = {}) {
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  }).getTracer('test');
+  const record = otelEvents({ tracer });
+  const { client, events } = recordingClient(gateway, {
+    ...options,
+    onEvent: (event) => {
+      record(event);
+      if (event.operation === 'chat') events.push(event);
+    },
+  });
+  const deferredSpanEvents = () =>
+    exporter
+      .getFinishedSpans()
+      .filter((span) => span.name.startsWith('chat '))
+      .flatMap((span) => span.events.filter((event) => event.name === 'infergate.model_deferred'))
+      .map((event) => event.attributes);
+  return { client, events, deferredSpanEvents };
+}
+
 const types = (events: GatewayEvent[]) =>
   events
     .map((event) => event.type)
@@ -44,28 +73,16 @@ const types = (events: GatewayEvent[]) =>
 describe('a listed model put behind one listed after it', () => {
   it('chat: an own model the catalog does not list, deferred, not tried; its event and span event say why', async () => {
     const gateway = await emulate();
-    const exporter = new InMemorySpanExporter();
-    const tracer = new BasicTracerProvider({
-      spanProcessors: [new SimpleSpanProcessor(exporter)],
-    }).getTracer('test');
-    const record = otelEvents({ tracer });
-    const { client, events } = recordingClient(gateway, {
-      onEvent: (event) => {
-        record(event);
-        if (event.operation === 'chat') events.push(event);
-      },
-    });
+    const { client, events, deferredSpanEvents } = tracedClient(gateway);
     const result = await client.chat(hi('my/laptop-model'), {
       fallbackModels: ['community/general'],
     });
-    expect(result.route).toEqual({
-      requested: ['my/laptop-model', 'community/general'],
-      hops: [
+    expect(result.route).toEqual(
+      routeThrough(
         { model: 'my/laptop-model', outcome: 'deferred', reason: 'not_in_catalog' },
         { model: 'community/general', outcome: 'answered' },
-      ],
-      answeredBy: 'community/general',
-    });
+      ),
+    );
     expect(gateway.emulator.counters.requests.chat).toBe(1);
     expect(only(events, 'model-deferred')).toMatchObject([
       {
@@ -78,15 +95,14 @@ describe('a listed model put behind one listed after it', () => {
     ]);
     // Told once the model to try is chosen (its slot held), before its attempt.
     expect(types(events)).toEqual(['dequeued', 'model-deferred', 'attempt']);
-    const span = exporter.getFinishedSpans().find((each) => each.name.startsWith('chat '));
-    expect(
-      span?.events.find((event) => event.name === 'infergate.model_deferred')?.attributes,
-    ).toEqual({
-      'gen_ai.request.model': 'my/laptop-model',
-      'infergate.defer.reason': 'not_in_catalog',
-      'infergate.defer.ahead': 'community/general',
-      'infergate.defer.detail': only(events, 'model-deferred')[0]?.detail,
-    });
+    expect(deferredSpanEvents()).toEqual([
+      {
+        'gen_ai.request.model': 'my/laptop-model',
+        'infergate.defer.reason': 'not_in_catalog',
+        'infergate.defer.ahead': 'community/general',
+        'infergate.defer.detail': only(events, 'model-deferred')[0]?.detail,
+      },
+    ]);
   });
 
   it('chatStream: an offline and a full model listed first, both deferred for the free one', async () => {
@@ -119,13 +135,11 @@ describe('a listed model put behind one listed after it', () => {
   });
 
   it('after a failover: the model passed over for the next one is deferred, after the failover event', async () => {
-    const gateway = await gatewayWithStandings();
-    const { client, events } = recordingClient(gateway);
-    gateway.emulator.injectFault({
-      fault: 'model_busy',
-      model: 'community/general',
-      retryAfter: 3600,
-    });
+    const { client, events } = await faulted(
+      { fault: 'model_busy', retryAfter: 3600 },
+      {},
+      gatewayWithStandings(),
+    );
     const held = await client.chatStream(hi('community/small', 'a b c d e f g h i j'));
     const start = events.length;
     const result = await client.chat(hi(), {
@@ -181,23 +195,7 @@ async function hedgeOverHeldGeneral() {
     model: 'community/general',
     ms: FOREVER,
   });
-  const exporter = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-  }).getTracer('test');
-  const record = otelEvents({ tracer });
-  const { client, events } = recordingClient(gateway, {
-    onEvent: (event) => {
-      record(event);
-      if (event.operation === 'chat') events.push(event);
-    },
-  });
-  const deferredSpanEvents = () =>
-    exporter
-      .getFinishedSpans()
-      .filter((span) => span.name.startsWith('chat '))
-      .flatMap((span) => span.events.filter((event) => event.name === 'infergate.model_deferred'))
-      .map((event) => event.attributes);
+  const { client, events, deferredSpanEvents } = tracedClient(gateway);
   return { client, events, emulator: gateway.emulator, deferredSpanEvents };
 }
 
@@ -224,16 +222,18 @@ describe("a hedge's pick passes over a listed model as a walk's does (rv-events 
     fallbackModels: ['my/desk-model', 'community/streamer'],
     hedge: { afterMs: 50, maxExtra: 1 },
   };
+  /** The route of such a call: the own model deferred, the held first run lost to the hedge. */
+  const HEDGED_PAST_DESK_MODEL = [
+    { model: 'my/desk-model', outcome: 'deferred', reason: 'not_in_catalog' },
+    { model: 'community/general', outcome: 'lost' },
+    { model: 'community/streamer', outcome: 'answered' },
+  ];
 
   it("chat: the own model listed before the hedge's is a deferred hop, event and span event", async () => {
     const { client, events, emulator, deferredSpanEvents } = await hedgeOverHeldGeneral();
     driveClock();
     const result = await settledAfter(50, client.chat(hi(), options));
-    expect(result.route.hops).toEqual([
-      { model: 'my/desk-model', outcome: 'deferred', reason: 'not_in_catalog' },
-      { model: 'community/general', outcome: 'lost' },
-      { model: 'community/streamer', outcome: 'answered' },
-    ]);
+    expect(result.route.hops).toEqual(HEDGED_PAST_DESK_MODEL);
     expect(only(events, 'model-deferred')).toMatchObject([PASSED_OVER_BY_HEDGE]);
     // Told once the hedge's slot is held, before its attempt (as after a failover).
     expect(hedgeTypes(events)).toEqual([
@@ -260,11 +260,7 @@ describe("a hedge's pick passes over a listed model as a walk's does (rv-events 
     const { client, events, deferredSpanEvents } = await hedgeOverHeldGeneral();
     driveClock();
     const stream = await settledAfter(50, client.chatStream(hi(), options));
-    expect(stream.route.hops).toEqual([
-      { model: 'my/desk-model', outcome: 'deferred', reason: 'not_in_catalog' },
-      { model: 'community/general', outcome: 'lost' },
-      { model: 'community/streamer', outcome: 'answered' },
-    ]);
+    expect(stream.route.hops).toEqual(HEDGED_PAST_DESK_MODEL);
     await settledAfter(0, stream.result());
     expect(only(events, 'model-deferred')).toMatchObject([PASSED_OVER_BY_HEDGE]);
     expect(deferredSpanEvents()).toMatchObject([
@@ -312,18 +308,7 @@ describe('a full deferral says how old the count it was judged on is (rv-events 
       ms: FOREVER,
     });
     driveClock();
-    const exporter = new InMemorySpanExporter();
-    const tracer = new BasicTracerProvider({
-      spanProcessors: [new SimpleSpanProcessor(exporter)],
-    }).getTracer('test');
-    const record = otelEvents({ tracer });
-    const { client, events } = recordingClient(gateway, {
-      catalogTtlMs: 60_000,
-      onEvent: (event) => {
-        record(event);
-        if (event.operation === 'chat') events.push(event);
-      },
-    });
+    const { client, events, deferredSpanEvents } = tracedClient(gateway, { catalogTtlMs: 60_000 });
     const other = clientOn(gateway, { apiKey: DEFAULT_KEYS.nofallback });
     const running = await settledAfter(20, other.chatStream(hi('community/small')));
     const [listed] = (await settledAfter(20, client.models())).filter(
@@ -333,10 +318,7 @@ describe('a full deferral says how old the count it was judged on is (rv-events 
     await running.cancel();
     await vi.advanceTimersByTimeAsync(12_000);
     const spanDetails = () =>
-      exporter
-        .getFinishedSpans()
-        .flatMap((span) => span.events.filter((event) => event.name === 'infergate.model_deferred'))
-        .map((event) => event.attributes?.['infergate.defer.detail']);
+      deferredSpanEvents().map((attributes) => attributes?.['infergate.defer.detail']);
     return { client, events, spanDetails };
   }
 

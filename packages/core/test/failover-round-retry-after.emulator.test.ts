@@ -41,6 +41,18 @@ const failureOf = (call: Promise<unknown>) =>
     call.catch((failure: GatewayError) => failure),
   );
 
+/**
+ * What `bothBusy(2, …)` asks in its first two seconds: general (2 s) waits while tools (1 s) is
+ * asked again; both free again at 2 s, the round asks them in the list's order.
+ */
+const TWO_SECONDS_OF_BOTH_BUSY = [
+  `0 ${GENERAL}`,
+  `0 ${TOOLS}`,
+  `1000 ${TOOLS}`,
+  `2000 ${GENERAL}`,
+  `2000 ${TOOLS}`,
+];
+
 describe('a round after every model failed (fallbackModels)', () => {
   it('asks a model again only once its own Retry-After has passed; the others go first', async () => {
     const { gateway, client, asked } = await bothBusy(4, 2, 2);
@@ -58,15 +70,7 @@ describe('a round after every model failed (fallbackModels)', () => {
     const { gateway, client, events, asked } = await bothBusy(2, 3);
     const call = client.chat(hi(GENERAL), { fallbackModels: [TOOLS] });
     const error = await failureOf(call);
-    expect(asked()).toEqual([
-      `0 ${GENERAL}`,
-      `0 ${TOOLS}`,
-      `1000 ${TOOLS}`,
-      // Both free again at 2 s: the round asks them in the list's order.
-      `2000 ${GENERAL}`,
-      `2000 ${TOOLS}`,
-      `3000 ${TOOLS}`,
-    ]);
+    expect(asked()).toEqual([...TWO_SECONDS_OF_BOTH_BUSY, `3000 ${TOOLS}`]);
     expect(only(events, 'retry').map((retry) => retry.delayMs)).toEqual([1000, 1000, 1000]);
     expect(error).toMatchObject({ code: 'model_busy', status: 429 });
     await gateway.close();
@@ -77,13 +81,7 @@ describe('a round after every model failed (fallbackModels)', () => {
     const call = client.chat(hi(GENERAL), { fallbackModels: [TOOLS], timeoutMs: 2_500 });
     const error = await failureOf(call);
     // At 2 s, 0.5 s is left: neither model's next Retry-After fits, the call ends with its failure.
-    expect(asked()).toEqual([
-      `0 ${GENERAL}`,
-      `0 ${TOOLS}`,
-      `1000 ${TOOLS}`,
-      `2000 ${GENERAL}`,
-      `2000 ${TOOLS}`,
-    ]);
+    expect(asked()).toEqual(TWO_SECONDS_OF_BOTH_BUSY);
     expect(error).toMatchObject({ code: 'model_busy', status: 429 });
     await gateway.close();
   });

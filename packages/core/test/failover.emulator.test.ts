@@ -6,6 +6,7 @@ import {
   clientOn,
   clientsSharingEvents,
   DEFAULT_KEYS,
+  faulted,
   hi,
   only,
   recordingClient,
@@ -23,11 +24,8 @@ const busyOnce = (emulator: Emulator, model: string) =>
 
 describe('fallbackModels: failover at once', () => {
   it('a busy first model is answered by the second, without sleeping its Retry-After', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
     // An hour: far above maxRetryAfterMs, so a wait on it could never end the test.
-    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    const { emulator, client, events } = await faulted({ fault: 'model_busy', retryAfter: 3600 });
     const result = await client.chat(hi(), { fallbackModels: ['community/streamer'] });
     expect(result.answer.text).toBe('Echo: hello there');
     expect(result.requestedModel).toBe('community/general');
@@ -61,10 +59,7 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('also with a Retry-After it would wait for, and for streams', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 30 });
+    const { emulator, client, events } = await faulted({ fault: 'model_busy', retryAfter: 30 });
     const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'] });
     expect((await stream.result()).text).toBe('Echo: hello there');
     expect(stream.servedModel).toBe('community/streamer');
@@ -123,10 +118,7 @@ describe('fallbackModels: failover at once', () => {
       'upstream_html',
       'drop_connection',
     ] as const) {
-      const gateway = await emulate();
-      const { client, events } = recordingClient(gateway);
-      const { emulator } = gateway;
-      emulator.injectFault({ fault, model: 'community/general' });
+      const { emulator, client, events } = await faulted({ fault });
       const result = await client.chat(hi(), { fallbackModels: ['community/plain'] });
       expect(result.servedModel, fault).toBe('community/plain');
       expect(only(events, 'retry'), fault).toEqual([]);
@@ -135,12 +127,8 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('does not fail over on client_concurrency_exceeded: the key limit is the same for every model', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({
+    const { emulator, client, events } = await faulted({
       fault: 'rate_limit',
-      model: 'community/general',
       times: 1,
       retryAfter: 0,
     });
@@ -153,10 +141,7 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('does not fail over on a caller error: the request is refused as it is', async () => {
-    const gateway = await emulate();
-    const { client } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'upstream_json', model: 'community/general' });
+    const { emulator, client } = await faulted({ fault: 'upstream_json' });
     const error = await caught(
       () => client.chat(hi(), { fallbackModels: ['community/plain'] }),
       isGatewayError,
@@ -214,10 +199,10 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('throws the last failure when the list is exhausted and nothing may be retried', async () => {
-    const gateway = await emulate();
-    const { client } = recordingClient(gateway, { maxRetries: 0 });
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    const { emulator, client } = await faulted(
+      { fault: 'model_busy', retryAfter: 3600 },
+      { maxRetries: 0 },
+    );
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/plain' });
     const error = await caught(
       () => client.chat(hi(), { fallbackModels: ['community/plain'] }),
@@ -258,10 +243,7 @@ describe('fallbackModels: failover at once', () => {
 
 describe('fallbackModels: checked against the catalog before sending', () => {
   it('skips a fallback lacking tools without a request, and reports the skip', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    const { emulator, client, events } = await faulted({ fault: 'model_busy', retryAfter: 3600 });
     const result = await client.chat(
       { ...hi(), tools: [weather] },
       { fallbackModels: ['community/streamer', 'community/tools'] },
@@ -323,10 +305,10 @@ describe('fallbackModels: checked against the catalog before sending', () => {
   });
 
   it('a model going offline mid-run: failed over at once, then skipped without a request', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'model_offline', model: 'community/general', afterRequests: 1 });
+    const { emulator, client, events } = await faulted({
+      fault: 'model_offline',
+      afterRequests: 1,
+    });
     const options = { fallbackModels: ['community/plain'] };
     expect((await client.chat(hi(), options)).servedModel).toBe('community/general');
     // Offline now: provider_unavailable, the next model at once (and the catalog forgotten).
@@ -539,13 +521,7 @@ describe('fallbackModels: capacity-aware order', () => {
 
 describe('a steered stream that fails after its content (rv-steer F9)', () => {
   it('its route, as the stream holds it, ends with the failure, as the error says', async () => {
-    const gateway = await emulate();
-    gateway.emulator.injectFault({
-      fault: 'stream_error',
-      model: 'community/general',
-      afterChunks: 2,
-    });
-    const client = clientOn(gateway);
+    const { client } = await faulted({ fault: 'stream_error', afterChunks: 2 });
     const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'] });
     expect(stream.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
     const error = await caught(() => stream.result(), isGatewayError);

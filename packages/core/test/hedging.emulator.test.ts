@@ -5,16 +5,20 @@ import { caught, emulate, untilRequests } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
-import type { GatewayEvent } from '../src/index';
+import type { ChatCallOptions, GatewayClient, GatewayEvent } from '../src/index';
 import { isGatewayError } from '../src/index';
 import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-delay';
 import {
+  beforeEachChat,
   clientOn,
   clientsSharingEvents,
   DEFAULT_KEYS,
+  deferred,
   driveClock,
+  faulted,
   hi,
   idle,
+  ONE_ATTEMPT,
   only,
   recordingClient,
   settledAfter,
@@ -24,8 +28,29 @@ import {
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
 const FOREVER = 60_000;
 
+/** A call listing `community/streamer`, hedged after 30 ms. */
+const HEDGED_AT_30 = {
+  fallbackModels: ['community/streamer'],
+  hedge: { afterMs: 30, maxExtra: 1 },
+};
+
+/** A call read whole (`chat`) or streamed (`chatStream`), as a test's name says it. */
+const READ_WAYS = [
+  ['read whole', false],
+  ['streamed', true],
+] as const;
+
 const held = (emulator: Emulator, model: string, times = 1) =>
   emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER, times });
+
+/** On the driven clock: the error a chat (`hi()`, with `options`) fails with by its `timeoutMs`. */
+function chatFailureAt(client: GatewayClient, options: ChatCallOptions & { timeoutMs: number }) {
+  driveClock();
+  return settledAfter(
+    options.timeoutMs,
+    caught(() => client.chat(hi(), options), isGatewayError),
+  );
+}
 
 /**
  * A chat on a held model that may hedge after 30 ms but finds nothing to hedge to: it times out
@@ -35,14 +60,7 @@ async function timesOutUnhedged(
   { client, events }: ReturnType<typeof recordingClient>,
   timeoutMs: number,
 ) {
-  driveClock();
-  const error = await settledAfter(
-    timeoutMs,
-    caught(
-      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs }),
-      isGatewayError,
-    ),
-  );
+  const error = await chatFailureAt(client, { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs });
   expect(error.code).toBe('timeout');
   expect(only(events, 'hedge')).toEqual([]);
   return only(events, 'hedge-skipped');
@@ -77,18 +95,14 @@ async function hedgedToStreamer(hedge: { afterMs: number | 'auto'; maxExtra?: nu
 async function hedgedOverHeldFirst(stream: boolean) {
   const gateway = await emulate();
   const { emulator } = gateway;
-  let letGo: () => void = () => {};
-  const late = new Promise<void>((resolve) => (letGo = resolve));
-  let chats = 0;
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    if (!url.endsWith('/chat/completions') || ++chats > 1) return emulator.fetch(input, init);
+  const { promise: late, resolve: letGo } = deferred();
+  const fetch = beforeEachChat(emulator, async (chat, init) => {
+    if (chat > 1) return;
     await late;
     throw init!.signal!.reason;
-  };
+  });
   const events: GatewayEvent[] = [];
-  let ended: () => void = () => {};
-  const done = new Promise<void>((resolve) => (ended = resolve));
+  const { promise: done, resolve: ended } = deferred();
   const client = clientOn(gateway, {
     fetch,
     onEvent: (event) => {
@@ -112,8 +126,7 @@ async function hedgedOverHeldFirst(stream: boolean) {
 async function hedgedUntilDone(stream: boolean): Promise<GatewayEvent[]> {
   const gateway = await emulate();
   const events: GatewayEvent[] = [];
-  let ended: () => void = () => {};
-  const done = new Promise<void>((resolve) => (ended = resolve));
+  const { promise: done, resolve: ended } = deferred();
   const client = clientOn(gateway, {
     onEvent: (event) => {
       if (event.operation !== 'chat') return;
@@ -301,19 +314,11 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const { emulator } = gateway;
     held(emulator, 'community/general');
     emulator.injectFault({ fault: 'model_busy', model: 'community/streamer', retryAfter: 3600 });
-    driveClock();
-    const error = await settledAfter(
-      500,
-      caught(
-        () =>
-          client.chat(hi(), {
-            fallbackModels: ['community/streamer'],
-            hedge: { afterMs: 30, maxExtra: 1 },
-            timeoutMs: 500,
-          }),
-        isGatewayError,
-      ),
-    );
+    const error = await chatFailureAt(client, {
+      fallbackModels: ['community/streamer'],
+      hedge: { afterMs: 30, maxExtra: 1 },
+      timeoutMs: 500,
+    });
     expect(error.code).toBe('timeout');
     expect(error.route?.requested).toEqual(['community/general', 'community/streamer']);
     // The hedge's failure too, in the order they came; the error's own hop last.
@@ -395,23 +400,16 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     // The first attempt's 502 comes once the hedge is sent; the hedge answers once the first run
     // has scheduled its retry (a wait of the backoff, far longer than the test).
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
-    let hedgeSent: () => void = () => {};
-    const sent = new Promise<void>((resolve) => (hedgeSent = resolve));
-    let retryScheduled: () => void = () => {};
-    const scheduled = new Promise<void>((resolve) => (retryScheduled = resolve));
-    let ended: () => void = () => {};
-    const done = new Promise<void>((resolve) => (ended = resolve));
-    let chats = 0;
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (!url.endsWith('/chat/completions')) return emulator.fetch(input, init);
-      if (++chats === 1) await sent;
+    const { promise: sent, resolve: hedgeSent } = deferred();
+    const { promise: scheduled, resolve: retryScheduled } = deferred();
+    const { promise: done, resolve: ended } = deferred();
+    const fetch = beforeEachChat(emulator, async (chat) => {
+      if (chat === 1) await sent;
       else {
         hedgeSent();
         await scheduled;
       }
-      return emulator.fetch(input, init);
-    };
+    });
     const events: GatewayEvent[] = [];
     const client = clientOn(gateway, {
       fetch,
@@ -423,10 +421,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
         if (event.type === 'done') ended();
       },
     });
-    const result = await client.chat(hi(), {
-      fallbackModels: ['community/streamer'],
-      hedge: { afterMs: 30, maxExtra: 1 },
-    });
+    const result = await client.chat(hi(), HEDGED_AT_30);
     expect(result.servedModel).toBe('community/streamer');
     // One hop per attempt sent: the first model's failure, the hedge's answer.
     expect(result.route.hops).toEqual([
@@ -443,20 +438,14 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('a first attempt waiting to retry a 500 when the hedge wins: its 500 is its hop, no lost hop', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway, { retryBaseDelayMs: 60_000 });
-    const { emulator } = gateway;
     // The first attempt's 500 comes at once; its retry waits the backoff (far beyond the test):
     // the hedge, sent after 30 ms, answers while the first run sits in that wait.
-    emulator.injectFault({ fault: 'upstream_text', model: 'community/general', times: 1 });
-    driveClock();
-    const stream = await settledAfter(
-      30,
-      client.chatStream(hi(), {
-        fallbackModels: ['community/streamer'],
-        hedge: { afterMs: 30, maxExtra: 1 },
-      }),
+    const { emulator, client, events } = await faulted(
+      { fault: 'upstream_text', times: 1 },
+      { retryBaseDelayMs: 60_000 },
     );
+    driveClock();
+    const stream = await settledAfter(30, client.chatStream(hi(), HEDGED_AT_30));
     expect((await stream.result()).text).toBe('Echo: hello there');
     // The retry was scheduled before the hedge was sent, and never sent.
     const order = events.filter((event) => event.type === 'retry' || event.type === 'hedge');
@@ -480,21 +469,15 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   ] as const)(
     'a hedge that failed (%s) before the slow first attempt answered: its failure is its hop, not lost',
     async (_what, fault, code) => {
-      const gateway = await emulate();
-      const { client, events } = recordingClient(gateway);
-      const { emulator } = gateway;
       // The first answers after 200 ms; the hedge, sent at 30 ms, fails at once (no retry: a
       // hedge is one attempt).
-      emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 200 });
+      const { emulator, client, events } = await faulted({
+        fault: 'stall_first_chunk',
+        ms: 200,
+      });
       emulator.injectFault({ fault, model: 'community/streamer' });
       driveClock();
-      const result = await settledAfter(
-        200,
-        client.chat(hi(), {
-          fallbackModels: ['community/streamer'],
-          hedge: { afterMs: 30, maxExtra: 1 },
-        }),
-      );
+      const result = await settledAfter(200, client.chat(hi(), HEDGED_AT_30));
       expect(result.servedModel).toBe('community/general');
       expect(only(events, 'hedge')).toMatchObject([
         { phase: 'sent', model: 'community/streamer' },
@@ -516,10 +499,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const { budget, asked, answer, givenBack } = slowIfFreeBudget();
     const { client, events } = recordingClient(gateway, { budget });
     const release = gateway.hold();
-    const call = client.chat(hi(), {
-      fallbackModels: ['community/streamer'],
-      hedge: { afterMs: 30, maxExtra: 1 },
-    });
+    const call = client.chat(hi(), HEDGED_AT_30);
     await asked;
     release();
     const result = await call;
@@ -534,12 +514,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('hedges a stream whose first model sends only keep-alive comments', async () => {
-    const gateway = await emulate();
-    const { client } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({
+    const { client } = await faulted({
       fault: 'keepalive_first_chunk',
-      model: 'community/general',
       ms: FOREVER,
       intervalMs: 10,
     });
@@ -686,20 +662,12 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     // Every request held (a walk goes round its models again after each stalls once).
     held(emulator, 'community/general', 10);
     held(emulator, 'community/streamer', 10);
-    driveClock();
-    const error = await settledAfter(
-      1_000,
-      caught(
-        () =>
-          client.chat(hi(), {
-            fallbackModels: ['community/streamer'],
-            firstChunkTimeoutMs: 200,
-            hedge: { afterMs: 30, maxExtra: 1 },
-            timeoutMs: 1_000,
-          }),
-        isGatewayError,
-      ),
-    );
+    const error = await chatFailureAt(client, {
+      fallbackModels: ['community/streamer'],
+      firstChunkTimeoutMs: 200,
+      hedge: { afterMs: 30, maxExtra: 1 },
+      timeoutMs: 1_000,
+    });
     expect(error.code).toBe('timeout');
     // The first model stalled, the call moved on (a second request, and more), never hedged.
     expect(only(events, 'failover').length).toBeGreaterThanOrEqual(1);
@@ -737,24 +705,19 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     // The hedge (to the streamer) is held; the first attempt answers once its hedge is sent, so
     // the first wins after the hedge was the last request sent.
     held(emulator, 'community/streamer');
-    let hedgeSent: () => void = () => {};
-    const second = new Promise<void>((resolve) => (hedgeSent = resolve));
-    let chats = 0;
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (!url.endsWith('/chat/completions')) return emulator.fetch(input, init);
-      if (++chats === 1) await second;
+    const { promise: second, resolve: hedgeSent } = deferred();
+    const ordered = beforeEachChat(emulator, async (chat) => {
+      if (chat === 1) await second;
       else hedgeSent();
-      const response = await emulator.fetch(input, init);
+    });
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await ordered(input, init);
       const headers = new Headers(response.headers);
       headers.delete('x-service-model');
       return new Response(response.body, { status: response.status, headers });
     };
     const client = another({ fetch });
-    const stream = await client.chatStream(hi(), {
-      fallbackModels: ['community/streamer'],
-      hedge: { afterMs: 30, maxExtra: 1 },
-    });
+    const stream = await client.chatStream(hi(), HEDGED_AT_30);
     expect((await stream.result()).text).toBe('Echo: hello there');
     expect(only(events, 'hedge').at(-1)).toMatchObject({
       phase: 'won',
@@ -766,23 +729,14 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(only(events, 'fallback')).toEqual([]);
   });
 
-  it.each([
-    ['read whole', false],
-    ['streamed', true],
-  ])(
+  it.each(READ_WAYS)(
     "%s: done is the last event, after the cut attempt's response (aborted) and released",
     async (_, stream) => {
       const events = await hedgedUntilDone(stream);
       // A handler forgets the call at `done` (otelEvents ends its spans): nothing may follow it.
       expect(events.at(-1)?.type).toBe('done');
       const cut = events.filter((event) => 'attempt' in event && event.attempt === 1);
-      expect(cut.map((event) => event.type)).toEqual([
-        'queued',
-        'dequeued',
-        'attempt',
-        'response',
-        'released',
-      ]);
+      expect(cut.map((event) => event.type)).toEqual(ONE_ATTEMPT);
       expect(cut[3]).toMatchObject({ ok: false, code: 'aborted' });
       // A stream's headers came before it stalled (a whole answer's did not): its cut attempt says
       // their status.
@@ -790,10 +744,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     },
   );
 
-  it.each([
-    ['read whole', false],
-    ['streamed', true],
-  ])(
+  it.each(READ_WAYS)(
     "%s: each attempt's response durationMs is from its own request (not the hedge's)",
     async (_, stream) => {
       const responses = only(await hedgedUntilDone(stream), 'response');
@@ -804,28 +755,25 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     },
   );
 
-  it.each([
-    ['read whole', false],
-    ['streamed', true],
-  ])('%s: a cut attempt slow to end delays the done event, not the answer', async (_, stream) => {
-    // The first request is never answered, and its abort is honoured only when the test says (a
-    // fetch slow to give up): the hedge's answer must reach the caller meanwhile.
-    const { events, done, letGo, answered } = await hedgedOverHeldFirst(stream);
-    expect((await settledAfter(50, answered)).text).toBe('Echo: hello there');
-    expect(only(events, 'done')).toEqual([]);
-    letGo();
-    await settledAfter(0, done);
-    expect(events.at(-1)?.type).toBe('done');
-    expect(only(events, 'response').find((event) => event.attempt === 1)).toMatchObject({
-      ok: false,
-      code: 'aborted',
-    });
-  });
+  it.each(READ_WAYS)(
+    '%s: a cut attempt slow to end delays the done event, not the answer',
+    async (_, stream) => {
+      // The first request is never answered, and its abort is honoured only when the test says (a
+      // fetch slow to give up): the hedge's answer must reach the caller meanwhile.
+      const { events, done, letGo, answered } = await hedgedOverHeldFirst(stream);
+      expect((await settledAfter(50, answered)).text).toBe('Echo: hello there');
+      expect(only(events, 'done')).toEqual([]);
+      letGo();
+      await settledAfter(0, done);
+      expect(events.at(-1)?.type).toBe('done');
+      expect(only(events, 'response').find((event) => event.attempt === 1)).toMatchObject({
+        ok: false,
+        code: 'aborted',
+      });
+    },
+  );
 
-  it.each([
-    ['read whole', false],
-    ['streamed', true],
-  ])(
+  it.each(READ_WAYS)(
     '%s: a cut attempt that never ends holds the done event only its grace, then nothing follows done',
     async (_, stream) => {
       // The first request's fetch ignores its abort until the test lets it go (a wrapper that
@@ -846,12 +794,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   );
 
   it('leaks no slot over many hedged calls', async () => {
-    const gateway = await emulate();
-    const { client } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({
+    const { emulator, client } = await faulted({
       fault: 'stall_first_chunk',
-      model: 'community/general',
       ms: 80,
       every: 3,
     });

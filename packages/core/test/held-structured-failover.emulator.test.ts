@@ -1,14 +1,15 @@
-import type { ModelSpec } from '@infergate/emulator';
+import type { FaultName } from '@infergate/emulator';
 import { caught, emulate, watchedChatReads } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGatewayClient, type GatewayError } from '../src/index';
+import { createGatewayClient, type GatewayClientOptions, type GatewayError } from '../src/index';
 import {
+  askingPlace,
   clientOn,
   DEFAULT_KEYS,
   driveClock,
   only,
-  PLACE_SCHEMA,
   recordingClient,
+  STRUCTURED_MODELS,
   settledAfter,
 } from './helpers';
 
@@ -16,31 +17,53 @@ import {
 // until content would reach the caller (docs/gateway-protocol.md §4.8 item 5): nothing of it has
 // reached the caller, so a stall (`chunkTimeoutMs`) or a failure during that read is no answer,
 // and the walk moves on to the next model (§4.7 rules 3 and 5).
-const listed = { owned_by: 'service-community', online: true } as const;
-const models: Record<string, ModelSpec> = {
-  'community/so-prose': {
-    ...listed,
-    capabilities: ['chat', 'streaming', 'json_schema'],
-    jsonAnswers: { wrap: 'prose' },
-  },
-  'community/so-native': { ...listed, capabilities: ['chat', 'streaming', 'json_schema'] },
-};
+const models = STRUCTURED_MODELS;
 const held = 'community/so-prose';
 /** Far longer than any test: a stall the client must cut, never one that ends by itself. */
 const FOREVER = 60_000;
 const CHUNK_MS = 300;
 
-const asking = () => ({
-  model: held,
-  messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
-  response_format: {
-    type: 'json_schema' as const,
-    json_schema: { name: 'place', schema: PLACE_SCHEMA },
-  },
-});
+const asking = () => askingPlace(held);
 
 /** One real turn of the event loop (what a read already answered has run by then). */
 const realTurn = globalThis.setImmediate;
+
+/** The options of a call falling back to so-native whose stalls `chunkTimeoutMs` cuts. */
+const stallCut = {
+  fallbackModels: ['community/so-native'],
+  chunkTimeoutMs: CHUNK_MS,
+  timeoutMs: FOREVER,
+};
+
+/**
+ * A gateway on which the held model goes silent for ever after `afterChunks` chunks, a recording
+ * client on it (then `options`), and the driven clock. `heldReadWaits()` resolves once the client
+ * has read past `readPast` and a real turn has run: the held read waits on the model, and from
+ * then on only the clock moves it.
+ */
+async function stallingAfter(
+  afterChunks: number,
+  readPast: string,
+  options: GatewayClientOptions = {},
+) {
+  const gateway = await emulate({ scenario: { models } });
+  const watched = watchedChatReads(gateway.fetch, readPast);
+  const { client, events } = recordingClient(gateway, { fetch: watched.fetch, ...options });
+  gateway.emulator.injectFault({ fault: 'stall_stream', model: held, afterChunks, ms: FOREVER });
+  driveClock();
+  const heldReadWaits = async () => {
+    await watched.readPast;
+    await new Promise((resolve) => realTurn(resolve));
+  };
+  return { gateway, client, events, heldReadWaits };
+}
+
+/** A gateway on which the held model's stream fails by `fault` after 3 chunks, a client on it. */
+async function failingAfterThree(fault: FaultName, options: GatewayClientOptions = {}) {
+  const gateway = await emulate({ scenario: { models } });
+  gateway.emulator.injectFault({ fault, model: held, afterChunks: 3 });
+  return { gateway, client: clientOn(gateway, options) };
+}
 
 beforeAll(async () => {
   // The steering module loads on first use, and a module load under vitest waits on timers:
@@ -59,26 +82,17 @@ afterEach(() => {
 });
 
 describe('a held structured stream', () => {
+  /** The ways a stream ends short, each as a test names it and as the emulator injects it. */
+  const ENDED_SHORT = [
+    ['ends without a finish_reason', 'no_finish'],
+    ['is cut', 'stream_cut'],
+  ] as const;
+
   it('silent for chunkTimeoutMs while held stalls as no answer: the walk moves on at once', async () => {
-    const gateway = await emulate({ scenario: { models } });
-    const watched = watchedChatReads(gateway.fetch, '"content":"is "');
-    const { client, events } = recordingClient(gateway, { fetch: watched.fetch });
     // The role and two words of prose ("Here ", "is "), then nothing.
-    gateway.emulator.injectFault({
-      fault: 'stall_stream',
-      model: held,
-      afterChunks: 3,
-      ms: FOREVER,
-    });
-    driveClock();
-    const opened = client.chatStream(asking(), {
-      fallbackModels: ['community/so-native'],
-      chunkTimeoutMs: CHUNK_MS,
-      timeoutMs: FOREVER,
-    });
-    // The held read waits on the model: from now on, only the clock moves it.
-    await watched.readPast;
-    await new Promise((resolve) => realTurn(resolve));
+    const { gateway, client, events, heldReadWaits } = await stallingAfter(3, '"content":"is "');
+    const opened = client.chatStream(asking(), stallCut);
+    await heldReadWaits();
     const stream = await settledAfter(CHUNK_MS, opened);
     const result = await settledAfter(0, stream.result());
     expect(result.structured?.value).toMatchObject({ city: 'Oslo' });
@@ -100,21 +114,13 @@ describe('a held structured stream', () => {
   });
 
   it('on its last model fails with the stall: chunkTimeoutMs named, retryable as no answer', async () => {
-    const gateway = await emulate({ scenario: { models } });
-    const watched = watchedChatReads(gateway.fetch, '"content":"is "');
-    const client = clientOn(gateway, { fetch: watched.fetch, maxRetries: 0 });
-    gateway.emulator.injectFault({
-      fault: 'stall_stream',
-      model: held,
-      afterChunks: 3,
-      ms: FOREVER,
+    const { gateway, client, heldReadWaits } = await stallingAfter(3, '"content":"is "', {
+      maxRetries: 0,
     });
-    driveClock();
     const failed = caught<GatewayError>(
       client.chatStream(asking(), { chunkTimeoutMs: CHUNK_MS, timeoutMs: FOREVER }),
     );
-    await watched.readPast;
-    await new Promise((resolve) => realTurn(resolve));
+    await heldReadWaits();
     const error = await settledAfter(CHUNK_MS, failed);
     expect(error).toMatchObject({
       code: 'timeout',
@@ -132,9 +138,7 @@ describe('a held structured stream', () => {
     ['is cut', 'stream_cut'],
     ['sends an event that cannot be read', 'malformed_event'],
   ] as const)('that %s while all of it was held fails over', async (_, fault) => {
-    const gateway = await emulate({ scenario: { models } });
-    const client = clientOn(gateway);
-    gateway.emulator.injectFault({ fault, model: held, afterChunks: 3 });
+    const { client } = await failingAfterThree(fault);
     const stream = await client.chatStream(asking(), { fallbackModels: ['community/so-native'] });
     const result = await stream.result();
     expect(result.structured?.value).toMatchObject({ city: 'Oslo' });
@@ -144,15 +148,10 @@ describe('a held structured stream', () => {
     ]);
   });
 
-  it.each([
-    ['ends without a finish_reason', 'no_finish'],
-    ['is cut', 'stream_cut'],
-  ] as const)(
+  it.each(ENDED_SHORT)(
     'that %s on its last model fails stream_incomplete, not retried on it (§10.5)',
     async (_, fault) => {
-      const gateway = await emulate({ scenario: { models } });
-      const client = clientOn(gateway, { maxRetries: 2 });
-      gateway.emulator.injectFault({ fault, model: held, afterChunks: 3 });
+      const { gateway, client } = await failingAfterThree(fault, { maxRetries: 2 });
       const error = await caught<GatewayError>(client.chatStream(asking()));
       expect(error).toMatchObject({ code: 'stream_incomplete', status: 200, isRetryable: false });
       expect(error.message).toContain('held for the structured-output check');
@@ -161,15 +160,10 @@ describe('a held structured stream', () => {
     },
   );
 
-  it.each([
-    ['ends without a finish_reason', 'no_finish'],
-    ['is cut', 'stream_cut'],
-  ] as const)(
+  it.each(ENDED_SHORT)(
     'that %s moves on to the next model once, its hop stream_incomplete',
     async (_, fault) => {
-      const gateway = await emulate({ scenario: { models } });
-      const client = clientOn(gateway, { maxRetries: 2 });
-      gateway.emulator.injectFault({ fault, model: held, afterChunks: 3 });
+      const { gateway, client } = await failingAfterThree(fault, { maxRetries: 2 });
       const stream = await client.chatStream(asking(), { fallbackModels: ['community/so-native'] });
       await stream.result();
       expect(stream.route.hops[0]).toEqual({
@@ -182,24 +176,13 @@ describe('a held structured stream', () => {
   );
 
   it('silent once its finish_reason came ends its answer, which goes to its check (no stall)', async () => {
-    const gateway = await emulate({ scenario: { models } });
-    const watched = watchedChatReads(gateway.fetch, '"finish_reason":"stop"');
-    const { client, events } = recordingClient(gateway, { fetch: watched.fetch });
     // The prose answer's 17 pieces and its finish_reason, then nothing (no usage, no [DONE]).
-    gateway.emulator.injectFault({
-      fault: 'stall_stream',
-      model: held,
-      afterChunks: 18,
-      ms: FOREVER,
-    });
-    driveClock();
-    const opened = client.chatStream(asking(), {
-      fallbackModels: ['community/so-native'],
-      chunkTimeoutMs: CHUNK_MS,
-      timeoutMs: FOREVER,
-    });
-    await watched.readPast;
-    await new Promise((resolve) => realTurn(resolve));
+    const { gateway, client, events, heldReadWaits } = await stallingAfter(
+      18,
+      '"finish_reason":"stop"',
+    );
+    const opened = client.chatStream(asking(), stallCut);
+    await heldReadWaits();
     const stream = await settledAfter(CHUNK_MS, opened);
     const result = await settledAfter(0, stream.result());
     expect(result.structured?.value).toMatchObject({ city: 'Oslo' });

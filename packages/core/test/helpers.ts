@@ -1,8 +1,20 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
-import { caught as caughtBy, emulate, type GatewayConnection } from '@infergate/emulator/testing';
-import { vi } from 'vitest';
+import {
+  DEFAULT_KEYS,
+  type Emulator,
+  type FaultRule,
+  type ModelCapability,
+  type ModelSpec,
+} from '@infergate/emulator';
+import {
+  caught as caughtBy,
+  drivenClock,
+  type EmulatedGateway,
+  emulate,
+  type GatewayConnection,
+} from '@infergate/emulator/testing';
+import { expect, vi } from 'vitest';
 import { createInProcessBudget } from '../src/budget/in-process-budget';
 import type { KeyBudget } from '../src/budget/key-budget';
 import { realmValue } from '../src/budget/realm';
@@ -103,6 +115,20 @@ export function untilEvents(
   });
 }
 
+/**
+ * A gateway (a fresh one unless given) on which `community/general`, or the rule's own `model`,
+ * answers with the fault `rule`, and a recording client on it (then `options`).
+ */
+export async function faulted(
+  rule: FaultRule,
+  options: GatewayClientOptions = {},
+  on: EmulatedGateway | Promise<EmulatedGateway> = emulate(),
+) {
+  const gateway = await on;
+  gateway.emulator.injectFault({ model: 'community/general', ...rule });
+  return { gateway, emulator: gateway.emulator, ...recordingClient(gateway, options) };
+}
+
 /** Clients on `gateway` (`another(options)` makes one) whose chat events go to one list, `events`. */
 export function clientsSharingEvents(gateway: { connection: GatewayConnection }) {
   const events: GatewayEvent[] = [];
@@ -111,6 +137,25 @@ export function clientsSharingEvents(gateway: { connection: GatewayConnection })
   return { events, another };
 }
 
+/**
+ * A `fetch` on `emulator` that runs `before(n, init)` ahead of the `n`th chat request (1, 2, …;
+ * the hedge is the 2nd): a test holds, orders or fails the attempts of a hedged call by it.
+ */
+export function beforeEachChat(
+  emulator: { fetch: typeof fetch },
+  before: (chat: number, init: RequestInit | undefined) => Promise<void>,
+): typeof fetch {
+  let chats = 0;
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.endsWith('/chat/completions')) await before(++chats, init);
+    return emulator.fetch(input, init);
+  };
+}
+
+/** The events of one attempt of a call, in order, from its wait for a slot to the slot given back. */
+export const ONE_ATTEMPT = ['queued', 'dequeued', 'attempt', 'response', 'released'];
+
 /** The events of one type, typed. */
 export function only<T extends GatewayEvent['type']>(
   events: GatewayEvent[],
@@ -118,6 +163,13 @@ export function only<T extends GatewayEvent['type']>(
 ): Extract<GatewayEvent, { type: T }>[] {
   return events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
 }
+
+/** The route of a call whose listed models each gave one of `hops`, in order, the last answering. */
+export const routeThrough = (...hops: { model: string; outcome: string; reason?: string }[]) => ({
+  requested: hops.map((hop) => hop.model),
+  hops,
+  answeredBy: hops.at(-1)?.model,
+});
 
 /** Every capability a model may list (`GET /models`). */
 /** How many keys the realm's per-key map `name` holds (hedge timings, breakers' observations…). */
@@ -175,6 +227,55 @@ export const askingPlace = (model: string) => ({
   },
 });
 
+/** A listed, online model of the structured-output emulator tests, with `more` of its spec. */
+const soModel = (capabilities: ModelCapability[], more: Partial<ModelSpec> = {}): ModelSpec => ({
+  owned_by: 'service-community',
+  online: true,
+  capabilities,
+  ...more,
+});
+const SCHEMA_STREAMED: ModelCapability[] = ['chat', 'streaming', 'json_schema'];
+
+/**
+ * The structured-output emulator tests' models: each serves a schema its own way (`json_schema`,
+ * `tools`, `json_object`, none), or answers it off-schema, cut, fenced or in prose.
+ */
+export const STRUCTURED_MODELS: Record<string, ModelSpec> = {
+  'community/so-native': soModel(SCHEMA_STREAMED),
+  'community/so-tools': soModel(['chat', 'streaming', 'tools']),
+  'community/so-object': soModel(['chat', 'streaming', 'json_object']),
+  'community/so-claimed': soModel([...SCHEMA_STREAMED, 'tools'], {
+    verification: 'provider_claimed',
+    jsonAnswers: { offSchemaShare: 1 },
+  }),
+  'community/so-cut': soModel(SCHEMA_STREAMED, { jsonAnswers: { invalidShare: 1 } }),
+  'community/so-fenced': soModel(SCHEMA_STREAMED, { jsonAnswers: { wrap: 'fence' } }),
+  'community/so-prose': soModel(SCHEMA_STREAMED, { jsonAnswers: { wrap: 'prose' } }),
+  'community/so-plain': soModel(['chat', 'streaming']),
+};
+
+/**
+ * A client on the emulator, which serves the catalog of `models`, whose chat requests of
+ * `community/so-native` a stub answers with `body` (of `contentType`): the exact bytes of an answer
+ * the emulator does not send. The emulator answers the other models.
+ */
+export async function soNativeAnswering(
+  body: string,
+  contentType: string,
+  models: Record<string, ModelSpec> = STRUCTURED_MODELS,
+): Promise<GatewayClient> {
+  const gateway = await emulate({ scenario: { models } });
+  const { fetch: gatewayFetch } = gateway.connection;
+  return createGatewayClient({
+    ...gateway.connection,
+    fetch: async (input, init) =>
+      String(input).endsWith('/chat/completions') &&
+      String(init?.body).includes('"model":"community/so-native"')
+        ? new Response(body, { headers: { 'content-type': contentType } })
+        : gatewayFetch(input, init),
+  });
+}
+
 /** A failure the gateway answered with `status`: the fixture of the retry and breaker unit tests. */
 export function serverFailure(code: GatewayErrorCode, status: number): GatewayError {
   return new GatewayError({ code, message: `the gateway answered ${status}`, status });
@@ -190,30 +291,23 @@ export const NO_CLIENT_STEERING: ClientSteering = {
 
 /**
  * Where a wait is the subject (a hedge's `afterMs`, a stall limit, a deadline), the test moves the
- * clock: fake timers, `performance.now()` (core's monotonic clock) and `Date` (the emulator's
- * delays are timers that it checks against `Date.now()`). Undo with `vi.useRealTimers()`.
+ * clock (the kit's `drivenClock`): `driveClock()` fakes the timers, `performance.now()` (core's
+ * monotonic clock) and `Date`; undo with `vi.useRealTimers()`. `settledAfter(ms, promise)` moves
+ * it by `ms` and returns what `promise` settled to, failing at once if it has not settled by then.
  */
-export const driveClock = () =>
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
-
-/** Node's own `setImmediate`, taken before a test fakes timers. */
-const nextTurn = globalThis.setImmediate;
+const clock = drivenClock(vi);
+export const driveClock = clock.drive;
+export const settledAfter = clock.settledAfter;
 
 /**
- * Moves the driven clock by `ms` (timers fire in order, the work between them runs) and returns
- * what `promise` settled to; fails at once if it has not settled by then (so a hang is a quick
- * failure naming the wait, not the suite's 60 s timeout). One real turn of the event loop is let
- * run first: an aborted fetch rejects on it.
+ * On the driven clock: the error `run` fails with once the clock moved `ms`, its deadline: a
+ * timeout whose message names that deadline.
  */
-export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let settled = false;
-  const watched = promise.finally(() => {
-    settled = true;
-  });
-  await vi.advanceTimersByTimeAsync(ms);
-  await new Promise((resolve) => nextTurn(resolve));
-  if (!settled) throw new Error(`still pending after the clock moved ${ms} ms`);
-  return watched;
+export async function timedOutAt(ms: number, run: () => unknown): Promise<GatewayError> {
+  const error = await settledAfter(ms, caught(run));
+  expect(error.code).toBe('timeout');
+  expect(error.message).toContain(`within its deadline of ${ms} ms`);
+  return error;
 }
 
 /**
@@ -261,7 +355,7 @@ export async function engineBackAfterCaching(): Promise<{
 }
 
 /** A promise and the function that resolves it. */
-function deferred<T = void>() {
+export function deferred<T = void>() {
   let resolve: (value: T) => void = () => {};
   const promise = new Promise<T>((settle) => (resolve = settle));
   return { promise, resolve };

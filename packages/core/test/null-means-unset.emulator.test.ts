@@ -8,20 +8,25 @@ import { buildChatRequest } from '../src/chat/build-chat-request';
 import type { ChatRequest } from '../src/index';
 import { clientOn, hi } from './helpers';
 
-const NULLABLE = [
-  'temperature',
-  'top_p',
-  'max_tokens',
-  'seed',
-  'stop',
-  'presence_penalty',
-  'frequency_penalty',
-  'tools',
-  'tool_choice',
-  'response_format',
-  'reasoning_effort',
-];
-const allNull = Object.fromEntries(NULLABLE.map((name) => [name, null]));
+/**
+ * The optional top-level chat fields, each by its name among `buildChatRequest`'s options and by
+ * its name on the wire.
+ */
+const NULLABLE = {
+  temperature: 'temperature',
+  topP: 'top_p',
+  maxTokens: 'max_tokens',
+  seed: 'seed',
+  stop: 'stop',
+  presencePenalty: 'presence_penalty',
+  frequencyPenalty: 'frequency_penalty',
+  tools: 'tools',
+  toolChoice: 'tool_choice',
+  responseFormat: 'response_format',
+  reasoningEffort: 'reasoning_effort',
+} as const;
+const WIRE_NAMES = Object.values(NULLABLE);
+const allNull = Object.fromEntries(WIRE_NAMES.map((name) => [name, null]));
 
 /** A client on the emulator that keeps each body it sends (JSON, or the multipart form). */
 async function recording() {
@@ -51,7 +56,7 @@ describe('null means "not set" in a chat request', () => {
     await (await client.chatStream(request)).result();
     expect(bodies).toHaveLength(2);
     for (const body of bodies) {
-      for (const name of NULLABLE) expect(sentFields(body)).not.toContain(name);
+      for (const name of WIRE_NAMES) expect(sentFields(body)).not.toContain(name);
     }
     expect(bodies[0]).toMatchObject({ model: 'community/general', messages: request.messages });
   });
@@ -59,17 +64,7 @@ describe('null means "not set" in a chat request', () => {
   it('buildChatRequest: named options as null are not set (no TypeError), an extra field stays', () => {
     const built = buildChatRequest({
       ...hi(),
-      temperature: null,
-      topP: null,
-      maxTokens: null,
-      seed: null,
-      stop: null,
-      presencePenalty: null,
-      frequencyPenalty: null,
-      tools: null,
-      toolChoice: null,
-      responseFormat: null,
-      reasoningEffort: null,
+      ...Object.fromEntries(Object.keys(NULLABLE).map((option) => [option, null])),
       extraFields: { temperature: 0.3, seed: null, logit_bias: null },
     } as never);
     expect(built).toEqual({ ...hi(), temperature: 0.3, logit_bias: null });

@@ -617,15 +617,10 @@ describe('otelEvents: its options', () => {
       "unknown option `meterProvider` in otelEvents — give its meter: `meter: meterProvider.getMeter('@infergate/core')`",
     ],
     [{ traceer: {} }, 'unknown option `traceer` in otelEvents — did you mean `tracer`?'],
-  ])('%j is refused, naming what to give', (options, message) => {
-    let error: unknown;
-    try {
-      otelEvents(options as never);
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(isGatewayError(error) && error.code).toBe('configuration_error');
-    expect((error as Error).message).toBe(message);
+  ])('%j is refused, naming what to give', async (options, message) => {
+    const error = await caught(() => otelEvents(options as never), isGatewayError);
+    expect(error.code).toBe('configuration_error');
+    expect(error.message).toBe(message);
   });
 
   it('takes its own keys, undefined ones too', () => {

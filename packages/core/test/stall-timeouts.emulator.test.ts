@@ -6,6 +6,7 @@ import {
   clientsSharingEvents,
   DEFAULT_KEYS,
   driveClock,
+  faulted,
   hi,
   idle,
   only,
@@ -33,10 +34,10 @@ afterEach(() => {
 
 describe('firstChunkTimeoutMs', () => {
   it('a stream silent before its first chunk fails over to the next model at once', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
+    const { gateway, emulator, client, events } = await faulted({
+      fault: 'stall_first_chunk',
+      ms: FOREVER,
+    });
     driveClock();
     const opened = client.chatStream(hi(), {
       fallbackModels: ['community/streamer'],
@@ -59,14 +60,8 @@ describe('firstChunkTimeoutMs', () => {
   });
 
   it("a stall after the answer's headers: its response event carries their status (no network error)", async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
     // The gateway answers 200 with its headers at once, then sends nothing.
-    gateway.emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/general',
-      ms: FOREVER,
-    });
+    const { client, events } = await faulted({ fault: 'stall_first_chunk', ms: FOREVER });
     driveClock();
     const opened = client.chatStream(hi(), {
       fallbackModels: ['community/streamer'],
@@ -80,13 +75,7 @@ describe('firstChunkTimeoutMs', () => {
   });
 
   it('a stall before any headers: its response event has no status', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    gateway.emulator.injectFault({
-      fault: 'slow_headers',
-      model: 'community/general',
-      ms: FOREVER,
-    });
+    const { client, events } = await faulted({ fault: 'slow_headers', ms: FOREVER });
     driveClock();
     await settledAfter(
       HEALTHY_WITHIN,
@@ -101,10 +90,7 @@ describe('firstChunkTimeoutMs', () => {
   });
 
   it('a non-streamed answer whose headers do not come fails over too', async () => {
-    const gateway = await emulate();
-    const { client } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
+    const { client } = await faulted({ fault: 'stall_first_chunk', ms: FOREVER });
     driveClock();
     const result = await settledAfter(
       HEALTHY_WITHIN,
@@ -122,10 +108,10 @@ describe('firstChunkTimeoutMs', () => {
   });
 
   it('without fallbacks: a typed timeout naming the phase, retryable, the slot given back once the gateway can have seen the close', async () => {
-    const gateway = await emulate();
-    const { client } = recordingClient(gateway, { firstChunkTimeoutMs: 50, maxRetries: 0 });
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
+    const { gateway, client } = await faulted(
+      { fault: 'stall_first_chunk', ms: FOREVER },
+      { firstChunkTimeoutMs: 50, maxRetries: 0 },
+    );
     driveClock();
     const error = await settledAfter(
       50,

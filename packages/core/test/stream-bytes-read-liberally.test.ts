@@ -24,12 +24,11 @@ async function answering(pieces: string[], contentType = 'text/event-stream') {
   const fetch: typeof globalThis.fetch = async (input, init) => {
     if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
     sent.chats++;
-    const queue = pieces.map((piece) => new TextEncoder().encode(piece));
+    // One piece a read, as the network gives them.
     const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = queue.shift();
-        if (next === undefined) controller.close();
-        else controller.enqueue(next);
+      start(controller) {
+        for (const piece of pieces) controller.enqueue(new TextEncoder().encode(piece));
+        controller.close();
       },
     });
     return new Response(body, { headers: { 'content-type': contentType } });

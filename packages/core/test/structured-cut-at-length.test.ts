@@ -1,7 +1,7 @@
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, isGatewayError } from '../src/index';
-import { PLACE_SCHEMA } from './helpers';
+import { isGatewayError } from '../src/index';
+import { askingPlace, soNativeAnswering } from './helpers';
 
 // A structured answer cut at the length limit: its error names the limit, not only "not JSON".
 // (The emulator serves the catalog; a stub answers the chat: the emulator cuts only text answers
@@ -21,37 +21,10 @@ async function clientAnswering(stream: boolean) {
           { index: 0, message: { role: 'assistant', content: CUT }, finish_reason: 'length' },
         ],
       });
-  const type = stream ? 'text/event-stream' : 'application/json';
-  const gateway = await emulate({
-    scenario: {
-      models: {
-        'community/so-native': {
-          owned_by: 'service-community',
-          online: true,
-          capabilities: ['chat', 'streaming', 'json_schema'],
-        },
-      },
-    },
-  });
-  const { fetch: gatewayFetch } = gateway.connection;
-  return createGatewayClient({
-    ...gateway.connection,
-    fetch: async (input, init) =>
-      String(input).endsWith('/chat/completions')
-        ? new Response(body, { headers: { 'content-type': type } })
-        : gatewayFetch(input, init),
-  });
+  return soNativeAnswering(body, stream ? 'text/event-stream' : 'application/json');
 }
 
-const request = {
-  model: 'community/so-native',
-  max_tokens: 4,
-  messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
-  response_format: {
-    type: 'json_schema' as const,
-    json_schema: { name: 'place', schema: PLACE_SCHEMA },
-  },
-};
+const request = { ...askingPlace('community/so-native'), max_tokens: 4 };
 
 describe('structured output cut at max_tokens', () => {
   it('a whole answer: invalid_structured_output names the length limit', async () => {

@@ -1,6 +1,7 @@
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, isGatewayError } from '../src/index';
+import { isGatewayError } from '../src/index';
+import { STRUCTURED_MODELS, soNativeAnswering } from './helpers';
 
 // A structured stream whose answer fails the check, its bytes in one network read (usual for a
 // short answer): the text deltas before the error are still the JSON alone, the think block as
@@ -22,33 +23,12 @@ function sse(pieces: string[]): string {
   return `${pieces.map((content) => chunk({ content })).join('')}${chunk({}, 'stop')}data: [DONE]\n\n`;
 }
 
-async function clientAnswering(body: string) {
-  const gateway = await emulate({
-    scenario: {
-      models: {
-        'community/so-native': {
-          owned_by: 'service-community',
-          online: true,
-          capabilities: ['chat', 'streaming', 'json_schema'],
-        },
-        'community/so-next': {
-          owned_by: 'service-community',
-          online: true,
-          capabilities: ['chat', 'streaming', 'json_schema'],
-        },
-      },
-    },
+/** community/so-native answers `body`; community/so-next, served as it, by the emulator. */
+const clientAnswering = (body: string) =>
+  soNativeAnswering(body, 'text/event-stream', {
+    ...STRUCTURED_MODELS,
+    'community/so-next': STRUCTURED_MODELS['community/so-native']!,
   });
-  const { fetch: gatewayFetch } = gateway.connection;
-  return createGatewayClient({
-    ...gateway.connection,
-    // community/so-native answers `body`; the emulator answers the others.
-    fetch: async (input, init) =>
-      String(input).endsWith('/chat/completions') && String(init?.body).includes('so-native')
-        ? new Response(body, { headers: { 'content-type': 'text/event-stream' } })
-        : gatewayFetch(input, init),
-  });
-}
 
 const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
 const request = {

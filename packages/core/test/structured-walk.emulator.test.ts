@@ -1,42 +1,29 @@
-import type { ModelSpec } from '@infergate/emulator';
 import { caught, emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import type { GatewayError, StandardSchemaLike, StructuredOutputMethod } from '../src/index';
-import { askingPlace, clientOn, only, recordingClient } from './helpers';
+import type {
+  ChatResult,
+  ChatStreamEvent,
+  GatewayClient,
+  GatewayError,
+  StandardSchemaLike,
+  StructuredOutputMethod,
+} from '../src/index';
+import {
+  askingPlace,
+  beforeEachChat,
+  clientOn,
+  deferred,
+  only,
+  recordingClient,
+  STRUCTURED_MODELS,
+} from './helpers';
 
 /** A refused answer's usage on its hop: its tokens were spent. */
 const SPENT = expect.objectContaining({ total_tokens: expect.any(Number) });
 
 // Issue 52 through `chat`: the steering module serves one schema on each model its own way, checks
 // every answer, and walks on from one that breaks it (docs/gateway-protocol.md §4.8).
-const listed = { owned_by: 'service-community', online: true } as const;
-const models: Record<string, ModelSpec> = {
-  'community/so-native': { ...listed, capabilities: ['chat', 'streaming', 'json_schema'] },
-  'community/so-tools': { ...listed, capabilities: ['chat', 'streaming', 'tools'] },
-  'community/so-object': { ...listed, capabilities: ['chat', 'streaming', 'json_object'] },
-  'community/so-claimed': {
-    ...listed,
-    capabilities: ['chat', 'streaming', 'json_schema', 'tools'],
-    verification: 'provider_claimed',
-    jsonAnswers: { offSchemaShare: 1 },
-  },
-  'community/so-cut': {
-    ...listed,
-    capabilities: ['chat', 'streaming', 'json_schema'],
-    jsonAnswers: { invalidShare: 1 },
-  },
-  'community/so-fenced': {
-    ...listed,
-    capabilities: ['chat', 'streaming', 'json_schema'],
-    jsonAnswers: { wrap: 'fence' },
-  },
-  'community/so-prose': {
-    ...listed,
-    capabilities: ['chat', 'streaming', 'json_schema'],
-    jsonAnswers: { wrap: 'prose' },
-  },
-  'community/so-plain': { ...listed, capabilities: ['chat', 'streaming'] },
-};
+const models = STRUCTURED_MODELS;
 
 async function gateway() {
   return emulate({ scenario: { models } });
@@ -59,6 +46,43 @@ const asking = askingPlace;
 /** A route's hop that answered, serving the schema by `method` (its answer `checked` or not). */
 function answeredBy(model: string, method: StructuredOutputMethod, checked = true) {
   return { model, outcome: 'answered', structured: { method, checked } };
+}
+
+/** A route's hop whose answer was refused by its check (served by `json_schema`, its tokens spent). */
+function refusedBy(model: string) {
+  return {
+    model,
+    outcome: 'failed',
+    reason: 'invalid_structured_output',
+    structured: { method: 'json_schema', checked: false },
+    usage: SPENT,
+  };
+}
+
+/** The scenario's models and a second off-schema `provider_claimed` model, `community/so-claimed-2`. */
+const twoClaimed = {
+  models: { ...models, 'community/so-claimed-2': { ...models['community/so-claimed']! } },
+};
+
+/**
+ * `community/so-claimed` was refused by its check, then `community/so-claimed-2`'s answer, the
+ * call's last, was handed on unchecked (`lastAnswer: 'returned'`).
+ */
+function expectSecondClaimedHandedOn(result: ChatResult) {
+  expect(result.servedModel).toBe('community/so-claimed-2');
+  expect(result.structured).toBeUndefined();
+  expect(JSON.parse(result.answer.text)).toBeTypeOf('object');
+  expect(result.route.hops).toEqual([
+    refusedBy('community/so-claimed'),
+    answeredBy('community/so-claimed-2', 'json_schema', false),
+  ]);
+}
+
+/** The text a stream's deltas carried, read to its end. */
+async function streamedText(stream: AsyncIterable<ChatStreamEvent>): Promise<string> {
+  let text = '';
+  for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+  return text;
 }
 
 /** A hand-written Standard Schema (the `standard` of `structuredOutput`) checking by `validate`. */
@@ -124,15 +148,7 @@ describe('structured output on every route: each hop served its own way, checked
     expect(error.invalidOutput?.issues[0]?.message).toMatch(/not JSON/);
     // The refused answer's tokens were spent: the error reports them.
     expect(error.usage).toEqual(SPENT);
-    expect(error.route?.hops).toEqual([
-      {
-        model: 'community/so-prose',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
-    ]);
+    expect(error.route?.hops).toEqual([refusedBy('community/so-prose')]);
   });
 
   it('a whole answer refused by its check gives its slot back at once: the gateway had finished it', async () => {
@@ -152,13 +168,7 @@ describe('structured output on every route: each hop served its own way, checked
       fallbackModels: ['community/so-tools'],
     });
     expect(result.route.hops).toEqual([
-      {
-        model: 'community/so-claimed',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
+      refusedBy('community/so-claimed'),
       answeredBy('community/so-tools', 'tools'),
     ]);
     expect(result.structured?.method).toBe('tools');
@@ -457,8 +467,7 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
   it('a fenced stream is accepted: its text deltas are the JSON only, as result().text', async () => {
     const client = clientOn(await gateway());
     const stream = await client.chatStream(asking('community/so-fenced'));
-    let text = '';
-    for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+    const text = await streamedText(stream);
     expect(text.startsWith('{')).toBe(true);
     const result = await stream.result();
     expect(result.text).toBe(text);
@@ -549,18 +558,11 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
     const stream = await client.chatStream(asking('community/so-prose'), {
       fallbackModels: ['community/so-native'],
     });
-    let text = '';
-    for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+    const text = await streamedText(stream);
     const result = await stream.result();
     expect(JSON.parse(text)).toEqual(result.structured?.value);
     expect(stream.route.hops).toEqual([
-      {
-        model: 'community/so-prose',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
+      refusedBy('community/so-prose'),
       answeredBy('community/so-native', 'json_schema'),
     ]);
   });
@@ -578,40 +580,32 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
 describe("structuredOutput.lastAnswer: 'returned' (a caller that validates after core)", () => {
   const returned = { structuredOutput: { lastAnswer: 'returned' as const } };
 
+  /**
+   * The text of a `returned` stream of `model`, read to its end: the stream finished normally,
+   * its text handed on as `result().text`, unchecked.
+   */
+  async function streamedUnchecked(client: GatewayClient, model: string): Promise<string> {
+    const stream = await client.chatStream(asking(model), returned);
+    const text = await streamedText(stream);
+    const result = await stream.result();
+    expect(result.structured).toBeUndefined();
+    expect(result.text).toBe(text);
+    expect(stream.route.hops).toEqual([answeredBy(model, 'json_schema', false)]);
+    return text;
+  }
+
   it('chat: a hop before the last is refused and moved on from; the last answer is returned unchecked', async () => {
-    const second = { ...models['community/so-claimed']! };
-    const emulated = await emulate({
-      scenario: { models: { ...models, 'community/so-claimed-2': second } },
-    });
-    const client = clientOn(emulated);
+    const client = clientOn(await emulate({ scenario: twoClaimed }));
     const last = await client.chat(asking('community/so-claimed'), {
       ...returned,
       fallbackModels: ['community/so-claimed-2'],
     });
-    expect(last.structured).toBeUndefined();
-    expect(JSON.parse(last.answer.text)).toBeTypeOf('object');
-    expect(last.route.hops).toEqual([
-      {
-        model: 'community/so-claimed',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
-      answeredBy('community/so-claimed-2', 'json_schema', false),
-    ]);
+    expectSecondClaimedHandedOn(last);
   });
 
   it('chatStream: a failed end check finishes the stream normally, its text the JSON', async () => {
-    const client = clientOn(await gateway());
-    const stream = await client.chatStream(asking('community/so-claimed'), returned);
-    let text = '';
-    for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
-    const result = await stream.result();
-    expect(result.structured).toBeUndefined();
-    expect(result.text).toBe(text);
+    const text = await streamedUnchecked(clientOn(await gateway()), 'community/so-claimed');
     expect(JSON.parse(text)).toBeTypeOf('object');
-    expect(stream.route.hops).toEqual([answeredBy('community/so-claimed', 'json_schema', false)]);
   });
 
   it('chat: a last answer that is not JSON is handed on too, as it came (the caller refuses it)', async () => {
@@ -636,13 +630,7 @@ describe("structuredOutput.lastAnswer: 'returned' (a caller that validates after
     });
     expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
     expect(result.route.hops).toEqual([
-      {
-        model: 'community/so-cut',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
+      refusedBy('community/so-cut'),
       answeredBy('community/so-native', 'json_schema'),
     ]);
   });
@@ -650,18 +638,11 @@ describe("structuredOutput.lastAnswer: 'returned' (a caller that validates after
   it('chatStream: a last answer that is not JSON finishes the stream normally, streamed or held', async () => {
     const client = clientOn(await gateway());
     // Its text streamed as it came (it starts as JSON), its end check failed.
-    const cut = await client.chatStream(asking('community/so-cut'), returned);
-    let text = '';
-    for await (const event of cut) if (event.type === 'text-delta') text += event.delta;
-    const result = await cut.result();
-    expect(result.structured).toBeUndefined();
-    expect(result.text).toBe(text);
+    const text = await streamedUnchecked(client, 'community/so-cut');
     expect(() => JSON.parse(text)).toThrow();
-    expect(cut.route.hops).toEqual([answeredBy('community/so-cut', 'json_schema', false)]);
     // Its text all held (JSON in prose, no fence): checked in its attempt, handed on whole.
     const prose = await client.chatStream(asking('community/so-prose'), returned);
-    let held = '';
-    for await (const event of prose) if (event.type === 'text-delta') held += event.delta;
+    const held = await streamedText(prose);
     expect((await prose.result()).structured).toBeUndefined();
     expect(held).toMatch(/^[^{]+\{.*\}[^}]+$/s);
     expect(prose.route.hops).toEqual([answeredBy('community/so-prose', 'json_schema', false)]);
@@ -692,14 +673,10 @@ describe("structuredOutput.lastAnswer: 'returned' hands on only the call's last 
    */
   async function hedgedAfterSpare(first: string, spare: string, scenario = { models }) {
     const emulated = await emulate({ scenario });
-    let letGo: () => void = () => {};
-    const late = new Promise<void>((resolve) => (letGo = resolve));
-    let chats = 0;
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (url.endsWith('/chat/completions') && ++chats === 1) await late;
-      return emulated.emulator.fetch(input, init);
-    };
+    const { promise: late, resolve: letGo } = deferred();
+    const fetch = beforeEachChat(emulated.emulator, async (chat) => {
+      if (chat === 1) await late;
+    });
     const client = clientOn(emulated, {
       fetch,
       // The hedge's attempt (the call's second) gave its slot back: its answer was read.
@@ -718,38 +695,18 @@ describe("structuredOutput.lastAnswer: 'returned' hands on only the call's last 
     expect(result.servedModel).toBe('community/so-native');
     expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
     expect(result.route.hops).toEqual([
-      {
-        model: 'community/so-claimed',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
+      refusedBy('community/so-claimed'),
       answeredBy('community/so-native', 'json_schema'),
     ]);
   });
 
   it('both runs of a hedged call off-schema: the later answer is handed on unchecked', async () => {
-    const second = { ...models['community/so-claimed']! };
-    const scenario = { models: { ...models, 'community/so-claimed-2': second } };
     const result = await hedgedAfterSpare(
       'community/so-claimed-2',
       'community/so-claimed',
-      scenario,
+      twoClaimed,
     );
-    expect(result.servedModel).toBe('community/so-claimed-2');
-    expect(result.structured).toBeUndefined();
-    expect(JSON.parse(result.answer.text)).toBeTypeOf('object');
-    expect(result.route.hops).toEqual([
-      {
-        model: 'community/so-claimed',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
-      answeredBy('community/so-claimed-2', 'json_schema', false),
-    ]);
+    expectSecondClaimedHandedOn(result);
   });
 
   it("the round's last model refused while the next round retries a busy one: that one answers", async () => {
@@ -765,13 +722,7 @@ describe("structuredOutput.lastAnswer: 'returned' hands on only the call's last 
     expect(result.structured?.method).toBe('json_schema');
     expect(result.route.hops).toEqual([
       { model, outcome: 'failed', reason: 'model_busy' },
-      {
-        model: 'community/so-claimed',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
+      refusedBy('community/so-claimed'),
       answeredBy(model, 'json_schema'),
     ]);
   });

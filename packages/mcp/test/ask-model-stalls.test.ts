@@ -5,7 +5,7 @@
  * stall tests do) instead of waiting through it. The emulator answers in-process (its fetch): no
  * socket, so a moved clock is all that passes.
  */
-import { type EmulatedGateway, emulate, until } from '@infergate/emulator/testing';
+import { drivenClock, type EmulatedGateway, emulate, until } from '@infergate/emulator/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -59,23 +59,9 @@ function ask(args: Record<string, unknown>, progress = false): Promise<CallToolR
   ) as Promise<CallToolResult>;
 }
 
-/** Node's own `setImmediate`, taken before a test fakes timers. */
-const nextTurn = globalThis.setImmediate;
-
-/**
- * Moves the driven clock by `ms` and returns what `promise` settled to; fails at once when it has
- * not settled by then (a hang is a quick failure, not the suite's timeout).
- */
-async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let settled = false;
-  const watched = promise.finally(() => {
-    settled = true;
-  });
-  await vi.advanceTimersByTimeAsync(ms);
-  await new Promise((resolve) => nextTurn(resolve));
-  if (!settled) throw new Error(`still pending after the clock moved ${ms} ms`);
-  return watched;
-}
+/** The clock the tests move (`drive()` fakes it; `settledAfter` moves it and fails on a hang). */
+const clock = drivenClock(vi);
+const { settledAfter } = clock;
 
 /**
  * The stalled request was cut: it ended at the gateway, and the key's slot is back once the gateway
@@ -100,7 +86,7 @@ describe('the stall timeouts of ask_model, on a driven clock', () => {
       model: 'community/general',
       ms: FOREVER,
     });
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    clock.drive();
     const asked = ask({
       model: 'community/general',
       prompt: 'hello there',
@@ -126,7 +112,7 @@ describe('the stall timeouts of ask_model, on a driven clock', () => {
       afterChunks: 2,
       ms: FOREVER,
     });
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    clock.drive();
     const asked = ask({ model: 'community/general', prompt: 'hello there' }, true);
     await untilInflight(1);
     const result = await settledAfter(STALL_LIMIT_MS, asked);

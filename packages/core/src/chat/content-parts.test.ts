@@ -33,29 +33,33 @@ describe('mediaPart', () => {
   });
 
   it("an image's detail on image_url; a video: video_url, its URL or a data URL", () => {
-    expect(
-      mediaPart({ mediaType: 'image/png', url: 'https://x.test/a.png', detail: 'low' }),
-    ).toEqual({
-      type: 'image_url',
-      image_url: { url: 'https://x.test/a.png', detail: 'low' },
-    });
-    expect(mediaPart({ mediaType: 'video/mp4', data: 'AAAA' })).toEqual({
-      type: 'video_url',
-      video_url: { url: 'data:video/mp4;base64,AAAA' },
-    });
-    expect(mediaPart({ mediaType: 'video/*', url: 'https://x.test/v.mp4' })?.video_url).toEqual({
-      url: 'https://x.test/v.mp4',
-    });
+    // Each given part, then what is sent for it.
+    const cases = [
+      [
+        { mediaType: 'image/png', url: 'https://x.test/a.png', detail: 'low' },
+        { type: 'image_url', image_url: { url: 'https://x.test/a.png', detail: 'low' } },
+      ],
+      [
+        { mediaType: 'video/mp4', data: 'AAAA' },
+        { type: 'video_url', video_url: { url: 'data:video/mp4;base64,AAAA' } },
+      ],
+      [
+        { mediaType: 'video/*', url: 'https://x.test/v.mp4' },
+        { type: 'video_url', video_url: { url: 'https://x.test/v.mp4' } },
+      ],
+    ] as const;
+    for (const [given, sent] of cases) expect(mediaPart(given), given.mediaType).toEqual(sent);
   });
 
   it('media given only by a file id: a file part naming it; by neither data nor id: none', () => {
-    expect(mediaPart({ mediaType: 'application/pdf', fileId: 'file-1' })).toEqual({
-      type: 'file',
-      file: { file_id: 'file-1' },
-    });
-    expect(mediaPart({ mediaType: 'image/png', fileId: 'file-2' })?.file).toEqual({
-      file_id: 'file-2',
-    });
+    // An image too: by id it is a file the gateway holds, whatever its type.
+    for (const [mediaType, fileId] of [
+      ['application/pdf', 'file-1'],
+      ['image/png', 'file-2'],
+    ]) {
+      const part = mediaPart({ mediaType, fileId });
+      expect(part, mediaType).toEqual({ type: 'file', file: { file_id: fileId } });
+    }
     expect(mediaPart({ mediaType: 'video/mp4' })).toBeUndefined();
   });
 

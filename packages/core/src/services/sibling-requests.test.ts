@@ -126,13 +126,21 @@ describe('runSiblingRequests with inTurns', () => {
     expect(requests.most()).toBe(2);
   });
 
+  /** A `send` that records the index of each request it starts in `started`, then runs `then`. */
+  function startsRecorded<T>(then: (index: number, sibling: SiblingRequest) => Promise<T>) {
+    const started: number[] = [];
+    const send = (index: number, sibling: SiblingRequest) => {
+      started.push(index);
+      return then(index, sibling);
+    };
+    return { started, send };
+  }
+
   it('starts none once one failed; the failure is the rejection', async () => {
     const failure = new Error('batch 0 failed');
-    const started: number[] = [];
-    const send = async (index: number) => {
-      started.push(index);
+    const { started, send } = startsRecorded(async () => {
       throw failure;
-    };
+    });
     await expect(runSiblingRequests([0, 1, 2], undefined, inTurns(1, send))).rejects.toBe(failure);
     expect(started).toEqual([0]);
   });
@@ -148,11 +156,7 @@ describe('runSiblingRequests with inTurns', () => {
 
   it("the caller's abort stops the running ones and starts no other", async () => {
     const caller = new AbortController();
-    const started: number[] = [];
-    const send = (index: number, sibling: SiblingRequest) => {
-      started.push(index);
-      return sentRequest(sibling);
-    };
+    const { started, send } = startsRecorded((_, sibling) => sentRequest(sibling));
     const call = runSiblingRequests([0, 1, 2, 3], caller.signal, inTurns(2, send));
     const reason = new Error('caller aborted');
     caller.abort(reason);
@@ -176,11 +180,7 @@ describe('runSiblingRequests with inTurns', () => {
 
   it('a caller signal aborted already: none is sent, none is left waiting', async () => {
     const reason = new Error('aborted before');
-    const started: number[] = [];
-    const send = async (index: number) => {
-      started.push(index);
-      return index;
-    };
+    const { started, send } = startsRecorded(async (index) => index);
     const call = runSiblingRequests([0, 1, 2], AbortSignal.abort(reason), inTurns(1, send));
     await expect(call).rejects.toMatchObject({ code: 'aborted', cause: reason });
     expect(started).toEqual([]);

@@ -21,6 +21,7 @@ export {
   type CoreSkipReason,
   coreOutcomesOf,
 } from './core-outcomes';
+export { type DrivenClock, drivenClock, type FakeTimers } from './driven-clock';
 export {
   type EmulateAs,
   type EmulatedGateway,

@@ -195,20 +195,18 @@ describe('SseDataSplitter limits (a line without end must not grow memory)', () 
 describe('SseDataSplitter accounting (what a steered read-ahead may count as no content)', () => {
   it('settledChars counts whole events only; heldDataChars the data no blank line ended yet', () => {
     const splitter = new SseDataSplitter(() => {});
-    splitter.feed(': ping\n\ndata: {"a":1}\n\n');
-    expect(splitter.settledChars).toBe(23);
-    expect(splitter.heldDataChars).toBe(0);
-    splitter.feed('data: {"b":');
-    expect(splitter.settledChars).toBe(23);
-    expect(splitter.heldDataChars).toBe(11);
-    splitter.feed('2}\ndata: x\n');
-    expect(splitter.settledChars).toBe(23);
-    expect(splitter.heldDataChars).toBe(22);
-    splitter.feed('\n');
-    expect(splitter.settledChars).toBe(46);
-    expect(splitter.heldDataChars).toBe(0);
-    splitter.feed(': unended comment');
-    expect(splitter.heldDataChars).toBe(0);
+    // Each piece fed, then the counts after it: [settledChars, heldDataChars].
+    const steps = [
+      [': ping\n\ndata: {"a":1}\n\n', 23, 0],
+      ['data: {"b":', 23, 11],
+      ['2}\ndata: x\n', 23, 22],
+      ['\n', 46, 0],
+      [': unended comment', 46, 0],
+    ] as const;
+    for (const [piece, settled, held] of steps) {
+      splitter.feed(piece);
+      expect([splitter.settledChars, splitter.heldDataChars], piece).toEqual([settled, held]);
+    }
   });
 
   it('names the models it was given in its limit error, as known when thrown', () => {
