@@ -9,7 +9,7 @@ import { Output, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { createGateway } from '../src';
-import { drivenClock } from './driven-clock';
+import { warmedDrivenClock } from './driven-clock';
 
 const listed = { owned_by: 'service-community', online: true } as const;
 const models: Record<string, ModelSpec> = {
@@ -40,7 +40,7 @@ function streamPlace(fetch: typeof globalThis.fetch = emulated.fetch) {
   return { stream, errors };
 }
 
-const driveClock = drivenClock(() => streamPlace().stream.consumeStream());
+const driveClock = warmedDrivenClock(() => streamPlace().stream.consumeStream());
 
 describe('streamText + Output.object on a held structured stream', () => {
   it('a model silent while its text is held stalls after chunkTimeoutMs; the next model answers', async () => {

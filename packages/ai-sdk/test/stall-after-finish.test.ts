@@ -4,7 +4,7 @@
 
 import { streamText } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import { drivenClock } from './driven-clock';
+import { warmedDrivenClock } from './driven-clock';
 import { providersOnMsw } from './providers';
 
 const { emulated, gateway } = await providersOnMsw();
@@ -13,7 +13,7 @@ const { emulated, gateway } = await providersOnMsw();
 const FOREVER = 60_000;
 
 // A first answer with a stall limit, on real timers: core's steering loaded before a test fakes them.
-const driveClock = drivenClock(() => {
+const driveClock = warmedDrivenClock(() => {
   const model = gateway()('community/general', { chunkTimeoutMs: 60_000 });
   return streamText({ model, prompt: 'hi' }).text;
 });
