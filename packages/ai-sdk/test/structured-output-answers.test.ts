@@ -4,7 +4,7 @@
 // (`<think>…</think>`) before the JSON; and `request.body` as core sent it.
 
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, OFF_SCHEMA_THINKING_PIECES } from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
@@ -198,17 +198,9 @@ describe('request.body', () => {
 
 describe('an answer that fails the check, its bytes in one read', () => {
   it('streamText gives the JSON alone as text, the think block as reasoning; ai refuses it after', async () => {
-    const content = '<think>secret plan</think>Here:\n```json\n{"nope":1}\n```\nDone.';
+    const content = OFF_SCHEMA_THINKING_PIECES.join('');
     const { gateway } = scripted({
-      deltas: [
-        '<think>',
-        'secret plan',
-        '</think>',
-        'Here:\n```json\n',
-        '{"nope"',
-        ':1}\n```',
-        '\nDone.',
-      ].map((piece) => ({ content: piece })),
+      deltas: OFF_SCHEMA_THINKING_PIECES.map((piece) => ({ content: piece })),
       message: { role: 'assistant', content },
       finish: 'stop',
     });

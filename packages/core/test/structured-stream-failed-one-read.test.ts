@@ -1,4 +1,4 @@
-import { caught } from '@infergate/emulator/testing';
+import { caught, OFF_SCHEMA_THINKING_PIECES } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../src/index';
 import { STRUCTURED_MODELS, soNativeAnswering } from './helpers';
@@ -7,15 +7,6 @@ import { STRUCTURED_MODELS, soNativeAnswering } from './helpers';
 // short answer): the text deltas before the error are still the JSON alone, the think block as
 // reasoning, as when the bytes come in pieces. (The emulator serves the catalog; a stub answers
 // the chat with exact bytes.)
-const PIECES = [
-  '<think>',
-  'secret plan',
-  '</think>',
-  'Here:\n```json\n',
-  '{"nope"',
-  ':1}\n```',
-  ' Done.',
-];
 
 function sse(pieces: string[]): string {
   const chunk = (delta: object, finish: string | null = null) =>
@@ -41,7 +32,9 @@ describe('a failed structured stream, its answer in one read', () => {
   it.each(['next', 'readBatch'] as const)(
     'gives the JSON alone before the error (%s)',
     async (how) => {
-      const stream = await (await clientAnswering(sse(PIECES))).chatStream(request);
+      const stream = await (await clientAnswering(sse([...OFF_SCHEMA_THINKING_PIECES]))).chatStream(
+        request,
+      );
       const deltas: string[] = [];
       const error = await caught(async () => {
         if (how === 'next') {

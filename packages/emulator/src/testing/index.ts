@@ -32,4 +32,8 @@ export {
 export { type SteppedClock, steppedClock } from './stepped-clock';
 export * from './wait-for-state';
 export { type WatchedChatReads, watchedChatReads } from './watched-chat-reads';
-export { WRAPPED_JSON_MODELS, withWrappedJsonModels } from './wrapped-json-models';
+export {
+  OFF_SCHEMA_THINKING_PIECES,
+  WRAPPED_JSON_MODELS,
+  withWrappedJsonModels,
+} from './wrapped-json-models';

@@ -37,3 +37,18 @@ export function withWrappedJsonModels(): ScenarioInput {
     ),
   };
 }
+
+/**
+ * A streamed answer a structured-output check refuses, in the pieces a model streams it: a think
+ * block, then JSON off every test's schema in a fence, with a sentence before and after it. The
+ * text a caller should see is the JSON alone (`{"nope"`, `:1}`), the think block as reasoning.
+ */
+export const OFF_SCHEMA_THINKING_PIECES: readonly string[] = [
+  '<think>',
+  'secret plan',
+  '</think>',
+  'Here:\n```json\n',
+  '{"nope"',
+  ':1}\n```',
+  '\nDone.',
+];
