@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §4.1 (`ask_model`'s request), §6 to §9 (the services' requests), §11
 // (their limits): what each tool takes.
 import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
-import { closeMatches, quotedName, serviceToolDefinition } from '@infergate/core/internal';
+import { closeMatches, quotedName } from '@infergate/core/internal';
 import { serviceToolArgumentsProblem } from '@infergate/core/internal/service-tools';
 import { z } from 'zod/v4';
 
@@ -13,19 +13,6 @@ import { z } from 'zod/v4';
  */
 
 const MiB = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
-
-/** Longest base64 text of a file within the media limit (core's own tool definition states it). */
-const MEDIA_MAX_BASE64_CHARS = Number(
-  serviceToolDefinition('ocr').parameters.properties.image?.maxLength ??
-    Math.ceil(LIMITS.ocrMaxImageBytes / 3) * 4,
-);
-
-/**
- * Space left for a `data:` URL's header before the base64 (`data:image/png;base64,`): a media type
- * is at most 127 + 1 + 127 characters (RFC 6838), plus space for parameters. The schema's length bounds
- * the text; the file's own limit is checked on the decoded bytes (core, naming field, size, limit).
- */
-const DATA_URL_HEADER_MAX_CHARS = 512;
 
 /**
  * An optional argument. Many models' tool callers fill every optional field, with "" when they have
@@ -126,12 +113,13 @@ function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {
         .describe(`An http(s) URL of the ${what}; the server downloads it (at most ${MiB(limit)})`),
     ),
     [`${kind}_base64`]: optional(
+      // No length bound: the limit is on the decoded bytes once a data: URL prefix and line
+      // breaks are removed, which core checks (naming the argument, the size and the limit).
       z
         .string()
         .min(1)
-        .max(MEDIA_MAX_BASE64_CHARS + DATA_URL_HEADER_MAX_CHARS)
         .describe(
-          `The ${what} as base64 data (a data: URL prefix is accepted; decoded at most ${MiB(limit)})`,
+          `The ${what} as base64 data (a data: URL prefix and line breaks are accepted; decoded at most ${MiB(limit)})`,
         ),
     ),
   };
