@@ -66,6 +66,11 @@ export interface RequestSpec {
    * refused, and a connection lost before them is retried like one lost before the response).
    */
   stream?: boolean;
+  /**
+   * A JSON request whose server may answer `text/plain` (a transcription that ignores
+   * `response_format`): the value such an answer, not JSON, is read as.
+   */
+  plainText?: (text: string) => unknown;
 }
 
 /**

@@ -69,6 +69,11 @@ export async function readWholeAnswer(
   try {
     data = JSON.parse(text);
   } catch (cause) {
+    if (spec.plainText && /^text\/plain\b/i.test(headers.get('content-type') ?? '')) {
+      data = spec.plainText(text);
+      if (reports) events?.answered(data, text);
+      return { data, text, headers, status };
+    }
     const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
       status,
       body: options.redact(text),

@@ -268,7 +268,36 @@ export async function transcribe(
   };
   const answer = await context.transport.text(spec, callOptions);
   reportResponse(callOptions, answer.status, answer.headers, answer.text);
-  return answer.text;
+  return textTranscript(context.transport, answer);
+}
+
+const transcriptOf = (text: string): TranscriptionResponse => ({ text });
+
+/**
+ * The transcript of a `response_format: 'text'` answer: its body, or, when the server answered
+ * JSON anyway (one that ignores `response_format`), that JSON's `text` (§9: the JSON answer's
+ * shape); JSON without a string `text` is an `invalid_response`. A body labelled JSON that does
+ * not parse is taken as the text it is.
+ */
+function textTranscript(
+  transport: Transport,
+  answer: { text: string; headers: Headers; status: number },
+): string {
+  if (!/^application\/(?:[\w.+-]*\+)?json\b/i.test(answer.headers.get('content-type') ?? '')) {
+    return answer.text;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(answer.text);
+  } catch {
+    return answer.text;
+  }
+  const problem = serviceAnswerProblem('speech_to_text', data);
+  if (problem === undefined) return (data as TranscriptionResponse).text;
+  throw invalidAnswer((text) => transport.redact(text), `The speech_to_text answer ${problem}`, {
+    ...answer,
+    data,
+  });
 }
 
 /**
@@ -353,8 +382,11 @@ async function postService<T>(
   // One deadline over the list's re-read and the request.
   const callOptions = startedDeadline(opts);
   await checkService(catalog, service, callOptions);
+  // A transcript answered as text/plain to a JSON request (a server that ignores
+  // `response_format`) is read as the JSON answer's `text`.
+  const plainText = service === 'speech_to_text' ? transcriptOf : undefined;
   const answer = await transport.json<T>(
-    { method: 'POST', path: SERVICE_PATHS[service], body },
+    { method: 'POST', path: SERVICE_PATHS[service], body, plainText },
     callOptions,
   );
   const problem = serviceAnswerProblem(service, answer.data);
