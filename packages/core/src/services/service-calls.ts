@@ -36,6 +36,7 @@ import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
 import { type BatchesSent, inFlightFinish, siblingPolicy } from './in-flight-kept';
 import { KEPT_VECTORS, type KeptVectorsOption } from './kept-vectors';
+import { readEmbeddingItemsLiberally } from './liberal-embedding-items';
 import { inTurns } from './requests-in-turns';
 import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 import { splitBatches } from './split-embedding-batches';
@@ -366,6 +367,7 @@ async function postEmbeddings(
   // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
   const policy = batch?.policy(same) ?? same;
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
+  readEmbeddingItemsLiberally(answer.data);
   const problem = embeddingsProblem(answer.data, count) ?? batch?.lengthProblem(answer.data);
   // Before `accepted` tells `onResponse`, so it sees the answer as `embed` returns it.
   if (problem === undefined) inInputOrder(answer.data);
