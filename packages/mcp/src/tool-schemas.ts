@@ -2,7 +2,10 @@
 // (their limits): what each tool takes.
 import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
 import { closeMatches, quotedName } from '@infergate/core/internal';
-import { serviceToolArgumentsProblem } from '@infergate/core/internal/service-tools';
+import {
+  serviceToolArgumentsProblem,
+  validateTranslationLanguages,
+} from '@infergate/core/internal/service-tools';
 import { z } from 'zod/v4';
 
 /**
@@ -71,11 +74,29 @@ function unknownArguments(keys: readonly string[], known: readonly string[]): st
   return refusals.join('; ');
 }
 
-const languageCode = (description: string) =>
+/**
+ * A language code argument, refused with core's own message (the value quoted, the rule), as the
+ * translation call refuses it.
+ */
+const languageCode = (field: 'target_language' | 'source_language', description: string) =>
   z
     .string()
-    .regex(LANGUAGE_CODE, 'a language code such as "de", "uk" or "pt-BR"')
+    .regex(LANGUAGE_CODE, { error: (issue) => languageCodeProblem(field, issue.input) })
     .describe(description);
+
+/** Core's refusal of a language code (validateTranslationLanguages), in the words of a translation call. */
+function languageCodeProblem(field: string, value: unknown): string | undefined {
+  try {
+    validateTranslationLanguages(
+      field === 'target_language'
+        ? { target_language: value as string }
+        : { target_language: 'en', source_language: value as string },
+    );
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return undefined;
+}
 
 export const translateInput = toolArguments({
   text: z
@@ -89,8 +110,13 @@ export const translateInput = toolArguments({
     .describe(
       `The text to translate: at most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 (split longer text and translate the parts)`,
     ),
-  target_language: languageCode('Language to translate into, e.g. "de", "uk" or "pt-BR"'),
-  source_language: optional(languageCode('Language of the text; detected when omitted')),
+  target_language: languageCode(
+    'target_language',
+    'Language to translate into, e.g. "de", "uk" or "pt-BR"',
+  ),
+  source_language: optional(
+    languageCode('source_language', 'Language of the text; detected when omitted'),
+  ),
 }).superRefine(
   (args, context) => {
     // Core's check adds the byte limit of `text`; its problem names the argument it is about.
@@ -214,11 +240,14 @@ export const embedInput = toolArguments({
 });
 
 export const similarityInput = toolArguments({
+  // No length bound: the limit is in bytes of UTF-8, core's check refuses a longer query (naming
+  // its size and the limit), as it does a longer text.
   query: z
     .string()
     .min(1)
-    .max(LIMITS.embeddingsMaxTotalBytes)
-    .describe('What to look for (a question, a phrase)'),
+    .describe(
+      `What to look for (a question, a phrase): at most ${LIMITS.embeddingsMaxTotalBytes} bytes of UTF-8`,
+    ),
   texts: embeddingTexts('Candidate texts to rank by their similarity to the query'),
   engine,
   top_k: optional(
