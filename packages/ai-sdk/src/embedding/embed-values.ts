@@ -9,6 +9,7 @@ import {
 import {
   type CallOptions,
   type EmbeddingEngine,
+  type EmbeddingInputType,
   GatewayError,
   type GatewayResponseInfo,
   isGatewayError,
@@ -148,23 +149,14 @@ export async function embedValues(
     },
   });
   const engine = await resolveEngine(model, callOptions);
-  const failure = (error: unknown, count: number, from: number | undefined) =>
-    mapGatewayError(asCallersValue(error, count, from), {
-      url: endpointURL(config, ENDPOINTS.embeddings),
-      requestBodyValues: { model: engine.id, input: values, dimensions },
-      maxRetryAfterMs: config.maxRetryAfterMs,
-      modelType: 'embeddingModel',
-    });
-  // `embedMany` sends its batches one after another, each a `doEmbed`: the first checks every
-  // value of the call on the engine (core's `embedMany` checks, nothing sent), so a bad value late
-  // in the list is refused before any batch is sent and billed (rv-svc F2).
-  if (start === 0 && batch!.all.length > values.length) {
-    try {
-      checkEmbedMany(batch!.all, { inputType: infergateOptions?.inputType, dimensions }, engine);
-    } catch (error) {
-      throw failure(error, batch!.all.length, 0);
-    }
-  }
+  const failure = embedFailure(config, engine, values, dimensions);
+  checkWholeList(
+    batch,
+    values.length,
+    { inputType: infergateOptions?.inputType, dimensions },
+    engine,
+    failure,
+  );
   try {
     // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
     // key's concurrency budget and returns the vectors in input order.
@@ -190,6 +182,42 @@ export async function embedValues(
     };
   } catch (error) {
     throw failure(error, values.length, start);
+  }
+}
+
+/** What a refusal or failure of `values` throws: `count` values named from `from` (asCallersValue). */
+function embedFailure(
+  config: GatewayModelConfig,
+  engine: EmbeddingEngine,
+  values: readonly string[],
+  dimensions: number | undefined,
+) {
+  return (error: unknown, count: number, from: number | undefined) =>
+    mapGatewayError(asCallersValue(error, count, from), {
+      url: endpointURL(config, ENDPOINTS.embeddings),
+      requestBodyValues: { model: engine.id, input: values, dimensions },
+      maxRetryAfterMs: config.maxRetryAfterMs,
+      modelType: 'embeddingModel',
+    });
+}
+
+/**
+ * `embedMany` sends its batches one after another, each a `doEmbed`: the first (of `count`
+ * values) checks every value of the call on the engine (core's `embedMany` checks, nothing sent),
+ * so a bad value late in the list is refused before any batch is sent and billed (rv-svc F2).
+ */
+function checkWholeList(
+  batch: EmbedManyBatch | undefined,
+  count: number,
+  inputs: { inputType?: EmbeddingInputType; dimensions?: number },
+  engine: EmbeddingEngine,
+  failure: ReturnType<typeof embedFailure>,
+): void {
+  if (batch === undefined || batch.start !== 0 || batch.all.length <= count) return;
+  try {
+    checkEmbedMany(batch.all, inputs, engine);
+  } catch (error) {
+    throw failure(error, batch.all.length, 0);
   }
 }
 

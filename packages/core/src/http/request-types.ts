@@ -68,9 +68,10 @@ export interface RequestSpec {
   stream?: boolean;
   /**
    * A JSON request whose server may answer `text/plain` (a transcription that ignores
-   * `response_format`): the value such an answer, not JSON, is read as.
+   * `response_format`): such an answer, not JSON, is read as an object holding its body in this
+   * field (`{ text: <body> }`).
    */
-  plainText?: (text: string) => unknown;
+  plainTextField?: string;
 }
 
 /**

@@ -69,8 +69,9 @@ export async function readWholeAnswer(
   try {
     data = JSON.parse(text);
   } catch (cause) {
-    if (spec.plainText && /^text\/plain\b/i.test(headers.get('content-type') ?? '')) {
-      data = spec.plainText(text);
+    const field = spec.plainTextField;
+    if (field !== undefined && /^text\/plain\b/i.test(headers.get('content-type') ?? '')) {
+      data = { [field]: text };
       if (reports) events?.answered(data, text);
       return { data, text, headers, status };
     }

@@ -272,8 +272,6 @@ export async function transcribe(
   return textTranscript(context.transport, answer);
 }
 
-const transcriptOf = (text: string): TranscriptionResponse => ({ text });
-
 /**
  * The transcript of a `response_format: 'text'` answer: its body, or, when the server answered
  * JSON anyway (one that ignores `response_format`), that JSON's `text` (§9: the JSON answer's
@@ -386,9 +384,9 @@ async function postService<T>(
   await checkService(catalog, service, callOptions);
   // A transcript answered as text/plain to a JSON request (a server that ignores
   // `response_format`) is read as the JSON answer's `text`.
-  const plainText = service === 'speech_to_text' ? transcriptOf : undefined;
+  const plainTextField = service === 'speech_to_text' ? 'text' : undefined;
   const answer = await transport.json<T>(
-    { method: 'POST', path: SERVICE_PATHS[service], body, plainText },
+    { method: 'POST', path: SERVICE_PATHS[service], body, plainTextField },
     callOptions,
   );
   const problem = serviceAnswerProblem(service, answer.data);
