@@ -103,7 +103,12 @@ export async function resolveEmbeddingEngine(
   alreadyReread = false,
 ): Promise<EmbeddingEngine> {
   const cached = catalog.cachedServices() !== undefined;
-  let engines = await embeddingEngines(catalog, opts);
+  let engines: EmbeddingEngine[];
+  try {
+    engines = await embeddingEngines(catalog, opts);
+  } catch (error) {
+    return unlistedEngine(engineId, error);
+  }
   // The engine missing, or no engine at all, may be a stale cached list's: read it once more
   // (§3.3); if that read fails, the cached list answers.
   const missing =
@@ -137,6 +142,30 @@ export async function resolveEmbeddingEngine(
     message: `model: is required: ${engines.length} embedding engines are available (${listIds(ids)}); pick one and keep it for documents and queries`,
     field: 'model',
     alternatives: ids,
+  });
+}
+
+/**
+ * The engine when `GET /capabilities` could not be read (none cached; the read down or garbled,
+ * rv-svc F7). An engine the caller named is used as named, by the rules its id gives (§12.7: the
+ * multilingual engine's limits, its dimensions), and the gateway judges it: the list is an aid,
+ * not a gate, as translate and ocr go on without it. Without a name (or when the read was
+ * refused, a key the gateway does not take) the failure says which request failed: the call's
+ * own request was never sent. A timeout or an abort ends the call as it is.
+ */
+function unlistedEngine(engineId: string | undefined, error: unknown): EmbeddingEngine {
+  if (!isGatewayError(error) || error.code === 'timeout' || error.code === 'aborted') throw error;
+  const listDown = error.isRetryable || error.code === 'invalid_response';
+  if (engineId !== undefined && listDown) return { id: engineId };
+  throw new GatewayError({
+    code: error.code,
+    status: error.status,
+    type: error.type,
+    retryAfterMs: error.retryAfterMs,
+    body: error.body,
+    responseHeaders: error.responseHeaders,
+    message: `GET /capabilities, read to find the embedding engine, failed (nothing was embedded): ${error.message}`,
+    cause: error,
   });
 }
 
