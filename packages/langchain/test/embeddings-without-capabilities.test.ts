@@ -1,13 +1,13 @@
-// docs/gateway-protocol.md §3, §6: while GET /capabilities is down, GatewayEmbeddings with its
-// engine named embeds (core's rule: the engine named is used by the rules its id gives, the
-// gateway judges it; rv-svc F7).
+// docs/gateway-protocol.md §3, §6: while GET /capabilities is down, GatewayEmbeddings fails as
+// that read did, its message naming GET /capabilities (core's rule), not as if the embeddings
+// request had failed: it was never sent (rv-svc F7).
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayEmbeddings } from '../src/index';
 import { intercepting } from './helpers';
 
 describe('GatewayEmbeddings while GET /capabilities is down', () => {
-  it('embedQuery and embedDocuments are sent when the engine is named', async () => {
+  it('embedQuery and embedDocuments name GET /capabilities in the error', async () => {
     const gateway = await emulate();
     const connection = intercepting(gateway, async (request) =>
       request.url.endsWith('/capabilities')
@@ -19,8 +19,13 @@ describe('GatewayEmbeddings while GET /capabilities is down', () => {
       model: 'multilingual-e5-base',
       maxRetries: 0,
     });
-    expect((await embeddings.embedQuery('a')).length).toBeGreaterThan(0);
-    expect(await embeddings.embedDocuments(['a', 'b'])).toHaveLength(2);
-    expect(gateway.emulator.counters.requests.embeddings).toBe(2);
+    for (const call of [() => embeddings.embedQuery('a'), () => embeddings.embedDocuments(['a'])]) {
+      const error = await call().catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'upstream_error', status: 503 });
+      expect((error as Error).message).toMatch(
+        /^GET \/capabilities, read to find the embedding engine, failed \(nothing was embedded\)/,
+      );
+    }
+    expect(gateway.emulator.counters.requests.embeddings).toBe(0);
   });
 });

@@ -107,7 +107,7 @@ export async function resolveEmbeddingEngine(
   try {
     engines = await embeddingEngines(catalog, opts);
   } catch (error) {
-    return unlistedEngine(engineId, error);
+    unlistedEngine(error);
   }
   // The engine missing, or no engine at all, may be a stale cached list's: read it once more
   // (§3.3); if that read fails, the cached list answers.
@@ -146,17 +146,14 @@ export async function resolveEmbeddingEngine(
 }
 
 /**
- * The engine when `GET /capabilities` could not be read (none cached; the read down or garbled,
- * rv-svc F7). An engine the caller named is used as named, by the rules its id gives (§12.7: the
- * multilingual engine's limits, its dimensions), and the gateway judges it: the list is an aid,
- * not a gate, as translate and ocr go on without it. Without a name (or when the read was
- * refused, a key the gateway does not take) the failure says which request failed: the call's
- * own request was never sent. A timeout or an abort ends the call as it is.
+ * `GET /capabilities` could not be read for the engine (none cached): the call fails as that read
+ * did, its message naming the request, since the call's own was never sent (rv-svc F7). It fails
+ * even with an engine named: the list is what tells an engine that is gone (`model_not_found`,
+ * never another engine's vectors) and the engine's own limits; a timeout or an abort ends the call
+ * as it is.
  */
-function unlistedEngine(engineId: string | undefined, error: unknown): EmbeddingEngine {
+function unlistedEngine(error: unknown): never {
   if (!isGatewayError(error) || error.code === 'timeout' || error.code === 'aborted') throw error;
-  const listDown = error.isRetryable || error.code === 'invalid_response';
-  if (engineId !== undefined && listDown) return { id: engineId };
   throw new GatewayError({
     code: error.code,
     status: error.status,
