@@ -74,7 +74,7 @@ function media(kind: 'image' | 'audio', resolves: boolean | undefined): Record<s
       {
         type: 'string',
         minLength: 1,
-        description: `The ${kind} file as base64 data (a data: URL prefix and line breaks are accepted; decoded at most 23 MiB)`,
+        description: `The ${kind} file as base64 data (decoded at most 23 MiB)`,
       };
 }
 
