@@ -108,7 +108,12 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
     case 'stream_incomplete':
     case 'invalid_response':
     case 'network_error':
-      return `The gateway or its model server failed: ${wait}.`;
+      // Worded by core's `isRetryable`: an engine's own 4xx (the input it rejects) or an answer
+      // that cannot be read comes the same again, and a model told to retry would loop on it.
+      if (error.isRetryable) return `The gateway or its model server failed: ${wait}.`;
+      return error.status !== undefined && error.status >= 400 && error.status < 500
+        ? 'The model server rejected this input (the message says why): change it, or stop; sent again unchanged, it fails again.'
+        : 'The gateway or its model server failed in a way retrying does not fix: stop, or tell the person who runs this server.';
     case 'request_timeout':
     case 'timeout':
       return 'The call took too long: try a smaller input, or try again later.';

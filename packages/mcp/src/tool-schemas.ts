@@ -1,8 +1,11 @@
 // docs/gateway-protocol.md §4.1 (`ask_model`'s request), §6 to §9 (the services' requests), §11
 // (their limits): what each tool takes.
 import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
-import { closeMatches, quotedName, serviceToolDefinition } from '@infergate/core/internal';
-import { serviceToolArgumentsProblem } from '@infergate/core/internal/service-tools';
+import { closeMatches, quotedName } from '@infergate/core/internal';
+import {
+  serviceToolArgumentsProblem,
+  validateTranslationLanguages,
+} from '@infergate/core/internal/service-tools';
 import { z } from 'zod/v4';
 
 /**
@@ -13,19 +16,6 @@ import { z } from 'zod/v4';
  */
 
 const MiB = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
-
-/** Longest base64 text of a file within the media limit (core's own tool definition states it). */
-const MEDIA_MAX_BASE64_CHARS = Number(
-  serviceToolDefinition('ocr').parameters.properties.image?.maxLength ??
-    Math.ceil(LIMITS.ocrMaxImageBytes / 3) * 4,
-);
-
-/**
- * Space left for a `data:` URL's header before the base64 (`data:image/png;base64,`): a media type
- * is at most 127 + 1 + 127 characters (RFC 6838), plus space for parameters. The schema's length bounds
- * the text; the file's own limit is checked on the decoded bytes (core, naming field, size, limit).
- */
-const DATA_URL_HEADER_MAX_CHARS = 512;
 
 /**
  * An optional argument. Many models' tool callers fill every optional field, with "" when they have
@@ -84,11 +74,29 @@ function unknownArguments(keys: readonly string[], known: readonly string[]): st
   return refusals.join('; ');
 }
 
-const languageCode = (description: string) =>
+/**
+ * A language code argument, refused with core's own message (the value quoted, the rule), as the
+ * translation call refuses it.
+ */
+const languageCode = (field: 'target_language' | 'source_language', description: string) =>
   z
     .string()
-    .regex(LANGUAGE_CODE, 'a language code such as "de", "uk" or "pt-BR"')
+    .regex(LANGUAGE_CODE, { error: (issue) => languageCodeProblem(field, issue.input) })
     .describe(description);
+
+/** Core's refusal of a language code (validateTranslationLanguages), in the words of a translation call. */
+function languageCodeProblem(field: string, value: unknown): string | undefined {
+  try {
+    validateTranslationLanguages(
+      field === 'target_language'
+        ? { target_language: value as string }
+        : { target_language: 'en', source_language: value as string },
+    );
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return undefined;
+}
 
 export const translateInput = toolArguments({
   text: z
@@ -102,8 +110,13 @@ export const translateInput = toolArguments({
     .describe(
       `The text to translate: at most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 (split longer text and translate the parts)`,
     ),
-  target_language: languageCode('Language to translate into, e.g. "de", "uk" or "pt-BR"'),
-  source_language: optional(languageCode('Language of the text; detected when omitted')),
+  target_language: languageCode(
+    'target_language',
+    'Language to translate into, e.g. "de", "uk" or "pt-BR"',
+  ),
+  source_language: optional(
+    languageCode('source_language', 'Language of the text; detected when omitted'),
+  ),
 }).superRefine(
   (args, context) => {
     // Core's check adds the byte limit of `text`; its problem names the argument it is about.
@@ -126,12 +139,13 @@ function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {
         .describe(`An http(s) URL of the ${what}; the server downloads it (at most ${MiB(limit)})`),
     ),
     [`${kind}_base64`]: optional(
+      // No length bound: the limit is on the decoded bytes once a data: URL prefix and line
+      // breaks are removed, which core checks (naming the argument, the size and the limit).
       z
         .string()
         .min(1)
-        .max(MEDIA_MAX_BASE64_CHARS + DATA_URL_HEADER_MAX_CHARS)
         .describe(
-          `The ${what} as base64 data (a data: URL prefix is accepted; decoded at most ${MiB(limit)})`,
+          `The ${what} as base64 data (a data: URL prefix and line breaks are accepted; decoded at most ${MiB(limit)})`,
         ),
     ),
   };
@@ -226,11 +240,14 @@ export const embedInput = toolArguments({
 });
 
 export const similarityInput = toolArguments({
+  // No length bound: the limit is in bytes of UTF-8, core's check refuses a longer query (naming
+  // its size and the limit), as it does a longer text.
   query: z
     .string()
     .min(1)
-    .max(LIMITS.embeddingsMaxTotalBytes)
-    .describe('What to look for (a question, a phrase)'),
+    .describe(
+      `What to look for (a question, a phrase): at most ${LIMITS.embeddingsMaxTotalBytes} bytes of UTF-8`,
+    ),
   texts: embeddingTexts('Candidate texts to rank by their similarity to the query'),
   engine,
   top_k: optional(

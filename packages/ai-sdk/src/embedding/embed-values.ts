@@ -9,12 +9,17 @@ import {
 import {
   type CallOptions,
   type EmbeddingEngine,
+  type EmbeddingInputType,
   GatewayError,
   type GatewayResponseInfo,
   isGatewayError,
 } from '@infergate/core';
 import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
-import { EmbeddingEnginePin, KEPT_VECTORS } from '@infergate/core/internal/service-tools';
+import {
+  checkEmbedMany,
+  EmbeddingEnginePin,
+  KEPT_VECTORS,
+} from '@infergate/core/internal/service-tools';
 import {
   AI_RETRIES,
   endpointURL,
@@ -95,17 +100,24 @@ function noAnswers(): Answers {
   return { tokens: undefined, usageMissing: false, response: undefined, metadata: {} };
 }
 
+/** A batch `embedMany` cut: where its values start in `all`, the values `embedMany` was given. */
+export interface EmbedManyBatch {
+  start: number;
+  all: readonly string[];
+}
+
 /**
  * `doEmbed` of `GatewayEmbeddingModel`, loaded on its first call (a chat-only app never runs it):
  * the count check, `providerOptions.infergate`, the engine, core's batching, usage and response.
- * `start`: where these values begin in the caller's `embedMany` values, when `embedMany` cut them.
+ * `batch`: where these values are in the caller's `embedMany` values, when `embedMany` cut them.
  */
 export async function embedValues(
   model: EmbeddingModelParts,
   options: EmbeddingModelV4CallOptions,
-  start?: number,
+  batch?: EmbedManyBatch,
 ): Promise<EmbeddingModelV4Result> {
   const { values, abortSignal } = options;
+  const start = batch?.start;
   if (values.length > VALUES_PER_DO_EMBED) {
     throw new TooManyEmbeddingValuesForCallError({
       provider: model.provider,
@@ -137,6 +149,14 @@ export async function embedValues(
     },
   });
   const engine = await resolveEngine(model, callOptions);
+  const failure = embedFailure(config, engine, values, dimensions);
+  checkWholeList(
+    batch,
+    values.length,
+    { inputType: infergateOptions?.inputType, dimensions },
+    engine,
+    failure,
+  );
   try {
     // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
     // key's concurrency budget and returns the vectors in input order.
@@ -161,12 +181,43 @@ export async function embedValues(
       warnings: [],
     };
   } catch (error) {
-    throw mapGatewayError(asCallersValue(error, values.length, start), {
+    throw failure(error, values.length, start);
+  }
+}
+
+/** What a refusal or failure of `values` throws: `count` values named from `from` (asCallersValue). */
+function embedFailure(
+  config: GatewayModelConfig,
+  engine: EmbeddingEngine,
+  values: readonly string[],
+  dimensions: number | undefined,
+) {
+  return (error: unknown, count: number, from: number | undefined) =>
+    mapGatewayError(asCallersValue(error, count, from), {
       url: endpointURL(config, ENDPOINTS.embeddings),
       requestBodyValues: { model: engine.id, input: values, dimensions },
       maxRetryAfterMs: config.maxRetryAfterMs,
       modelType: 'embeddingModel',
     });
+}
+
+/**
+ * `embedMany` sends its batches one after another, each a `doEmbed`: the first (of `count`
+ * values) checks every value of the call on the engine (core's `embedMany` checks, nothing sent),
+ * so a bad value late in the list is refused before any batch is sent and billed (rv-svc F2).
+ */
+function checkWholeList(
+  batch: EmbedManyBatch | undefined,
+  count: number,
+  inputs: { inputType?: EmbeddingInputType; dimensions?: number },
+  engine: EmbeddingEngine,
+  failure: ReturnType<typeof embedFailure>,
+): void {
+  if (batch === undefined || batch.start !== 0 || batch.all.length <= count) return;
+  try {
+    checkEmbedMany(batch.all, inputs, engine);
+  } catch (error) {
+    throw failure(error, batch.all.length, 0);
   }
 }
 

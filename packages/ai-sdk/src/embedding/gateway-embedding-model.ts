@@ -16,6 +16,7 @@ import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { loadServiceParts } from '../shared/load-lazily';
 import { withMappedErrors } from '../shared/map-gateway-error';
 import { BYTES_PER_DO_EMBED, VALUES_PER_DO_EMBED } from './do-embed-limits';
+import type { EmbedManyBatch } from './embed-values';
 
 /**
  * docs/gateway-protocol.md §6: 1 to 64 strings per gateway request (core's `LIMITS`). Not the
@@ -30,15 +31,16 @@ export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
 export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL: number = LIMITS.embeddingsMaxTotalBytes;
 
 /**
- * Where each batch `embedMany` cut starts in its `values`, by the batch's `providerOptions` (a
- * copy made per batch, passed to `doEmbed` as it is), so a refusal names the caller's index.
+ * Each batch `embedMany` cut, by the batch's `providerOptions` (a copy made per batch, passed to
+ * `doEmbed` as it is): where it starts in `embedMany`'s values, so a refusal names the caller's
+ * index, and those values, so the first batch checks them all before anything is sent.
  */
-const BATCH_STARTS = new WeakMap<SharedV4ProviderOptions, number>();
+const BATCHES = new WeakMap<SharedV4ProviderOptions, EmbedManyBatch>();
 
-/** `embedMany`'s hook for each batch: its own `providerOptions`, its start kept. */
+/** `embedMany`'s hook for each batch: its own `providerOptions`, its start and the values kept. */
 export const markBatchStart: EmbeddingModelProviderOptionsTransformer = (batch) => {
   const providerOptions = { ...batch.providerOptions };
-  BATCH_STARTS.set(providerOptions, batch.startIndex);
+  BATCHES.set(providerOptions, { start: batch.startIndex, all: batch.values });
   return providerOptions;
 };
 
@@ -82,11 +84,10 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       loadServiceParts,
     );
     const { providerOptions } = options;
-    const start = providerOptions && BATCH_STARTS.get(providerOptions);
     return embedValues(
       { provider: this.provider, modelId: this.modelId, engineId, config, owner: this },
       options,
-      start,
+      providerOptions && BATCHES.get(providerOptions),
     );
   }
 }

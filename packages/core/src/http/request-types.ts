@@ -66,6 +66,12 @@ export interface RequestSpec {
    * refused, and a connection lost before them is retried like one lost before the response).
    */
   stream?: boolean;
+  /**
+   * A JSON request whose server may answer `text/plain` (a transcription that ignores
+   * `response_format`): such an answer, not JSON, is read as an object holding its body in this
+   * field (`{ text: <body> }`).
+   */
+  plainTextField?: string;
 }
 
 /**

@@ -69,6 +69,12 @@ export async function readWholeAnswer(
   try {
     data = JSON.parse(text);
   } catch (cause) {
+    const field = spec.plainTextField;
+    if (field !== undefined && /^text\/plain\b/i.test(headers.get('content-type') ?? '')) {
+      data = { [field]: text };
+      if (reports) events?.answered(data, text);
+      return { data, text, headers, status };
+    }
     const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
       status,
       body: options.redact(text),

@@ -36,6 +36,7 @@ import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
 import { type BatchesSent, inFlightFinish, siblingPolicy } from './in-flight-kept';
 import { KEPT_VECTORS, type KeptVectorsOption } from './kept-vectors';
+import { readEmbeddingItemsLiberally } from './liberal-embedding-items';
 import { inTurns } from './requests-in-turns';
 import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 import { splitBatches } from './split-embedding-batches';
@@ -102,7 +103,12 @@ export async function resolveEmbeddingEngine(
   alreadyReread = false,
 ): Promise<EmbeddingEngine> {
   const cached = catalog.cachedServices() !== undefined;
-  let engines = await embeddingEngines(catalog, opts);
+  let engines: EmbeddingEngine[];
+  try {
+    engines = await embeddingEngines(catalog, opts);
+  } catch (error) {
+    unlistedEngine(error);
+  }
   // The engine missing, or no engine at all, may be a stale cached list's: read it once more
   // (§3.3); if that read fails, the cached list answers.
   const missing =
@@ -136,6 +142,27 @@ export async function resolveEmbeddingEngine(
     message: `model: is required: ${engines.length} embedding engines are available (${listIds(ids)}); pick one and keep it for documents and queries`,
     field: 'model',
     alternatives: ids,
+  });
+}
+
+/**
+ * `GET /capabilities` could not be read for the engine (none cached): the call fails as that read
+ * did, its message naming the request, since the call's own was never sent (rv-svc F7). It fails
+ * even with an engine named: the list is what tells an engine that is gone (`model_not_found`,
+ * never another engine's vectors) and the engine's own limits; a timeout or an abort ends the call
+ * as it is.
+ */
+function unlistedEngine(error: unknown): never {
+  if (!isGatewayError(error) || error.code === 'timeout' || error.code === 'aborted') throw error;
+  throw new GatewayError({
+    code: error.code,
+    status: error.status,
+    type: error.type,
+    retryAfterMs: error.retryAfterMs,
+    body: error.body,
+    responseHeaders: error.responseHeaders,
+    message: `GET /capabilities, read to find the embedding engine, failed (nothing was embedded): ${error.message}`,
+    cause: error,
   });
 }
 
@@ -268,7 +295,34 @@ export async function transcribe(
   };
   const answer = await context.transport.text(spec, callOptions);
   reportResponse(callOptions, answer.status, answer.headers, answer.text);
-  return answer.text;
+  return textTranscript(context.transport, answer);
+}
+
+/**
+ * The transcript of a `response_format: 'text'` answer: its body, or, when the server answered
+ * JSON anyway (one that ignores `response_format`), that JSON's `text` (§9: the JSON answer's
+ * shape); JSON without a string `text` is an `invalid_response`. A body labelled JSON that does
+ * not parse is taken as the text it is.
+ */
+function textTranscript(
+  transport: Transport,
+  answer: { text: string; headers: Headers; status: number },
+): string {
+  if (!/^application\/(?:[\w.+-]*\+)?json\b/i.test(answer.headers.get('content-type') ?? '')) {
+    return answer.text;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(answer.text);
+  } catch {
+    return answer.text;
+  }
+  const problem = serviceAnswerProblem('speech_to_text', data);
+  if (problem === undefined) return (data as TranscriptionResponse).text;
+  throw invalidAnswer((text) => transport.redact(text), `The speech_to_text answer ${problem}`, {
+    ...answer,
+    data,
+  });
 }
 
 /**
@@ -337,6 +391,7 @@ async function postEmbeddings(
   // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
   const policy = batch?.policy(same) ?? same;
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
+  readEmbeddingItemsLiberally(answer.data);
   const problem = embeddingsProblem(answer.data, count) ?? batch?.lengthProblem(answer.data);
   // Before `accepted` tells `onResponse`, so it sees the answer as `embed` returns it.
   if (problem === undefined) inInputOrder(answer.data);
@@ -353,8 +408,11 @@ async function postService<T>(
   // One deadline over the list's re-read and the request.
   const callOptions = startedDeadline(opts);
   await checkService(catalog, service, callOptions);
+  // A transcript answered as text/plain to a JSON request (a server that ignores
+  // `response_format`) is read as the JSON answer's `text`.
+  const plainTextField = service === 'speech_to_text' ? 'text' : undefined;
   const answer = await transport.json<T>(
-    { method: 'POST', path: SERVICE_PATHS[service], body },
+    { method: 'POST', path: SERVICE_PATHS[service], body, plainTextField },
     callOptions,
   );
   const problem = serviceAnswerProblem(service, answer.data);

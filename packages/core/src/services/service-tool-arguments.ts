@@ -114,10 +114,6 @@ export function serviceToolArgumentsProblem(
     if (typeof value !== 'string') continue;
     if (value === '')
       return `"${key}" is empty; ${EMPTY_RULE[key] ?? 'at least 1 character is required'}`;
-    const maxLength = properties[key]?.maxLength;
-    if (typeof maxLength === 'number' && value.length > maxLength) {
-      return `"${key}" is ${value.length} characters; at most ${maxLength} are allowed`;
-    }
     if (properties[key]?.pattern !== undefined && !LANGUAGE_CODE.test(value)) {
       return `"${key}" is ${JSON.stringify(value.slice(0, 40))}, not a language code such as "de", "uk" or "pt-BR"`;
     }

@@ -58,9 +58,6 @@ export interface ServiceToolDefinition {
   parameters: ToolParametersSchema;
 }
 
-/** Longest base64 text whose decoded size can be 23 MiB. */
-const MEDIA_MAX_BASE64_CHARS = Math.ceil(LIMITS.ocrMaxImageBytes / 3) * 4;
-
 function languageCode(description: string): Record<string, unknown> {
   return { type: 'string', pattern: LANGUAGE_CODE.source, description };
 }
@@ -72,10 +69,11 @@ function media(kind: 'image' | 'audio', resolves: boolean | undefined): Record<s
         minLength: 1,
         description: `The ${kind}: its name, URL or id as given in the conversation`,
       }
-    : {
+    : // No maxLength: the limit is on the decoded bytes, after a `data:` prefix and line breaks
+      // are removed (core's check, naming the size and the limit); the text's length is no bound.
+      {
         type: 'string',
         minLength: 1,
-        maxLength: MEDIA_MAX_BASE64_CHARS,
         description: `The ${kind} file as base64 data (decoded at most 23 MiB)`,
       };
 }
