@@ -5,8 +5,8 @@ describe('convertGatewayUsage', () => {
   it('maps prompt and completion tokens', () => {
     const usage = { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 };
     expect(convertGatewayUsage(usage)).toEqual({
-      inputTokens: { total: 7, noCache: 7, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 3, text: 3, reasoning: undefined },
+      inputTokens: { total: 7, noCache: 7, cacheRead: 0, cacheWrite: undefined },
+      outputTokens: { total: 3, text: 3, reasoning: 0 },
       raw: usage,
     });
   });

@@ -5,18 +5,22 @@ import { readUsage } from '@infergate/core/internal';
 
 /**
  * Maps the gateway's `usage` (present when the model server reports it), read by core's
- * `readUsage`, to V4 usage. Unknown counts stay undefined. Core's output counts the reasoning and
- * is never less than it, so the text is the difference. The prompt holds the tokens read from and
- * written to the cache, so the uncached input is what is left; cache counts above the prompt (the
- * server's counts disagree) leave none rather than a negative count.
+ * `readUsage`, to V4 usage. Unknown totals stay undefined, and so does everything without a usage.
+ * A reported total whose cache-read or reasoning part the server left out has none of it (0), as
+ * the AI SDK's OpenAI-compatible provider reads the same bytes, and as the uncached input and the
+ * text are computed: a sum over the parts (a cost) then adds up instead of giving NaN. (Cache
+ * writes stay undefined unless reported: that provider reads none.) Core's output counts the
+ * reasoning and is never less than it, so the text is the difference. The prompt holds the tokens
+ * read from and written to the cache, so the uncached input is what is left; cache counts above
+ * the prompt (the server's counts disagree) leave none rather than a negative count.
  */
 export function convertGatewayUsage(usage: Usage | null | undefined): LanguageModelV4Usage {
   const counts = readUsage(usage);
   const input = counts?.inputTokens;
   const output = counts?.outputTokens;
-  const cached = counts?.cachedInputTokens;
+  const cached = counts?.cachedInputTokens ?? (input !== undefined ? 0 : undefined);
   const written = counts?.cacheWriteTokens;
-  const reasoning = counts?.reasoningTokens;
+  const reasoning = counts?.reasoningTokens ?? (output !== undefined ? 0 : undefined);
 
   return {
     inputTokens: {

@@ -2,9 +2,11 @@
 import { closeMatches } from '../errors/close-names';
 import { GatewayError } from '../errors/errors';
 import { quotedName } from '../errors/escape-control';
+import { refuseAuthorization } from './authorization-header';
 import {
   checkGroup,
   type GatewayHeaders,
+  headerRecord,
   kindOf,
   type OptionGroup,
   type OptionPlace,
@@ -79,6 +81,8 @@ export function checkCallOptions(options: CallOptions | undefined, call: CallNam
   // Every option of a kind by its rule (`onResponse` that is no function was dropped unseen); a
   // bad one is a `configuration_error`, as from the client (fixed when the code is).
   checkGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
+  // Before the call's first request (its catalog read too): the key is the client's.
+  if (options.headers !== undefined) refuseAuthorization(headerRecord(options.headers));
   const { signal, capabilities } = options as CallOptions & { capabilities?: unknown };
   readCapabilityList(capabilities, 'call option');
   // The steering options' and `structuredOutput`'s values, whether or not the call is steered: a

@@ -20,6 +20,8 @@ interface ChatAnswer {
   data: ChatCompletionResponse;
   status: number;
   text: string;
+  /** Kept on the error of an answer that cannot be used. */
+  headers: Headers;
 }
 
 /**

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §10.4 (`invalid_response`).
 import { GatewayError, type GatewayErrorCode, type GatewayErrorOptions } from './errors';
+import { responseHeadersOf } from './response-headers';
 
 /**
  * `invalid_response`: a 2xx answer the client cannot read (not JSON, the wrong shape, …), with
@@ -13,14 +14,14 @@ export function invalidResponse(
 }
 
 /**
- * `invalid_response` for a 2xx JSON answer of the wrong shape, with its raw body (the key
- * redacted by `redact`). The parsed `data` is kept only when the body did not echo the key. A
- * failure the body `reported` instead of an answer is that error (its code and words).
+ * `invalid_response` for a 2xx JSON answer of the wrong shape, with its raw body and its headers
+ * (the key redacted by `redact`). The parsed `data` is kept only when the body did not echo the
+ * key. A failure the body `reported` instead of an answer is that error (its code and words).
  */
 export function invalidAnswer(
   redact: (text: string) => string,
   message: string,
-  answer: { data: unknown; status: number; text: string },
+  answer: { data: unknown; status: number; text: string; headers?: Headers },
   requestedModel?: string,
   reported?: { code: GatewayErrorCode; message: string; type?: string },
 ): GatewayError {
@@ -30,6 +31,7 @@ export function invalidAnswer(
     status: answer.status,
     body,
     data,
+    responseHeaders: answer.headers && responseHeadersOf(answer.headers, redact),
     requestedModel,
     ...reported,
   });

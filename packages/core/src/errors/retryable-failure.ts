@@ -13,8 +13,18 @@
  */
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
-/** HTTP answers worth another attempt: every 429 (the spec: retryable) and the 5xx a retry can fix. */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+/**
+ * HTTP answers worth another attempt: every 429 (the spec: retryable), a 408 and a 409 (the
+ * server's timeout, a conflict of the moment) and every 5xx — the spec keeps a model server's own
+ * status (CDN and proxy ones too: 520–524, 529 overloaded), so the gateway's list of statuses is
+ * not all a call meets; the AI SDK's own providers retry the same set. Except the 5xx a resend
+ * cannot change: 501 (the server does not implement the request) and 505 (nor its HTTP version).
+ */
+const isRetryableStatus = (status: number): boolean =>
+  status === 429 ||
+  status === 408 ||
+  status === 409 ||
+  (status >= 500 && status <= 599 && status !== 501 && status !== 505);
 /** Failures without an HTTP error status, by code (`network_error` before the first byte, ...). */
 const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'model_busy',
@@ -61,7 +71,7 @@ export function isRetryableFailure(failure: Failure, context: FailureContext = {
   if (status === undefined) return RETRYABLE_CODES.has(code);
   if (status >= 200 && status < 300 && context.beforeFirstBytes !== true) return false;
   if (status < 400) return RETRYABLE_CODES.has(code);
-  if (!RETRYABLE_STATUSES.has(status)) return false;
+  if (!isRetryableStatus(status)) return false;
   const maxRetryAfterMs = context.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   return status !== 429 || retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
 }

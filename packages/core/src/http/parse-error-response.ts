@@ -2,6 +2,7 @@
 import { type GatewayError, gatewayFailure, isGatewayServerErrorCode } from '../errors/errors';
 import { clip } from '../errors/escape-control';
 import { redactSecret, redactValue } from '../errors/redact-secret';
+import { responseHeadersOf } from '../errors/response-headers';
 import { parseRetryAfter } from './retry-policy';
 
 interface ErrorContext {
@@ -83,7 +84,7 @@ export function parseErrorResponse(
       status,
       body,
       data,
-      responseHeaders: headersRecord(headers, secret),
+      responseHeaders: responseHeadersOf(headers, (text) => redactSecret(text, secret)),
       retryAfterMs,
       requestedModel: context.requestedModel,
       servedModel,
@@ -91,17 +92,6 @@ export function parseErrorResponse(
     // A `Retry-After` longer than the client accepts makes a 429 not retryable.
     { maxRetryAfterMs: context.maxRetryAfterMs },
   );
-}
-
-/** Response headers as a plain object, without cookies and with the secret redacted. */
-function headersRecord(headers: Headers, secret?: string): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (name.toLowerCase() !== 'set-cookie') {
-      record[name.toLowerCase()] = redactSecret(value, secret);
-    }
-  });
-  return record;
 }
 
 /** `: <the body's start>` for the message of a body that is not the gateway's (`''` when empty). */

@@ -1,13 +1,15 @@
 // docs/gateway-protocol.md §2.2 (authentication), §2.3 (request headers we send).
+import { refuseAuthorization } from '../call/authorization-header';
 import { type GatewayHeaders, headerRecord } from '../call/option-groups';
 import { GatewayError } from '../errors/errors';
 import { quotedName } from '../errors/escape-control';
 
 /**
- * A request's headers: the client's, then the call's, then `authorization`. A plain record: the
- * client's headers and `authorization` checked once per client and copied per request, a call's
- * headers checked per call (fetch copies them into its own `Headers` anyway). Holds the API key
- * privately.
+ * A request's headers: the client's, then the call's, then `authorization` (refused in both: the
+ * client's at creation, `checkHeaders`; a call's when it begins, `checkCallOptions`). A plain
+ * record: the client's headers and `authorization` checked once per client and copied per request,
+ * a call's headers checked per call (fetch copies them into its own `Headers` anyway). Holds the
+ * API key privately.
  */
 export class RequestHeaders {
   readonly #clientHeaders: Record<string, string>;
@@ -34,7 +36,8 @@ export class RequestHeaders {
         : checked(callHeaders, this.#apiKey);
     this.#base ??= this.#checkedBase();
     // A call's header replaces the client's of the same name (names differing only by case are one
-    // header, their values joined as fetch joins them); `authorization` stays the key's.
+    // header, their values joined as fetch joins them). A call's `authorization` was refused when
+    // the call began (`checkCallOptions`); the key's is set last all the same.
     const headers: Record<string, string> = call
       ? { ...this.#base, ...Object.fromEntries(call), authorization: this.#base.authorization! }
       : { ...this.#base };
@@ -77,6 +80,7 @@ const invalidHeader = (problem: string) =>
  * `Authorization: Bearer <key>` line is a name fetch refuses.
  */
 export function checkHeaders(headers: Record<string, string>, apiKey: string | undefined): void {
+  refuseAuthorization(headers);
   for (const name in headers) {
     if (sendable(name, headers[name] ?? '')) continue;
     const shown = quotedName(name, 60, apiKey);

@@ -2,6 +2,7 @@
 // that is not JSON, or too large).
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
+import { responseHeadersOf } from '../errors/response-headers';
 import type { CallEvents } from '../events/call-events';
 import { tooLarge, unreadBody } from './answer-errors';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
@@ -78,6 +79,7 @@ export async function readWholeAnswer(
     const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
       status,
       body: options.redact(text),
+      responseHeaders: responseHeadersOf(headers, options.redact),
       requestedModel: spec.requestedModel,
       cause,
     });

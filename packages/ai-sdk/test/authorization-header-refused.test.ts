@@ -1,0 +1,79 @@
+// docs/gateway-protocol.md §2.3: an `Authorization` header in the provider's or a call's
+// `headers` is refused before any request, naming `apiKey` and never quoting the value. The key
+// decides the per-key budget; it used to replace the caller's header silently, so the call ran
+// (and was billed) under a key the caller did not mean.
+import { LoadSettingError } from '@ai-sdk/provider';
+import { generateText, streamText } from 'ai';
+import { generateText as generateTextV6 } from 'ai-v6';
+import { describe, expect, it } from 'vitest';
+import { providersOnMsw } from './providers';
+
+const { emulator, gateway, gatewayV3 } = await providersOnMsw({});
+const OTHER = 'tenant-42-secret-key';
+const sent = () => Object.values(emulator.counters.requests).reduce((a, b) => a + b, 0);
+
+function expectRefused(error: unknown) {
+  expect(LoadSettingError.isInstance(error)).toBe(true);
+  const message = (error as Error).message;
+  expect(message).toContain('`Authorization` header is set by `apiKey`');
+  expect(message).not.toContain(OTHER);
+  expect(JSON.stringify(error)).not.toContain(OTHER);
+  expect(sent()).toBe(0);
+}
+
+describe('an Authorization header', () => {
+  it("in generateText's headers is refused, nothing sent", async () => {
+    const error = await generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      headers: { Authorization: `Bearer ${OTHER}` },
+      maxRetries: 0,
+    }).then(
+      () => 'answered',
+      (e: unknown) => e,
+    );
+    expectRefused(error);
+  });
+
+  it("in streamText's headers (any case) fails the stream, nothing sent", async () => {
+    const errors: unknown[] = [];
+    const result = streamText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      headers: { authorization: `Bearer ${OTHER}` },
+      maxRetries: 0,
+      onError: ({ error }) => {
+        errors.push(error);
+      },
+    });
+    await result.consumeStream();
+    expect(errors).toHaveLength(1);
+    expectRefused(errors[0]);
+  });
+
+  it("in createGateway's headers is refused, on ai@6 too", async () => {
+    const calls: (() => Promise<unknown>)[] = [
+      () =>
+        generateText({
+          model: gateway({ headers: { AUTHORIZATION: OTHER } })('community/general'),
+          prompt: 'hi',
+          maxRetries: 0,
+        }),
+      () =>
+        generateTextV6({
+          model: gatewayV3({ headers: { Authorization: `Bearer ${OTHER}` } })('community/general'),
+          prompt: 'hi',
+          maxRetries: 0,
+        }),
+    ];
+    for (const call of calls) {
+      const error = await Promise.resolve()
+        .then(call)
+        .then(
+          () => 'answered',
+          (e: unknown) => e,
+        );
+      expectRefused(error);
+    }
+  });
+});
