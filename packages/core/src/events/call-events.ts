@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events), §4.7 (skips, deferrals,
 // failovers).
+import { realmValue } from '../budget/realm';
 import { type GatewayError, type GatewayErrorCode, isGatewayError } from '../errors/errors';
 import { answeringModel } from '../protocol/answering-model';
 import type { AssembledChat } from '../protocol/chat-result-types';
@@ -30,8 +31,18 @@ import type {
 /** An event as a method of CallEvents fills it: `#send` adds what every event has. */
 type Fields<E> = E extends GatewayEvent ? Omit<E, keyof GatewayEventBase> : never;
 
-/** Ids of calls in this realm: every event of one call carries its id. */
-let lastCallId = 0;
+/**
+ * The last call id given in this realm: every event of one call carries its id. Counted on the
+ * realm, not in this module, so that two copies of core (the ESM and CJS builds, two versions, a
+ * test runner's fresh module graph) never give two calls one id — a handler shared by their
+ * clients (`otelEvents`) keys its calls by id.
+ */
+const callIds = () =>
+  realmValue(
+    'callIds',
+    () => ({ last: 0 }),
+    (value) => typeof (value as { last?: unknown } | null)?.last === 'number',
+  );
 
 interface CallEventsInit {
   onEvent: GatewayEventHandler;
@@ -59,7 +70,7 @@ export class CallEvents {
   readonly #onEvent: GatewayEventHandler;
   readonly #redact: (text: string) => string;
   /** This call's id: every event of the call carries it. */
-  readonly callId = ++lastCallId;
+  readonly callId = ++callIds().last;
   readonly #operation: GatewayOperation;
   readonly #requestedModel: string | undefined;
   /**
