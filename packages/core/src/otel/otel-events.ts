@@ -81,6 +81,11 @@ interface CallState {
   /** Open queue and attempt spans, per attempt (a hedged call has two attempts at once). */
   queueSpans: Map<number, Span>;
   attemptSpans: Map<number, Span>;
+  /**
+   * Attempts that failed with no code of their own (an answer handed over that failed with the
+   * call: an abandoned stream's): their spans end with the call, its `error.type` theirs.
+   */
+  failedWithCall: Map<number, Span>;
   /** Attempts waiting for a slot, and holding one. */
   waiting: number;
   holding: number;
@@ -149,6 +154,14 @@ function createInstruments(meter: Meter): Instruments {
  * spans `infergate.queue` (waiting for a slot) and one per attempt.
  */
 export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler {
+  return otelEventsHandler(options, MAX_OPEN_CALLS);
+}
+
+/** `otelEvents`, forgetting calls past `maxOpenCalls` open ones (a test drives a small cap). */
+export function otelEventsHandler(
+  options: OtelEventsOptions,
+  maxOpenCalls: number,
+): GatewayEventHandler {
   // A key it does not read (`tracerProvider`, `traceer`) would record through the global providers
   // unseen: refused, naming the closest one.
   refuseUnknownOptions(options, OTEL_EVENTS_KEYS, 'otelEvents', 'client option', OTEL_EVENTS_HINTS);
@@ -160,7 +173,7 @@ export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler
       // A catalog read a call triggered is a child of that call's span, in its trace.
       const parent = event.parentCallId === undefined ? undefined : calls.get(event.parentCallId);
       calls.set(event.callId, begin(tracer, event, parent?.context));
-      if (calls.size > MAX_OPEN_CALLS) dropOldest(calls);
+      if (calls.size > maxOpenCalls) forgetOne(calls, event.callId, instruments);
       return;
     }
     const call = calls.get(event.callId);
@@ -171,20 +184,48 @@ export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler
 }
 
 /**
- * Calls whose end never comes (a stream dropped unread and collected) are forgotten past this
- * many open calls, oldest first, their spans ended as they are.
+ * A safety net, not the way calls end: every call sends its `done` — a stream dropped unread
+ * sends it once collected (`FinalizationRegistry`). Only where the runtime has none does a dropped
+ * stream's call stay open for good: past this many open calls, one is forgotten (`forgetOne`).
  */
-const MAX_OPEN_CALLS = 10_000;
+export const MAX_OPEN_CALLS = 10_000;
 
-function dropOldest(calls: Map<number, CallState>): void {
+/**
+ * Forgets one open call, its spans ended as they are (`infergate.abandoned`), what it counted
+ * given back to the up/down counters. Never a call waiting for a slot (its queue holds it: it
+ * gets a slot, or its deadline or signal ends it, and it sends its `done`), nor the call just
+ * begun (`newest`). Oldest first, a call holding nothing (a stream whose body ended, dropped
+ * unread) before one holding a slot; none when every other call is waiting.
+ */
+function forgetOne(calls: Map<number, CallState>, newest: number, instruments: Instruments): void {
+  let holding: number | undefined;
+  let chosen: number | undefined;
   for (const [id, call] of calls) {
-    calls.delete(id);
-    endAll(call.queueSpans);
-    endAll(call.attemptSpans);
-    call.span.setAttribute('infergate.abandoned', true);
-    call.span.end();
-    return;
+    if (id === newest || call.waiting > 0) continue;
+    if (call.holding === 0) {
+      chosen = id;
+      break;
+    }
+    holding ??= id;
   }
+  chosen ??= holding;
+  const call = chosen === undefined ? undefined : calls.get(chosen);
+  if (chosen === undefined || call === undefined) return;
+  calls.delete(chosen);
+  giveBack(instruments, call);
+  endAll(call.queueSpans);
+  endAll(call.attemptSpans);
+  endAll(call.failedWithCall);
+  call.span.setAttribute('infergate.abandoned', true);
+  call.span.end();
+}
+
+/** Gives back to the up/down counters what `call` still counts: it is over, or forgotten. */
+function giveBack(instruments: Instruments, call: CallState): void {
+  if (call.waiting > 0) instruments.queued.add(-call.waiting, call.budget);
+  if (call.holding > 0) instruments.slotsInUse.add(-call.holding, call.budget);
+  call.waiting = 0;
+  call.holding = 0;
 }
 
 function begin(tracer: Tracer, event: GatewayStartEvent, within?: Context): CallState {
@@ -216,6 +257,7 @@ function begin(tracer: Tracer, event: GatewayStartEvent, within?: Context): Call
     budget: { 'infergate.budget.id': event.budgetId, 'server.address': event.serverAddress },
     queueSpans: new Map(),
     attemptSpans: new Map(),
+    failedWithCall: new Map(),
     waiting: 0,
     holding: 0,
     fallback: false,
@@ -333,11 +375,15 @@ function recordResponse(
     span?.setAttribute('infergate.retry_after_ms', event.retryAfterMs);
   }
   if (!event.ok) {
-    const code = event.code ?? 'unknown';
-    span?.setAttribute('error.type', code);
     span?.setStatus({ code: SpanStatusCode.ERROR });
+    // No code of its own: it failed with the call, whose `done` follows at once and names why.
+    if (event.code === undefined) {
+      if (span) call.failedWithCall.set(event.attempt, span);
+      return;
+    }
+    span?.setAttribute('error.type', event.code);
     if (event.status === 429) {
-      instruments.rateLimited.add(1, { 'error.type': code, ...call.budget });
+      instruments.rateLimited.add(1, { 'error.type': event.code, ...call.budget });
     }
   }
   span?.end();
@@ -488,8 +534,11 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
   // An attempt still open (a hedge's cut attempt past its grace): ended as the abort it was.
   for (const attempt of call.attemptSpans.values()) attempt.setAttribute('error.type', 'aborted');
   endAll(call.attemptSpans, SpanStatusCode.ERROR);
-  if (call.waiting > 0) instruments.queued.add(-call.waiting, call.budget);
-  if (call.holding > 0) instruments.slotsInUse.add(-call.holding, call.budget);
+  // An attempt that failed with the call (an abandoned stream's): the call's error is its own.
+  const failure = event.error?.code ?? 'unknown';
+  for (const attempt of call.failedWithCall.values()) attempt.setAttribute('error.type', failure);
+  endAll(call.failedWithCall);
+  giveBack(instruments, call);
   const attributes: Attributes = {
     'infergate.attempts': event.attempts,
     'infergate.queue.wait_ms': event.queueWaitMs,
