@@ -1,4 +1,3 @@
-// docs/gateway-protocol.md §4.1, §4.3 (chat bodies, as sent and as answered)
 /**
  * Maps chat bodies (OpenAI format, as sent and received) to the GenAI semantic conventions'
  * message shape (`gen_ai.input.messages` / `gen_ai.output.messages`): a role and typed parts.

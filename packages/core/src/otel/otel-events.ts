@@ -13,7 +13,7 @@ import {
   trace,
   type UpDownCounter,
 } from '@opentelemetry/api';
-import { type ListsEveryKey, refuseUnknownOptions } from '../call/option-groups';
+import { type ListsEveryKey, readFlags, refuseUnknownOptions } from '../call/option-groups';
 import type {
   GatewayAttemptEvent,
   GatewayCircuitCloseEvent,
@@ -47,9 +47,15 @@ export interface OtelEventsOptions {
   tracer?: Tracer;
   /** Default: `metrics.getMeter('@infergate/core')` of the global meter provider. */
   meter?: Meter;
+  /**
+   * Whether a call span's token counts are `gen_ai.usage.input_tokens` / `output_tokens` (default
+   * `true`), or `infergate.usage.*` (`false`): under the AI SDK's own GenAI span, which carries the
+   * same counts, GenAI backends would count them twice.
+   */
+  genAiUsage?: boolean;
 }
 
-const OTEL_EVENTS_KEYS: readonly (keyof OtelEventsOptions)[] = ['tracer', 'meter'];
+const OTEL_EVENTS_KEYS: readonly (keyof OtelEventsOptions)[] = ['tracer', 'meter', 'genAiUsage'];
 true satisfies ListsEveryKey<OtelEventsOptions, typeof OTEL_EVENTS_KEYS>;
 
 /** A provider given where its tracer or meter goes: what to give instead. */
@@ -95,7 +101,14 @@ interface CallState {
   hedgeWinner?: 'first' | 'hedge';
   /** Models left for the next one (`fallbackModels`). */
   failovers: number;
+  /** Attempts sent so far per model asked for: an attempt's `http.request.resend_count`. */
+  sentPerModel: Map<string, number>;
+  /** The names of the call span's token counts (`genAiUsage`). */
+  usage: UsagePrefix;
 }
+
+/** `gen_ai.usage.*`, or `infergate.usage.*` where another span counts the call's tokens. */
+type UsagePrefix = 'gen_ai.usage' | 'infergate.usage';
 
 // Seconds, as the GenAI conventions advise for gen_ai.client.operation.duration.
 const DURATION_BUCKETS = [
@@ -165,6 +178,8 @@ export function otelEventsHandler(
   // A key it does not read (`tracerProvider`, `traceer`) would record through the global providers
   // unseen: refused, naming the closest one.
   refuseUnknownOptions(options, OTEL_EVENTS_KEYS, 'otelEvents', 'client option', OTEL_EVENTS_HINTS);
+  readFlags(options, ['genAiUsage'], 'client option');
+  const usage: UsagePrefix = options.genAiUsage === false ? 'infergate.usage' : 'gen_ai.usage';
   const tracer = options.tracer ?? trace.getTracer(INSTRUMENTATION_SCOPE);
   const instruments = createInstruments(options.meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE));
   const calls = new Map<number, CallState>();
@@ -172,7 +187,7 @@ export function otelEventsHandler(
     if (event.type === 'start') {
       // A catalog read a call triggered is a child of that call's span, in its trace.
       const parent = event.parentCallId === undefined ? undefined : calls.get(event.parentCallId);
-      calls.set(event.callId, begin(tracer, event, parent?.context));
+      calls.set(event.callId, begin(tracer, event, usage, parent?.context));
       if (calls.size > maxOpenCalls) forgetOne(calls, event.callId, instruments);
       return;
     }
@@ -228,7 +243,12 @@ function giveBack(instruments: Instruments, call: CallState): void {
   call.holding = 0;
 }
 
-function begin(tracer: Tracer, event: GatewayStartEvent, within?: Context): CallState {
+function begin(
+  tracer: Tracer,
+  event: GatewayStartEvent,
+  usage: UsagePrefix,
+  within?: Context,
+): CallState {
   const attributes: Attributes = {
     'gen_ai.operation.name': event.operation,
     'gen_ai.provider.name': 'infergate',
@@ -262,6 +282,8 @@ function begin(tracer: Tracer, event: GatewayStartEvent, within?: Context): Call
     holding: 0,
     fallback: false,
     failovers: 0,
+    sentPerModel: new Map(),
+    usage,
   };
 }
 
@@ -484,8 +506,7 @@ function attemptSpan(tracer: Tracer, call: CallState, event: GatewayAttemptEvent
     'server.address': call.start.serverAddress,
     'server.port': call.start.serverPort,
     'infergate.attempt': event.attempt,
-    // The HTTP conventions' count of resends: 0 for the first attempt.
-    'http.request.resend_count': event.attempt - 1,
+    'http.request.resend_count': resendCount(call, event),
   };
   // Each hop of a walk over `fallbackModels` names the model it asked for.
   if (event.model !== undefined) attributes['gen_ai.request.model'] = event.model;
@@ -497,6 +518,18 @@ function attemptSpan(tracer: Tracer, call: CallState, event: GatewayAttemptEvent
     { kind: SpanKind.CLIENT, attributes },
     call.context,
   );
+}
+
+/**
+ * The HTTP conventions' count of resends of one request: the attempts sent before this one to the
+ * same model (0 for the first). A hedge or a failover asks another model — another request, not a
+ * resend; a model asked again (a retry, the next round of `fallbackModels`) is one.
+ */
+function resendCount(call: CallState, event: GatewayAttemptEvent): number {
+  const model = event.model ?? call.start.requestedModel ?? '';
+  const sent = call.sentPerModel.get(model) ?? 0;
+  call.sentPerModel.set(model, sent + 1);
+  return sent;
 }
 
 /** A hedge event's attributes (those it has). */
@@ -553,7 +586,7 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
   if (event.finishReason !== undefined) {
     attributes['gen_ai.response.finish_reasons'] = [event.finishReason];
   }
-  Object.assign(attributes, usageAttributes(event.usage));
+  Object.assign(attributes, usageAttributes(event.usage, call.usage));
   if (event.output !== undefined) {
     const messages = outputMessages(event.output);
     if (messages !== undefined) attributes['gen_ai.output.messages'] = messages;
@@ -589,7 +622,7 @@ function recordFailover(instruments: Instruments, call: CallState, event: Gatewa
     'error.type': event.reason,
     'infergate.failover.waited_ms': event.waitedMs,
     ...structuredAttributes(event.structured),
-    ...usageAttributes(event.usage),
+    ...usageAttributes(event.usage, call.usage),
   };
   call.span.addEvent('infergate.failover', attributes);
   instruments.failovers.add(1, { 'error.type': event.reason, ...call.budget });
@@ -612,13 +645,11 @@ function modelAttributes(call: CallState, responseModel: string | undefined): At
   return attributes;
 }
 
-/** `gen_ai.usage.*`: an answer's input and output tokens, when it reported them. */
-function usageAttributes(usage: UsageCounts | undefined): Attributes {
+/** `gen_ai.usage.*` (or `infergate.usage.*`): an answer's input and output tokens, when reported. */
+function usageAttributes(usage: UsageCounts | undefined, prefix: UsagePrefix): Attributes {
   const attributes: Attributes = {};
-  if (usage?.inputTokens !== undefined) attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
-  if (usage?.outputTokens !== undefined) {
-    attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
-  }
+  if (usage?.inputTokens !== undefined) attributes[`${prefix}.input_tokens`] = usage.inputTokens;
+  if (usage?.outputTokens !== undefined) attributes[`${prefix}.output_tokens`] = usage.outputTokens;
   return attributes;
 }
 
