@@ -1,6 +1,5 @@
 // docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events), §4.7 (skips, deferrals,
 // failovers).
-import { realmValue } from '../budget/realm';
 import { type GatewayError, type GatewayErrorCode, isGatewayError } from '../errors/errors';
 import { answeringModel } from '../protocol/answering-model';
 import type { AssembledChat } from '../protocol/chat-result-types';
@@ -32,17 +31,27 @@ import type {
 type Fields<E> = E extends GatewayEvent ? Omit<E, keyof GatewayEventBase> : never;
 
 /**
- * The last call id given in this realm: every event of one call carries its id. Counted on the
- * realm, not in this module, so that two copies of core (the ESM and CJS builds, two versions, a
- * test runner's fresh module graph) never give two calls one id — a handler shared by their
- * clients (`otelEvents`) keys its calls by id.
+ * The last call id given in this realm, on `globalThis` under a registered symbol: every event of
+ * one call carries its id, and two copies of core (the ESM and CJS builds, two versions) must never
+ * give two calls one id — a handler shared by their clients (`otelEvents`) keys its calls by id.
+ * (Not budget/realm.ts's `realmValue`: importing it from this lazily loaded module splits it off
+ * the start bundle, which costs a client without `onEvent` about 40 bytes.)
  */
-const callIds = () =>
-  realmValue(
-    'callIds',
-    () => ({ last: 0 }),
-    (value) => typeof (value as { last?: unknown } | null)?.last === 'number',
-  );
+const CALL_IDS = Symbol.for('@infergate/core.callIds');
+
+function nextCallId(): number {
+  const holder = globalThis as unknown as Record<symbol, { last: number } | undefined>;
+  let ids = holder[CALL_IDS];
+  if (typeof ids?.last !== 'number') {
+    ids = { last: 0 };
+    Object.defineProperty(globalThis, CALL_IDS, {
+      value: ids,
+      enumerable: false,
+      configurable: true,
+    });
+  }
+  return ++ids.last;
+}
 
 interface CallEventsInit {
   onEvent: GatewayEventHandler;
@@ -70,7 +79,7 @@ export class CallEvents {
   readonly #onEvent: GatewayEventHandler;
   readonly #redact: (text: string) => string;
   /** This call's id: every event of the call carries it. */
-  readonly callId = ++callIds().last;
+  readonly callId = nextCallId();
   readonly #operation: GatewayOperation;
   readonly #requestedModel: string | undefined;
   /**
