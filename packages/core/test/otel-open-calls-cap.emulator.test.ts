@@ -63,12 +63,13 @@ describe('otelEvents past its cap of open calls', () => {
     const release = gateway.hold();
     const calls = [client.chat(hi())];
     await gateway.untilHeld(1);
-    for (const count of [2, 3, 4]) {
-      calls.push(client.chat(hi()));
-      await untilQueued(count);
-    }
-    // While they run: the third call's start forgot the first (holding its slot, given back);
-    // the fourth's forgot none (every other call was waiting for a slot).
+    // Two begun at once: at the third's start, the second has not asked for a slot yet.
+    calls.push(client.chat(hi()), client.chat(hi()));
+    await untilQueued(3);
+    calls.push(client.chat(hi()));
+    await untilQueued(4);
+    // While they run: the third call's start forgot the first (holding its slot, given back), not
+    // the second (on its way to the queue); the fourth's forgot none (every other one waiting).
     const running = (await reader.collect()).resourceMetrics;
     expect(sum(running, 'infergate.client.calls.queued')).toBe(3);
     expect(sum(running, 'infergate.client.slots.in_use')).toBe(0);

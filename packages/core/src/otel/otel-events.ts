@@ -95,6 +95,8 @@ interface CallState {
   /** Attempts waiting for a slot, and holding one. */
   waiting: number;
   holding: number;
+  /** It asked for a slot: a call not yet there (its catalog gate) is on its way, alive. */
+  asked: boolean;
   fallback: boolean;
   /** A hedged call: whether its second attempt was sent, and which one won. */
   hedged?: boolean;
@@ -208,15 +210,16 @@ export const MAX_OPEN_CALLS = 10_000;
 /**
  * Forgets one open call, its spans ended as they are (`infergate.abandoned`), what it counted
  * given back to the up/down counters. Never a call waiting for a slot (its queue holds it: it
- * gets a slot, or its deadline or signal ends it, and it sends its `done`), nor the call just
- * begun (`newest`). Oldest first, a call holding nothing (a stream whose body ended, dropped
- * unread) before one holding a slot; none when every other call is waiting.
+ * gets a slot, or its deadline or signal ends it, and it sends its `done`), nor one that has not
+ * asked for one yet (on its way: its catalog gate), such as the call just begun (`newest`).
+ * Oldest first, a call holding nothing before one holding a slot (as a stream dropped unread
+ * does until read, its `released` waiting for its `response`); none when no call is left.
  */
 function forgetOne(calls: Map<number, CallState>, newest: number, instruments: Instruments): void {
   let holding: number | undefined;
   let chosen: number | undefined;
   for (const [id, call] of calls) {
-    if (id === newest || call.waiting > 0) continue;
+    if (id === newest || !call.asked || call.waiting > 0) continue;
     if (call.holding === 0) {
       chosen = id;
       break;
@@ -280,6 +283,7 @@ function begin(
     failedWithCall: new Map(),
     waiting: 0,
     holding: 0,
+    asked: false,
     fallback: false,
     failovers: 0,
     sentPerModel: new Map(),
@@ -360,6 +364,7 @@ function recordSlot(
         ),
       );
       call.waiting++;
+      call.asked = true;
       instruments.queued.add(1, call.budget);
       return;
     case 'dequeued': {
