@@ -37,8 +37,8 @@ describe('otelEvents past its cap of open calls', () => {
     }).getTracer('test');
     const reader = new TestReader();
     const meter = new MeterProvider({ readers: [reader] }).getMeter('test');
-    // A cap of one open call, so that each call begun past it makes the handler choose.
-    const otel = otelEventsHandler({ tracer, meter }, 1);
+    // A cap of two open calls, so that each call begun past it makes the handler choose.
+    const otel = otelEventsHandler({ tracer, meter }, 2);
     const queued: number[] = [];
     const waits = new Set<() => void>();
     const onEvent = (event: GatewayEvent) => {

@@ -210,23 +210,25 @@ export const MAX_OPEN_CALLS = 10_000;
 /**
  * Forgets one open call, its spans ended as they are (`infergate.abandoned`), what it counted
  * given back to the up/down counters. Never a call waiting for a slot (its queue holds it: it
- * gets a slot, or its deadline or signal ends it, and it sends its `done`), nor one that has not
- * asked for one yet (on its way: its catalog gate), such as the call just begun (`newest`).
- * Oldest first, a call holding nothing before one holding a slot (as a stream dropped unread
- * does until read, its `released` waiting for its `response`); none when no call is left.
+ * gets a slot, or its deadline or signal ends it, and it sends its `done`), nor the call just
+ * begun (`newest`). Oldest first: a call holding no slot, else one holding one (as a stream
+ * dropped unread does until read, its `released` waiting for its `response`), else — the cap
+ * still bounds what is kept — one that has not asked for a slot yet (on its way, most likely).
  */
 function forgetOne(calls: Map<number, CallState>, newest: number, instruments: Instruments): void {
   let holding: number | undefined;
+  let notAsked: number | undefined;
   let chosen: number | undefined;
   for (const [id, call] of calls) {
-    if (id === newest || !call.asked || call.waiting > 0) continue;
-    if (call.holding === 0) {
+    if (id === newest || call.waiting > 0) continue;
+    if (!call.asked) notAsked ??= id;
+    else if (call.holding > 0) holding ??= id;
+    else {
       chosen = id;
       break;
     }
-    holding ??= id;
   }
-  chosen ??= holding;
+  chosen ??= holding ?? notAsked;
   const call = chosen === undefined ? undefined : calls.get(chosen);
   if (chosen === undefined || call === undefined) return;
   calls.delete(chosen);
