@@ -30,8 +30,28 @@ import type {
 /** An event as a method of CallEvents fills it: `#send` adds what every event has. */
 type Fields<E> = E extends GatewayEvent ? Omit<E, keyof GatewayEventBase> : never;
 
-/** Ids of calls in this realm: every event of one call carries its id. */
-let lastCallId = 0;
+/**
+ * The last call id given in this realm, on `globalThis` under a registered symbol: every event of
+ * one call carries its id, and two copies of core (the ESM and CJS builds, two versions) must never
+ * give two calls one id — a handler shared by their clients (`otelEvents`) keys its calls by id.
+ * (Not budget/realm.ts's `realmValue`: importing it from this lazily loaded module splits it off
+ * the start bundle, which costs a client without `onEvent` about 40 bytes.)
+ */
+const CALL_IDS = Symbol.for('@infergate/core.callIds');
+
+function nextCallId(): number {
+  const holder = globalThis as unknown as Record<symbol, { last: number } | undefined>;
+  let ids = holder[CALL_IDS];
+  if (typeof ids?.last !== 'number') {
+    ids = { last: 0 };
+    Object.defineProperty(globalThis, CALL_IDS, {
+      value: ids,
+      enumerable: false,
+      configurable: true,
+    });
+  }
+  return ++ids.last;
+}
 
 interface CallEventsInit {
   onEvent: GatewayEventHandler;
@@ -59,7 +79,7 @@ export class CallEvents {
   readonly #onEvent: GatewayEventHandler;
   readonly #redact: (text: string) => string;
   /** This call's id: every event of the call carries it. */
-  readonly callId = ++lastCallId;
+  readonly callId = nextCallId();
   readonly #operation: GatewayOperation;
   readonly #requestedModel: string | undefined;
   /**

@@ -13,7 +13,7 @@ import {
   trace,
   type UpDownCounter,
 } from '@opentelemetry/api';
-import { type ListsEveryKey, refuseUnknownOptions } from '../call/option-groups';
+import { type ListsEveryKey, readFlags, refuseUnknownOptions } from '../call/option-groups';
 import type {
   GatewayAttemptEvent,
   GatewayCircuitCloseEvent,
@@ -47,9 +47,15 @@ export interface OtelEventsOptions {
   tracer?: Tracer;
   /** Default: `metrics.getMeter('@infergate/core')` of the global meter provider. */
   meter?: Meter;
+  /**
+   * Whether a call span's token counts are `gen_ai.usage.input_tokens` / `output_tokens` (default
+   * `true`), or `infergate.usage.*` (`false`): under the AI SDK's own GenAI span, which carries the
+   * same counts, GenAI backends would count them twice.
+   */
+  genAiUsage?: boolean;
 }
 
-const OTEL_EVENTS_KEYS: readonly (keyof OtelEventsOptions)[] = ['tracer', 'meter'];
+const OTEL_EVENTS_KEYS: readonly (keyof OtelEventsOptions)[] = ['tracer', 'meter', 'genAiUsage'];
 true satisfies ListsEveryKey<OtelEventsOptions, typeof OTEL_EVENTS_KEYS>;
 
 /** A provider given where its tracer or meter goes: what to give instead. */
@@ -81,16 +87,30 @@ interface CallState {
   /** Open queue and attempt spans, per attempt (a hedged call has two attempts at once). */
   queueSpans: Map<number, Span>;
   attemptSpans: Map<number, Span>;
+  /**
+   * Attempts that failed with no code of their own (an answer handed over that failed with the
+   * call: an abandoned stream's): their spans end with the call, its `error.type` theirs.
+   */
+  failedWithCall: Map<number, Span>;
   /** Attempts waiting for a slot, and holding one. */
   waiting: number;
   holding: number;
+  /** It asked for a slot: a call not yet there (its catalog gate) is on its way, alive. */
+  asked: boolean;
   fallback: boolean;
   /** A hedged call: whether its second attempt was sent, and which one won. */
   hedged?: boolean;
   hedgeWinner?: 'first' | 'hedge';
   /** Models left for the next one (`fallbackModels`). */
   failovers: number;
+  /** Attempts sent so far per model asked for: an attempt's `http.request.resend_count`. */
+  sentPerModel: Map<string, number>;
+  /** The names of the call span's token counts (`genAiUsage`). */
+  usage: UsagePrefix;
 }
+
+/** `gen_ai.usage.*`, or `infergate.usage.*` where another span counts the call's tokens. */
+type UsagePrefix = 'gen_ai.usage' | 'infergate.usage';
 
 // Seconds, as the GenAI conventions advise for gen_ai.client.operation.duration.
 const DURATION_BUCKETS = [
@@ -149,9 +169,19 @@ function createInstruments(meter: Meter): Instruments {
  * spans `infergate.queue` (waiting for a slot) and one per attempt.
  */
 export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler {
+  return otelEventsHandler(options, MAX_OPEN_CALLS);
+}
+
+/** `otelEvents`, forgetting calls past `maxOpenCalls` open ones (a test drives a small cap). */
+export function otelEventsHandler(
+  options: OtelEventsOptions,
+  maxOpenCalls: number,
+): GatewayEventHandler {
   // A key it does not read (`tracerProvider`, `traceer`) would record through the global providers
   // unseen: refused, naming the closest one.
   refuseUnknownOptions(options, OTEL_EVENTS_KEYS, 'otelEvents', 'client option', OTEL_EVENTS_HINTS);
+  readFlags(options, ['genAiUsage'], 'client option');
+  const usage: UsagePrefix = options.genAiUsage === false ? 'infergate.usage' : 'gen_ai.usage';
   const tracer = options.tracer ?? trace.getTracer(INSTRUMENTATION_SCOPE);
   const instruments = createInstruments(options.meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE));
   const calls = new Map<number, CallState>();
@@ -159,8 +189,8 @@ export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler
     if (event.type === 'start') {
       // A catalog read a call triggered is a child of that call's span, in its trace.
       const parent = event.parentCallId === undefined ? undefined : calls.get(event.parentCallId);
-      calls.set(event.callId, begin(tracer, event, parent?.context));
-      if (calls.size > MAX_OPEN_CALLS) dropOldest(calls);
+      calls.set(event.callId, begin(tracer, event, usage, parent?.context));
+      if (calls.size > maxOpenCalls) forgetOne(calls, event.callId, instruments);
       return;
     }
     const call = calls.get(event.callId);
@@ -171,23 +201,59 @@ export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler
 }
 
 /**
- * Calls whose end never comes (a stream dropped unread and collected) are forgotten past this
- * many open calls, oldest first, their spans ended as they are.
+ * A safety net, not the way calls end: every call sends its `done` — a stream dropped unread
+ * sends it once collected (`FinalizationRegistry`). Only where the runtime has none does a dropped
+ * stream's call stay open for good: past this many open calls, one is forgotten (`forgetOne`).
  */
-const MAX_OPEN_CALLS = 10_000;
+export const MAX_OPEN_CALLS = 10_000;
 
-function dropOldest(calls: Map<number, CallState>): void {
+/**
+ * Forgets one open call, its spans ended as they are (`infergate.abandoned`), what it counted
+ * given back to the up/down counters. Never a call waiting for a slot (its queue holds it: it
+ * gets a slot, or its deadline or signal ends it, and it sends its `done`), nor the call just
+ * begun (`newest`). Oldest first: a call holding no slot, else one holding one (as a stream
+ * dropped unread does until read, its `released` waiting for its `response`), else — the cap
+ * still bounds what is kept — one that has not asked for a slot yet (on its way, most likely).
+ */
+function forgetOne(calls: Map<number, CallState>, newest: number, instruments: Instruments): void {
+  let holding: number | undefined;
+  let notAsked: number | undefined;
+  let chosen: number | undefined;
   for (const [id, call] of calls) {
-    calls.delete(id);
-    endAll(call.queueSpans);
-    endAll(call.attemptSpans);
-    call.span.setAttribute('infergate.abandoned', true);
-    call.span.end();
-    return;
+    if (id === newest || call.waiting > 0) continue;
+    if (!call.asked) notAsked ??= id;
+    else if (call.holding > 0) holding ??= id;
+    else {
+      chosen = id;
+      break;
+    }
   }
+  chosen ??= holding ?? notAsked;
+  const call = chosen === undefined ? undefined : calls.get(chosen);
+  if (chosen === undefined || call === undefined) return;
+  calls.delete(chosen);
+  giveBack(instruments, call);
+  endAll(call.queueSpans);
+  endAll(call.attemptSpans);
+  endAll(call.failedWithCall);
+  call.span.setAttribute('infergate.abandoned', true);
+  call.span.end();
 }
 
-function begin(tracer: Tracer, event: GatewayStartEvent, within?: Context): CallState {
+/** Gives back to the up/down counters what `call` still counts: it is over, or forgotten. */
+function giveBack(instruments: Instruments, call: CallState): void {
+  if (call.waiting > 0) instruments.queued.add(-call.waiting, call.budget);
+  if (call.holding > 0) instruments.slotsInUse.add(-call.holding, call.budget);
+  call.waiting = 0;
+  call.holding = 0;
+}
+
+function begin(
+  tracer: Tracer,
+  event: GatewayStartEvent,
+  usage: UsagePrefix,
+  within?: Context,
+): CallState {
   const attributes: Attributes = {
     'gen_ai.operation.name': event.operation,
     'gen_ai.provider.name': 'infergate',
@@ -216,10 +282,14 @@ function begin(tracer: Tracer, event: GatewayStartEvent, within?: Context): Call
     budget: { 'infergate.budget.id': event.budgetId, 'server.address': event.serverAddress },
     queueSpans: new Map(),
     attemptSpans: new Map(),
+    failedWithCall: new Map(),
     waiting: 0,
     holding: 0,
+    asked: false,
     fallback: false,
     failovers: 0,
+    sentPerModel: new Map(),
+    usage,
   };
 }
 
@@ -296,6 +366,7 @@ function recordSlot(
         ),
       );
       call.waiting++;
+      call.asked = true;
       instruments.queued.add(1, call.budget);
       return;
     case 'dequeued': {
@@ -333,11 +404,15 @@ function recordResponse(
     span?.setAttribute('infergate.retry_after_ms', event.retryAfterMs);
   }
   if (!event.ok) {
-    const code = event.code ?? 'unknown';
-    span?.setAttribute('error.type', code);
     span?.setStatus({ code: SpanStatusCode.ERROR });
+    // No code of its own: it failed with the call, whose `done` follows at once and names why.
+    if (event.code === undefined) {
+      if (span) call.failedWithCall.set(event.attempt, span);
+      return;
+    }
+    span?.setAttribute('error.type', event.code);
     if (event.status === 429) {
-      instruments.rateLimited.add(1, { 'error.type': code, ...call.budget });
+      instruments.rateLimited.add(1, { 'error.type': event.code, ...call.budget });
     }
   }
   span?.end();
@@ -438,8 +513,7 @@ function attemptSpan(tracer: Tracer, call: CallState, event: GatewayAttemptEvent
     'server.address': call.start.serverAddress,
     'server.port': call.start.serverPort,
     'infergate.attempt': event.attempt,
-    // The HTTP conventions' count of resends: 0 for the first attempt.
-    'http.request.resend_count': event.attempt - 1,
+    'http.request.resend_count': resendCount(call, event),
   };
   // Each hop of a walk over `fallbackModels` names the model it asked for.
   if (event.model !== undefined) attributes['gen_ai.request.model'] = event.model;
@@ -451,6 +525,18 @@ function attemptSpan(tracer: Tracer, call: CallState, event: GatewayAttemptEvent
     { kind: SpanKind.CLIENT, attributes },
     call.context,
   );
+}
+
+/**
+ * The HTTP conventions' count of resends of one request: the attempts sent before this one to the
+ * same model (0 for the first). A hedge or a failover asks another model — another request, not a
+ * resend; a model asked again (a retry, the next round of `fallbackModels`) is one.
+ */
+function resendCount(call: CallState, event: GatewayAttemptEvent): number {
+  const model = event.model ?? call.start.requestedModel ?? '';
+  const sent = call.sentPerModel.get(model) ?? 0;
+  call.sentPerModel.set(model, sent + 1);
+  return sent;
 }
 
 /** A hedge event's attributes (those it has). */
@@ -488,8 +574,11 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
   // An attempt still open (a hedge's cut attempt past its grace): ended as the abort it was.
   for (const attempt of call.attemptSpans.values()) attempt.setAttribute('error.type', 'aborted');
   endAll(call.attemptSpans, SpanStatusCode.ERROR);
-  if (call.waiting > 0) instruments.queued.add(-call.waiting, call.budget);
-  if (call.holding > 0) instruments.slotsInUse.add(-call.holding, call.budget);
+  // An attempt that failed with the call (an abandoned stream's): the call's error is its own.
+  const failure = event.error?.code ?? 'unknown';
+  for (const attempt of call.failedWithCall.values()) attempt.setAttribute('error.type', failure);
+  endAll(call.failedWithCall);
+  giveBack(instruments, call);
   const attributes: Attributes = {
     'infergate.attempts': event.attempts,
     'infergate.queue.wait_ms': event.queueWaitMs,
@@ -504,7 +593,7 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
   if (event.finishReason !== undefined) {
     attributes['gen_ai.response.finish_reasons'] = [event.finishReason];
   }
-  Object.assign(attributes, usageAttributes(event.usage));
+  Object.assign(attributes, usageAttributes(event.usage, call.usage));
   if (event.output !== undefined) {
     const messages = outputMessages(event.output);
     if (messages !== undefined) attributes['gen_ai.output.messages'] = messages;
@@ -540,7 +629,7 @@ function recordFailover(instruments: Instruments, call: CallState, event: Gatewa
     'error.type': event.reason,
     'infergate.failover.waited_ms': event.waitedMs,
     ...structuredAttributes(event.structured),
-    ...usageAttributes(event.usage),
+    ...usageAttributes(event.usage, call.usage),
   };
   call.span.addEvent('infergate.failover', attributes);
   instruments.failovers.add(1, { 'error.type': event.reason, ...call.budget });
@@ -563,13 +652,11 @@ function modelAttributes(call: CallState, responseModel: string | undefined): At
   return attributes;
 }
 
-/** `gen_ai.usage.*`: an answer's input and output tokens, when it reported them. */
-function usageAttributes(usage: UsageCounts | undefined): Attributes {
+/** `gen_ai.usage.*` (or `infergate.usage.*`): an answer's input and output tokens, when reported. */
+function usageAttributes(usage: UsageCounts | undefined, prefix: UsagePrefix): Attributes {
   const attributes: Attributes = {};
-  if (usage?.inputTokens !== undefined) attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
-  if (usage?.outputTokens !== undefined) {
-    attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
-  }
+  if (usage?.inputTokens !== undefined) attributes[`${prefix}.input_tokens`] = usage.inputTokens;
+  if (usage?.outputTokens !== undefined) attributes[`${prefix}.output_tokens`] = usage.outputTokens;
   return attributes;
 }
 
