@@ -2,11 +2,6 @@
 // model the catalog does not list, failing often. A caller who asked for A and got B sees, from
 // the route, the events and OpenTelemetry, that A was put back, why, and that it was not tried.
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions, GatewayEvent } from '../src/index';
 import { otelEvents } from '../src/otel';
@@ -21,6 +16,7 @@ import {
   routeThrough,
   settledAfter,
 } from './helpers';
+import { otelRecorder } from './otel-recorder';
 
 /**
  * A gateway with `community/small`, one request at a time, streaming slowly, and `pool-a/idle`,
@@ -44,10 +40,7 @@ async function gatewayWithStandings() {
  * chat spans.
  */
 function tracedClient(gateway: EmulatedGateway, options: GatewayClientOptions = {}) {
-  const exporter = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-  }).getTracer('test');
+  const { tracer, spans } = otelRecorder();
   const record = otelEvents({ tracer });
   const { client, events } = recordingClient(gateway, {
     ...options,
@@ -57,8 +50,7 @@ function tracedClient(gateway: EmulatedGateway, options: GatewayClientOptions = 
     },
   });
   const deferredSpanEvents = () =>
-    exporter
-      .getFinishedSpans()
+    spans()
       .filter((span) => span.name.startsWith('chat '))
       .flatMap((span) => span.events.filter((event) => event.name === 'infergate.model_deferred'))
       .map((event) => event.attributes);

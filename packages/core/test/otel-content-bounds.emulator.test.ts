@@ -1,13 +1,9 @@
 import { emulate } from '@infergate/emulator/testing';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { otelEvents } from '../src/otel';
 import { MAX_MESSAGES_CHARS, MAX_PART_CHARS } from '../src/otel/genai-messages';
 import { clientOn, DEFAULT_KEYS } from './helpers';
+import { otelRecorder } from './otel-recorder';
 
 interface Message {
   role: string;
@@ -16,13 +12,9 @@ interface Message {
 
 async function recording() {
   const gateway = await emulate();
-  const exporter = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-  }).getTracer('test');
+  const { tracer, spans } = otelRecorder();
   const client = clientOn(gateway, { recordContent: true, onEvent: otelEvents({ tracer }) });
-  const callSpans = () =>
-    exporter.getFinishedSpans().filter((span) => span.name === 'chat community/general');
+  const callSpans = () => spans('chat community/general');
   return { gateway, client, callSpans };
 }
 

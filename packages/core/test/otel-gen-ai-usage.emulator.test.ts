@@ -1,43 +1,19 @@
 import { emulate } from '@infergate/emulator/testing';
-import {
-  type DataPoint,
-  type Histogram,
-  MeterProvider,
-  MetricReader,
-} from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { Histogram } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../src/index';
 import { type OtelEventsOptions, otelEvents } from '../src/otel';
 import { caught, clientOn, hi } from './helpers';
-
-/** Collects on demand. */
-class TestReader extends MetricReader {
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
-}
+import { otelRecorder } from './otel-recorder';
 
 /** A chat call recorded by `otelEvents(options)`: its call span and its token histogram points. */
 async function recordedChat(options: OtelEventsOptions) {
   const gateway = await emulate();
-  const exporter = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-  }).getTracer('test');
-  const reader = new TestReader();
-  const meter = new MeterProvider({ readers: [reader] }).getMeter('test');
+  const { tracer, meter, spans, points } = otelRecorder();
   const client = clientOn(gateway, { onEvent: otelEvents({ tracer, meter, ...options }) });
   await client.chat(hi());
-  const [span] = exporter.getFinishedSpans().filter((s) => s.name === 'chat community/general');
-  const { resourceMetrics } = await reader.collect();
-  const tokens = resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .filter((metric) => metric.descriptor.name === 'gen_ai.client.token.usage')
-    .flatMap((metric) => metric.dataPoints as DataPoint<Histogram>[]);
+  const [span] = spans('chat community/general');
+  const tokens = await points<Histogram>('gen_ai.client.token.usage');
   await gateway.close();
   return { attributes: span?.attributes ?? {}, tokens };
 }

@@ -1,36 +1,19 @@
 import { emulate } from '@infergate/emulator/testing';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
 import { otelEvents } from '../src/otel';
-import { clientOn, hi } from './helpers';
+import { hi } from './helpers';
+import { chatHedgedPastStall, clientUntilChatDone, otelRecorder } from './otel-recorder';
 
 async function traced(options: GatewayClientOptions = {}) {
   const gateway = await emulate();
-  const exporter = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-  }).getTracer('test');
+  const { tracer, spans } = otelRecorder();
   const record = otelEvents({ tracer });
-  let ended: () => void = () => {};
-  const done = new Promise<void>((resolve) => (ended = resolve));
-  const client = clientOn(gateway, {
-    onEvent: (event) => {
-      record(event);
-      if (event.type === 'done' && event.operation === 'chat') ended();
-    },
-    ...options,
-  });
+  const { client, done } = clientUntilChatDone(gateway, record, options);
   await client.models();
   /** [model asked for, resend count] of each attempt span, by attempt. */
   const attempts = () =>
-    exporter
-      .getFinishedSpans()
-      .filter((span) => span.name === 'POST /chat/completions')
+    spans('POST /chat/completions')
       .sort(
         (a, b) =>
           Number(a.attributes['infergate.attempt']) - Number(b.attributes['infergate.attempt']),
@@ -45,15 +28,7 @@ async function traced(options: GatewayClientOptions = {}) {
 describe('otelEvents: http.request.resend_count', () => {
   it("a hedge's second attempt asks another model: not a resend (0)", async () => {
     const { gateway, client, done, attempts } = await traced();
-    gateway.emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/general',
-      ms: 60_000,
-    });
-    await client.chat(hi(), {
-      fallbackModels: ['community/plain'],
-      hedge: { afterMs: 30, maxExtra: 1 },
-    });
+    await chatHedgedPastStall(gateway, client);
     await done;
     expect(attempts()).toEqual([
       ['community/general', 0],

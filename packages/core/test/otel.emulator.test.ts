@@ -8,34 +8,25 @@ import {
   type DataPoint,
   type Histogram,
   MeterProvider,
-  MetricReader,
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { type GatewayEvent, isGatewayError } from '../src/index';
 import { otelEvents } from '../src/otel';
 import { askingPlace, clientOn, DEFAULT_KEYS, driveClock, hi, settledAfter } from './helpers';
-
-/** Collects on demand (the test reads the metrics when it wants them). */
-class TestReader extends MetricReader {
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
-}
+import {
+  chatHedgedPastStall,
+  clientUntilChatDone,
+  otelRecorder,
+  pointsOf,
+  TestReader,
+} from './otel-recorder';
 
 const contextManager = new AsyncLocalStorageContextManager();
-const exporter = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({
-  spanProcessors: [new SimpleSpanProcessor(exporter)],
-});
-const tracer = tracerProvider.getTracer('test');
+const { provider: tracerProvider, tracer, spans, reset: forgetSpans } = otelRecorder();
 let reader: TestReader;
 let meterProvider: MeterProvider;
 
@@ -46,7 +37,7 @@ afterAll(() => {
   context.disable();
 });
 beforeEach(() => {
-  exporter.reset();
+  forgetSpans();
   reader = new TestReader();
   meterProvider = new MeterProvider({ readers: [reader] });
 });
@@ -61,7 +52,6 @@ async function traced(options: GatewayClientOptions = {}, scenario?: ScenarioInp
   return { client, emulator: gateway.emulator };
 }
 
-const spans = () => exporter.getFinishedSpans();
 const named = (name: string) => spans().filter((span) => span.name === name);
 const callSpan = (name = 'chat community/general'): ReadableSpan => {
   const found = named(name);
@@ -74,13 +64,6 @@ const childrenOf = (parent: ReadableSpan) =>
 async function metricPoints(name: string): Promise<DataPoint<unknown>[]> {
   const { resourceMetrics } = await reader.collect();
   return pointsOf(resourceMetrics, name);
-}
-
-function pointsOf(resourceMetrics: ResourceMetrics, name: string): DataPoint<unknown>[] {
-  return resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .filter((metric) => metric.descriptor.name === name)
-    .flatMap((metric) => metric.dataPoints as DataPoint<unknown>[]);
 }
 
 describe('otelEvents: spans', () => {
@@ -131,7 +114,7 @@ describe('otelEvents: spans', () => {
     expect(childrenOf(read!).map((child) => child.name)).toContain('GET /models');
     // A steered call plans on the catalog: a read it triggers (here the ids it must look up again
     // are missing from the cached list) is its child too.
-    exporter.reset();
+    forgetSpans();
     client.refreshCatalog();
     await client.chat(hi('community/plain'), { fallbackModels: ['community/general'] });
     const steered = callSpan('chat community/plain');
@@ -196,23 +179,8 @@ describe('otelEvents: spans', () => {
   it("a hedged call's cut attempt: its span ends with its abort (error.type), before the call's", async () => {
     const gateway = await emulate();
     const record = otelEvents({ tracer, meter: meterProvider.getMeter('test') });
-    let ended: () => void = () => {};
-    const done = new Promise<void>((resolve) => (ended = resolve));
-    const client = clientOn(gateway, {
-      onEvent: (event) => {
-        record(event);
-        if (event.type === 'done' && event.operation === 'chat') ended();
-      },
-    });
-    gateway.emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/general',
-      ms: 60_000,
-    });
-    await client.chat(hi(), {
-      fallbackModels: ['community/plain'],
-      hedge: { afterMs: 30, maxExtra: 1 },
-    });
+    const { client, done } = clientUntilChatDone(gateway, record);
+    await chatHedgedPastStall(gateway, client);
     await done;
     const call = callSpan();
     const attempts = childrenOf(call).filter((span) => span.name === 'POST /chat/completions');

@@ -4,18 +4,11 @@
  * (the schema bounded characters, with zod's words), and a `target_language` that is no language
  * code is quoted in the refusal, as the translation call words it.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, textOf } from './harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { connectedHarnessOfFile, textOf } from './harness';
 
-let harness: Harness;
-let client: Client;
-beforeAll(async () => {
-  harness = await startHarness();
-  client = await harness.connect();
-});
-afterAll(() => harness.close());
-beforeEach(() => harness.gateway.reset());
+const { harness, client } = connectedHarnessOfFile();
+beforeEach(() => harness().gateway.reset());
 
 describe('limit messages', () => {
   it.each([
@@ -24,7 +17,7 @@ describe('limit messages', () => {
   ])(
     'a similarity query over 65 536 bytes (%s): its size and the limit',
     async (_, query, bytes) => {
-      const result = await client.callTool({
+      const result = await client().callTool({
         name: 'similarity',
         arguments: { query, texts: ['a'], engine: 'all-minilm-l6-v2' },
       });
@@ -32,7 +25,7 @@ describe('limit messages', () => {
       expect(textOf(result)).toContain(
         `query: is ${bytes} bytes in UTF-8; a text may have at most 65536 bytes`,
       );
-      expect(harness.gateway.emulator.counters.requests.embeddings).toBe(0);
+      expect(harness().gateway.emulator.counters.requests.embeddings).toBe(0);
     },
   );
 
@@ -41,10 +34,10 @@ describe('limit messages', () => {
       ['target_language', { text: 'hi', target_language: 'english' }],
       ['source_language', { text: 'hi', target_language: 'uk', source_language: 'english' }],
     ] as const) {
-      const result = await client.callTool({ name: 'translate', arguments: args });
+      const result = await client().callTool({ name: 'translate', arguments: args });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain(`${field}: "english" is not a language code matching`);
     }
-    expect(harness.gateway.emulator.counters.requests.translations).toBe(0);
+    expect(harness().gateway.emulator.counters.requests.translations).toBe(0);
   });
 });

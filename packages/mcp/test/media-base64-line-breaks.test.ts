@@ -6,20 +6,13 @@
  */
 import { LIMITS } from '@infergate/core';
 import { pngWithText } from '@infergate/emulator/fixtures';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, textOf, wire } from './harness';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectedHarnessOfFile, textOf, wire } from './harness';
 
-let harness: Harness;
-let client: Client;
-beforeAll(async () => {
-  harness = await startHarness();
-  client = await harness.connect();
-});
-afterAll(() => harness.close());
+const { harness, client } = connectedHarnessOfFile();
 let recorded = 0;
 beforeEach(() => {
-  harness.gateway.emulator.resetCounters();
+  harness().gateway.emulator.resetCounters();
   recorded = wire.length;
 });
 // (The harness's wire keeps every message for the worker's life: these 33 MB calls would stay.)
@@ -37,7 +30,7 @@ const mimeImage = (bytes: number) => {
   return image.toString('base64').replace(/.{76}/g, '$&\r\n');
 };
 const ocr = (image_base64: string) =>
-  client.callTool({ name: 'ocr', arguments: { image_base64 } }, undefined, {
+  client().callTool({ name: 'ocr', arguments: { image_base64 } }, undefined, {
     timeout: CALL_TIMEOUT_MS,
   });
 
@@ -47,7 +40,7 @@ describe('image_base64 with line breaks', { timeout: 2 * CALL_TIMEOUT_MS + 30_00
     expect(image.length).toBeGreaterThan(Math.ceil(LIMIT / 3) * 4 + 512);
     const result = await ocr(image);
     expect(result.isError, textOf(result)).toBeFalsy();
-    expect(harness.gateway.emulator.counters.requests.ocr).toBe(1);
+    expect(harness().gateway.emulator.counters.requests.ocr).toBe(1);
   });
 
   it('refuses a byte over by the decoded size, naming the argument, the size and the limit', async () => {
@@ -59,6 +52,6 @@ describe('image_base64 with line breaks', { timeout: 2 * CALL_TIMEOUT_MS + 30_00
         message: `image_base64: decodes to ${LIMIT + 1} bytes; the limit is ${LIMIT} bytes (23 MiB)`,
       },
     });
-    expect(harness.gateway.emulator.counters.requests.ocr).toBe(0);
+    expect(harness().gateway.emulator.counters.requests.ocr).toBe(0);
   });
 });

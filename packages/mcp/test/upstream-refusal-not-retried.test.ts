@@ -4,18 +4,11 @@
  * an input that can never pass. A failure core would retry still says to try again later.
  */
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { connectedHarnessOfFile } from './harness';
 
-let harness: Harness;
-let client: Client;
-beforeAll(async () => {
-  harness = await startHarness();
-  client = await harness.connect();
-});
-afterAll(() => harness.close());
-beforeEach(() => harness.gateway.reset());
+const { harness, client } = connectedHarnessOfFile();
+beforeEach(() => harness().gateway.reset());
 
 const CALLS = [
   ['translate', 'translations', { text: 'hi', target_language: 'uk' }],
@@ -28,7 +21,7 @@ const CALLS = [
 ] as const;
 
 const errorOf = async (tool: string, args: Record<string, unknown>) => {
-  const result = await client.callTool({ name: tool, arguments: args });
+  const result = await client().callTool({ name: tool, arguments: args });
   return (result.structuredContent as { error: Record<string, unknown> }).error;
 };
 
@@ -36,7 +29,7 @@ describe('what the model is told to do about an upstream failure', () => {
   it.each(CALLS)(
     '%s: an engine rejecting the input (400): change it or stop',
     async (tool, endpoint, args) => {
-      harness.gateway.emulator.injectFault({ fault: 'upstream_json', endpoint, times: 1 });
+      harness().gateway.emulator.injectFault({ fault: 'upstream_json', endpoint, times: 1 });
       const error = await errorOf(tool, args);
       expect(error).toMatchObject({ code: 'upstream_error', status: 400 });
       expect(error.what_to_do).toMatch(/change it, or stop/);
@@ -45,7 +38,7 @@ describe('what the model is told to do about an upstream failure', () => {
   );
 
   it('a 500 core would retry: try again later', async () => {
-    harness.gateway.emulator.injectFault({
+    harness().gateway.emulator.injectFault({
       fault: 'upstream_text',
       endpoint: 'translations',
       times: 1,
