@@ -12,11 +12,11 @@ const AS_KWARGS = (wire: string) =>
  */
 const NOT_TAKEN: Readonly<Record<string, string>> = {
   maxCompletionTokens: 'use `maxTokens` (sent as `max_tokens`)',
-  n: 'the model reads one choice of an answer: ask again (or `batch`) for more',
+  n: '`modelKwargs: { n: … }` sends it as is: `generate` gives one generation per choice, `invoke` and `stream` one choice (choice 0)',
   logprobs:
-    "the answer's logprobs are not read; `modelKwargs: { logprobs: true }` sends the field as is",
+    "`modelKwargs: { logprobs: true }` sends it as is; the answer's logprobs are in `response_metadata.logprobs`",
   topLogprobs:
-    "the answer's logprobs are not read; `modelKwargs: { top_logprobs: … }` sends the field as is",
+    "`modelKwargs: { top_logprobs: … }` sends it as is; the answer's logprobs are in `response_metadata.logprobs`",
   verbosity: AS_KWARGS('verbosity'),
   reasoning: 'use `reasoningEffort` (sent as `reasoning_effort`)',
   modalities: AS_KWARGS('modalities'),

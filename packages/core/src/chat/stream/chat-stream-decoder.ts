@@ -7,6 +7,7 @@ import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-
 import { isJsonObject } from '../../protocol/json-object';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
+import { readLogprobs } from '../read-logprobs';
 import { argumentsText, readContent, readReasoningField } from '../read-message-parts';
 import { SseDataSplitter } from './split-sse-data';
 
@@ -325,6 +326,11 @@ export class ChatStreamDecoder {
         if (choiceIndex !== 0) this.#answered += toolCalls.length;
         else for (let i = 0; i < toolCalls.length; i++) this.#onToolCall(toolCalls[i], data);
       }
+    }
+    const logprobs = readLogprobs(choice.logprobs);
+    if (logprobs !== undefined) {
+      this.#assembler.addLogprobs(logprobs, choiceIndex);
+      this.#queue.push({ type: 'logprobs', logprobs, choiceIndex });
     }
     // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
     if (typeof finishReason === 'string' && finishReason !== '') {
