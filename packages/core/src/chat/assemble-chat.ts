@@ -3,7 +3,6 @@
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { Usage } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
-import { joinLogprobs } from './read-logprobs';
 import { uniqueCallId } from './read-message-parts';
 
 /** Deltas joined into one flat string at a time. */
@@ -86,13 +85,6 @@ export class ChatAssembler {
 
   addReasoning(delta: string, choiceIndex: number): void {
     if (choiceIndex === 0 && this.keepText) this.#reasoning.push(delta);
-  }
-
-  /** Choice 0's `logprobs` pieces, joined (kept with the text: not when only events are read). */
-  #logprobs: Record<string, unknown> | undefined;
-
-  addLogprobs(piece: Record<string, unknown>, choiceIndex: number): void {
-    if (choiceIndex === 0 && this.keepText) this.#logprobs = joinLogprobs(this.#logprobs, piece);
   }
 
   /** The first choice's reasoning so far ('' when the model sent none). */
@@ -270,7 +262,6 @@ export class ChatAssembler {
     if (this.model !== undefined) result.model = this.model;
     if (this.created !== undefined) result.created = this.created;
     if (this.usage !== undefined) result.usage = this.usage;
-    if (this.#logprobs !== undefined) result.logprobs = this.#logprobs;
     return result;
   }
 }

@@ -7,7 +7,6 @@ import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-t
 import { isJsonObject } from '../protocol/json-object';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
-import { readLogprobs } from './read-logprobs';
 import { argumentsText, readContent, readReasoningField, uniqueCallId } from './read-message-parts';
 import { chatCompletionProblem } from './validate-chat-response';
 
@@ -118,8 +117,9 @@ function readChoice(
   )
     result.created = response.created;
   if (typeof response.usage === 'object' && response.usage !== null) result.usage = response.usage;
-  const logprobs = readLogprobs((choice as unknown as Record<string, unknown>).logprobs);
-  if (logprobs !== undefined) result.logprobs = logprobs;
+  // (Sent when asked, `logprobs: true`: handed on as the server sent them, when an object.)
+  const { logprobs } = choice as unknown as Record<string, unknown>;
+  if (isJsonObject(logprobs)) result.logprobs = logprobs;
   const functionCall = message.function_call;
   if (isJsonObject(functionCall) && typeof functionCall.name === 'string') {
     result.functionCall = {

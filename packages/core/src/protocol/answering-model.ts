@@ -31,25 +31,21 @@ export function answeringModel(
 }
 
 /**
- * A suffix a server adds to a model's name in its answer for the snapshot that served it: a date
- * or build number (`-2025-01-01`, `-20241022`, `-0613`, `@20241022`) or a tag (`:latest`).
+ * What may follow a model's name in an answer's `model` when it is the snapshot that served the
+ * request: nothing, a date or build number (`-2025-01-01`, `-20241022`, `-0613`, `@20241022`) or a
+ * tag (`:latest`).
  */
-const VERSION_SUFFIX = /^(?:[-@]\d{2,}(?:-\d{2}){0,2}|:[\w.-]+)$/;
+const VERSION_SUFFIX = /^(?:[-@]\d{2,}(?:-\d{2}){0,2}|:[\w.-]+)?$/;
 
 /**
  * `bodyModel` names `sent` or a snapshot of it (`VERSION_SUFFIX`), with or without the namespace
  * (`gpt-4o-2024-08-06` for `openai/gpt-4o`: a server behind a proxy knows no namespace).
  */
 function isVersionOf(bodyModel: string, sent: string): boolean {
-  const bare = sent.slice(sent.lastIndexOf('/') + 1);
-  for (const name of bodyModel.includes('/') ? [sent] : [sent, bare]) {
-    if (bodyModel === name) return true;
-    if (bodyModel.startsWith(name) && VERSION_SUFFIX.test(bodyModel.slice(name.length)))
-      return true;
-  }
-  return false;
+  return [sent, sent.slice(sent.lastIndexOf('/') + 1)].some(
+    (name) => bodyModel.startsWith(name) && VERSION_SUFFIX.test(bodyModel.slice(name.length)),
+  );
 }
-
 function isName(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
 }

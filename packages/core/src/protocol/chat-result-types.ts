@@ -151,8 +151,8 @@ export interface AssembledChat {
   sentFinishReason?: string;
   usage?: Usage;
   /**
-   * Choice 0's `logprobs` (sent when the request asked with `logprobs: true`), when the server
-   * sent an object: a whole answer's as sent; a stream's pieces joined (`joinLogprobs`).
+   * A whole answer's choice 0 `logprobs` (sent when the request asked with `logprobs: true`), as
+   * the server sent them, when an object. A stream's are its `logprobs` events (one per chunk).
    */
   logprobs?: Record<string, unknown>;
   /**

@@ -7,7 +7,6 @@ import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-
 import { isJsonObject } from '../../protocol/json-object';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
-import { readLogprobs } from '../read-logprobs';
 import { argumentsText, readContent, readReasoningField } from '../read-message-parts';
 import { SseDataSplitter } from './split-sse-data';
 
@@ -327,11 +326,9 @@ export class ChatStreamDecoder {
         else for (let i = 0; i < toolCalls.length; i++) this.#onToolCall(toolCalls[i], data);
       }
     }
-    const logprobs = readLogprobs(choice.logprobs);
-    if (logprobs !== undefined) {
-      this.#assembler.addLogprobs(logprobs, choiceIndex);
-      this.#queue.push({ type: 'logprobs', logprobs, choiceIndex });
-    }
+    // (Sent when asked, `logprobs: true`: handed on as the server sent them, when an object.)
+    const { logprobs } = choice;
+    if (isJsonObject(logprobs)) this.#queue.push({ type: 'logprobs', logprobs, choiceIndex });
     // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
     if (typeof finishReason === 'string' && finishReason !== '') {
       if (choiceIndex !== 0) this.#otherChoiceFinished = true;
