@@ -97,4 +97,30 @@ describe('tool calls in their raw form, and a legacy function_call', () => {
       { index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } },
     ]);
   });
+
+  it("stream(): a function_call's pieces, joined on concat into the whole call", async () => {
+    const piece = (fn: object, finish: string | null = null) => ({
+      choices: [{ index: 0, delta: { function_call: fn }, finish_reason: finish }],
+    });
+    const gateway = await emulate();
+    const connection = intercepting(gateway, async (request) =>
+      request.url.endsWith('/chat/completions')
+        ? new Response(
+            chatSse(MODEL, [
+              piece({ name: 'f', arguments: '{"a":' }),
+              piece({ arguments: '1}' }),
+              { choices: [{ index: 0, delta: {}, finish_reason: 'function_call' }] },
+            ]),
+            { headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL } },
+          )
+        : undefined,
+    );
+    const model = new GatewayChatModel(MODEL, connection);
+    let whole: AIMessageChunk | undefined;
+    for await (const chunk of await model.stream('hi'))
+      whole = whole ? concat(whole, chunk) : chunk;
+    expect(whole?.additional_kwargs.function_call).toEqual({ name: 'f', arguments: '{"a":1}' });
+    expect(whole?.tool_calls).toEqual([]);
+    expect(whole?.response_metadata.finish_reason).toBe('function_call');
+  });
 });

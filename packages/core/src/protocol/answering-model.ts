@@ -46,6 +46,7 @@ function isVersionOf(bodyModel: string, sent: string): boolean {
     (name) => bodyModel.startsWith(name) && VERSION_SUFFIX.test(bodyModel.slice(name.length)),
   );
 }
+
 function isName(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
 }

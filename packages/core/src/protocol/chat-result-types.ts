@@ -110,7 +110,12 @@ export type ChatStreamEvent =
    * the server sent it (OpenAI's `{ content, refusal }`): one event per chunk that carried an
    * object there, after that chunk's text.
    */
-  | { type: 'logprobs'; logprobs: Record<string, unknown>; choiceIndex: number };
+  | { type: 'logprobs'; logprobs: Record<string, unknown>; choiceIndex: number }
+  /**
+   * A piece of choice 0's legacy `function_call` (OpenAI's `functions` API, before tool calls):
+   * its name where the piece had one, and its arguments' text. Not a tool call; not assembled.
+   */
+  | { type: 'function-call-delta'; name?: string; argumentsDelta: string };
 
 export interface AssembledToolCall {
   id: string;

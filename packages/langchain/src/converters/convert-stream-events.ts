@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §5.1 (stream events as LangChain chunks).
 import type { ChatStream, ChatStreamEvent, StructuredResult, Usage } from '@infergate/core';
-import type { OpenAIToolCall } from '@langchain/core/messages';
+import type { FunctionCall, OpenAIToolCall } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { throwIfAborted } from '../utils/errors';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
@@ -78,6 +78,16 @@ class StreamChunkConverter {
         return undefined;
       case 'logprobs':
         return this.logprobsChunk(event);
+      case 'function-call-delta': {
+        // As `ChatOpenAI`'s chunks carry it: concat adds up the arguments, keeps the name.
+        const { name, argumentsDelta: args } = event;
+        const call = { ...(name !== undefined && { name }), arguments: args } as FunctionCall;
+        const kwargs = { function_call: call };
+        return this.chunk(
+          new GatewayMessageChunk({ content: '', ...this.idField(), additional_kwargs: kwargs }),
+          '',
+        );
+      }
       default:
         return undefined;
     }

@@ -317,6 +317,8 @@ export class ChatStreamDecoder {
         if (parts.text !== '') this.#text(parts.text, choiceIndex);
       }
       if (typeof refusal === 'string' && refusal !== '') this.#refusal(refusal, choiceIndex);
+      if (isJsonObject(delta.function_call) && choiceIndex === 0)
+        this.#functionCall(delta.function_call);
       if (toolCalls !== undefined && toolCalls !== null) {
         if (!Array.isArray(toolCalls))
           throw this.#protocolError('`delta.tool_calls` is not an array', data);
@@ -355,6 +357,17 @@ export class ChatStreamDecoder {
     this.#assembler.addRefusal(delta, choiceIndex);
     this.#answered++;
     this.#queue.push({ type: 'text-delta', delta, choiceIndex });
+  }
+
+  /** A piece of a legacy `function_call` (OpenAI's `functions` API): handed on, not a tool call. */
+  #functionCall(piece: Json): void {
+    const { name } = piece;
+    this.#answered++;
+    this.#queue.push({
+      type: 'function-call-delta',
+      ...(typeof name === 'string' && name !== '' && { name }),
+      argumentsDelta: argumentsText(piece.arguments),
+    });
   }
 
   #reasoning(delta: string, choiceIndex: number): void {
