@@ -17,7 +17,7 @@ import { countedPerModel } from '../steering/model-inflight';
 import type { SteeredAnswer } from '../steering/run-steered-call';
 import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
 import { chatSpec } from './build-chat-request';
-import { readCheckedCompletion } from './read-chat-completion';
+import { readCheckedCompletion, readEveryChoice } from './read-chat-completion';
 import type { SteeredChatAnswer } from './steered-chat';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { namingStreamUsage } from './stream/stream-usage-refusal';
@@ -141,6 +141,9 @@ function chatResult(
     route: routeOf(requestedModel, servedModel, answered),
     headers,
   };
+  // (`n` > 1: every choice, for adapters that hand each on; the answer is choice 0.)
+  const choices = readEveryChoice(data, assembled);
+  if (choices !== undefined) result.choices = choices;
   if (answered.structured) {
     result.structured = answered.structured;
     assembled.structured = answered.structured;

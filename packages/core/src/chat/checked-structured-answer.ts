@@ -11,6 +11,7 @@ import {
   checkStructuredAnswer,
   type StructuredOutputCheck,
 } from '../steering/check-structured-answer';
+import { invalidStructuredOutput } from '../steering/invalid-structured-output';
 import {
   readStructuredAnswer,
   type StructuredOutputSchema,
@@ -51,6 +52,7 @@ export async function checkedStructuredAnswer(
   const cutAtLength = classifyFinishReason(answer.finishReason) === 'length';
   let read: ReturnType<typeof readStructuredAnswer>;
   try {
+    if (answer.refusal !== undefined) throw refusedStructuredOutput(model, method, answer);
     read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
   } catch (error) {
     if (!isGatewayError(error) || !asked.returnRefused) throw withAnswerUsage(error, answer);
@@ -66,6 +68,29 @@ export async function checkedStructuredAnswer(
     return { value: read.value, json: read.json, reasoning: read.reasoning, checked: false };
   }
   return { value, json: read.json, reasoning: read.reasoning, checked: true };
+}
+
+/** Refusal words quoted in the error's message (the whole text is on the error). */
+const REFUSAL_QUOTED = 200;
+
+/**
+ * An answer in which the model refused (OpenAI's `refusal`, read as its text): no structured
+ * output, whatever the text parses to. The issue says so and quotes the refusal, rather than
+ * "not JSON" about the refusal's own words.
+ */
+function refusedStructuredOutput(
+  model: string,
+  method: StructuredOutputMethod,
+  answer: AssembledChat,
+): unknown {
+  const refusal = answer.refusal ?? '';
+  const quoted = JSON.stringify(refusal.slice(0, REFUSAL_QUOTED));
+  const cut =
+    refusal.length > REFUSAL_QUOTED
+      ? ` (${refusal.length} characters, first ${REFUSAL_QUOTED} quoted)`
+      : '';
+  const message = `the model refused to answer (OpenAI's \`refusal\`): ${quoted}${cut}`;
+  return invalidStructuredOutput(model, { method, text: answer.text, issues: [{ message }] });
 }
 
 /**

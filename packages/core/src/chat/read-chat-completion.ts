@@ -56,8 +56,8 @@ export function readCheckedCompletion(
  * Reads choice 0 of a non-streamed completion (already shape-checked by `chatCompletionProblem`)
  * the same tolerant way as a stream: content parts joined, reasoning from `reasoning_content`,
  * `reasoning` or thinking parts, a `refusal` as text (a refused `stop` reported as
- * `content_filter`, the server's word kept), tool calls with ids. `undefined` when there is no
- * choice 0.
+ * `content_filter`, the server's word kept), tool calls with ids, its `logprobs` and legacy
+ * `function_call` when they are objects. `undefined` when there is no choice 0.
  */
 export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
   const choices = response.choices;
@@ -71,6 +71,31 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
       call.function.arguments = argumentsText(call.function.arguments);
     }
   }
+  return readChoice(response, choice);
+}
+
+/**
+ * Every choice of an answer that has several (a request with `n` > 1), read as choice 0 is, in
+ * the order of their indexes: `answer` (choice 0) first. `undefined` for an answer of one choice.
+ * Call after `readChatCompletion`, which read choice 0 as `answer`.
+ */
+export function readEveryChoice(
+  response: ChatCompletionResponse,
+  answer: AssembledChat,
+): AssembledChat[] | undefined {
+  if (response.choices.length < 2) return undefined;
+  const zero = response.choices.find((c) => c.index === 0);
+  const others = response.choices
+    .filter((c) => c !== zero)
+    .sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  return [answer, ...others.map((choice) => readChoice(response, choice))];
+}
+
+/** One choice of an answer (already shape-checked), with the answer's id, model and usage. */
+function readChoice(
+  response: ChatCompletionResponse,
+  choice: ChatCompletionResponse['choices'][number],
+): AssembledChat {
   const message = choice.message as unknown as Record<string, unknown>;
   const parts = readContent(message.content) ?? { text: '', reasoning: '' };
   const reasoning = readReasoningField(message) + parts.reasoning;
@@ -94,6 +119,16 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
   )
     result.created = response.created;
   if (typeof response.usage === 'object' && response.usage !== null) result.usage = response.usage;
+  // (Sent when asked, `logprobs: true`: handed on as the server sent them, when an object.)
+  const { logprobs } = choice as unknown as Record<string, unknown>;
+  if (isJsonObject(logprobs)) result.logprobs = logprobs;
+  const functionCall = message.function_call;
+  if (isJsonObject(functionCall) && typeof functionCall.name === 'string') {
+    result.functionCall = {
+      name: functionCall.name,
+      arguments: argumentsText(functionCall.arguments),
+    };
+  }
   return result;
 }
 

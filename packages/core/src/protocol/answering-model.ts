@@ -1,8 +1,11 @@
 // docs/gateway-protocol.md §4.6 (the answering model), §2.4 (`X-Service-Model`).
 /**
- * The model that answered a call: the one the `X-Service-Model` header names, else the body's
- * `model`, else the one requested (a name is a non-empty string). Chat results and streams
- * (chat/chat-calls.ts) and the `fallback` and `done` events (events/call-events.ts) read it here.
+ * The model that answered a call: the one the `X-Service-Model` header names (the authority when
+ * present), else the body's `model`, else the one requested (a name is a non-empty string).
+ * Without the header, a body `model` that is the requested one with a version suffix
+ * (`isVersionOf`: `m/x-2025-01-01` for `m/x`, as OpenAI and most model servers name a snapshot) is
+ * the requested model answering, not another. Chat results and streams (chat/chat-calls.ts) and the
+ * `fallback` and `done` events (events/call-events.ts) read it here.
  */
 export function answeringModel(
   headers: Headers | undefined,
@@ -21,7 +24,27 @@ export function answeringModel(
 ): string | undefined {
   const header = headers?.get('x-service-model');
   if (isName(header)) return header;
-  return isName(bodyModel) ? bodyModel : requestedModel;
+  if (!isName(bodyModel)) return requestedModel;
+  return requestedModel !== undefined && isVersionOf(bodyModel, requestedModel)
+    ? requestedModel
+    : bodyModel;
+}
+
+/**
+ * What may follow a model's name in an answer's `model` when it is the snapshot that served the
+ * request: nothing, a date or build number (`-2025-01-01`, `-20241022`, `-0613`, `@20241022`) or a
+ * tag (`:latest`).
+ */
+const VERSION_SUFFIX = /^(?:[-@]\d{2,}(?:-\d{2}){0,2}|:[\w.-]+)?$/;
+
+/**
+ * `bodyModel` names `sent` or a snapshot of it (`VERSION_SUFFIX`), with or without the namespace
+ * (`gpt-4o-2024-08-06` for `openai/gpt-4o`: a server behind a proxy knows no namespace).
+ */
+function isVersionOf(bodyModel: string, sent: string): boolean {
+  return [sent, sent.slice(sent.lastIndexOf('/') + 1)].some(
+    (name) => bodyModel.startsWith(name) && VERSION_SUFFIX.test(bodyModel.slice(name.length)),
+  );
 }
 
 function isName(value: unknown): value is string {

@@ -23,6 +23,12 @@ export interface ChatResult {
   fallback: boolean;
   headers: Headers;
   /**
+   * Every choice of an answer that has several (a request with `n` > 1), each read as `answer` is,
+   * in the order of their indexes: `answer` (choice 0) first. Absent for an answer of one choice.
+   * Only `answer` is checked (structured output) and reported (events, usage).
+   */
+  choices?: AssembledChat[];
+  /**
    * The models the call went through (`model` + `fallbackModels`): skipped, tried and left, and
    * the one that answered. Without `fallbackModels`: one hop, the requested model.
    */
@@ -98,7 +104,18 @@ export type ChatStreamEvent =
       systemFingerprint?: string;
       serviceTier?: string;
     }
-  | { type: 'usage'; usage: Usage };
+  | { type: 'usage'; usage: Usage }
+  /**
+   * A chunk's `logprobs` for one choice (sent when the request asked with `logprobs: true`), as
+   * the server sent it (OpenAI's `{ content, refusal }`): one event per chunk that carried an
+   * object there, after that chunk's text.
+   */
+  | { type: 'logprobs'; logprobs: Record<string, unknown>; choiceIndex: number }
+  /**
+   * A piece of choice 0's legacy `function_call` (OpenAI's `functions` API, before tool calls):
+   * its name where the piece had one, and its arguments' text. Not a tool call; not assembled.
+   */
+  | { type: 'function-call-delta'; name?: string; argumentsDelta: string };
 
 export interface AssembledToolCall {
   id: string;
@@ -138,6 +155,16 @@ export interface AssembledChat {
    */
   sentFinishReason?: string;
   usage?: Usage;
+  /**
+   * A whole answer's choice 0 `logprobs` (sent when the request asked with `logprobs: true`), as
+   * the server sent them, when an object. A stream's are its `logprobs` events (one per chunk).
+   */
+  logprobs?: Record<string, unknown>;
+  /**
+   * Choice 0's legacy `function_call` (OpenAI's `functions` API, before tool calls), when a whole
+   * answer's message had one: its name and its arguments as JSON text. Not a tool call.
+   */
+  functionCall?: { name: string; arguments: string };
   /** A call asking for structured output: the checked value (as `ChatResult.structured`). */
   structured?: StructuredResult;
 }

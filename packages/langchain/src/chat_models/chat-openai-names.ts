@@ -3,8 +3,9 @@
 import { GatewayError } from '@infergate/core';
 import { configurationError } from '../utils/errors';
 
+const KWARGS = 'send it with `modelKwargs:';
 const AS_KWARGS = (wire: string) =>
-  `send it with \`modelKwargs: { ${wire}: … }\` (the gateway passes it to the model server as is)`;
+  `${KWARGS} { ${wire}: … }\` (the gateway passes it to the model server as is)`;
 
 /**
  * ChatOpenAI's fields and call options this model does not take, each with what to use instead.
@@ -12,11 +13,10 @@ const AS_KWARGS = (wire: string) =>
  */
 const NOT_TAKEN: Readonly<Record<string, string>> = {
   maxCompletionTokens: 'use `maxTokens` (sent as `max_tokens`)',
-  n: 'the model reads one choice of an answer: ask again (or `batch`) for more',
-  logprobs:
-    "the answer's logprobs are not read; `modelKwargs: { logprobs: true }` sends the field as is",
-  topLogprobs:
-    "the answer's logprobs are not read; `modelKwargs: { top_logprobs: … }` sends the field as is",
+  // (Sent by `modelKwargs`, these are read: one generation per choice, `response_metadata.logprobs`.)
+  n: `${KWARGS} { n: 2 }\` (\`generate\` gives each choice; \`invoke\` one choice)`,
+  logprobs: `${KWARGS} { logprobs: true }\``,
+  topLogprobs: `${KWARGS} { top_logprobs: 2 }\``,
   verbosity: AS_KWARGS('verbosity'),
   reasoning: 'use `reasoningEffort` (sent as `reasoning_effort`)',
   modalities: AS_KWARGS('modalities'),

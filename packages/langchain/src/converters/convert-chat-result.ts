@@ -1,7 +1,11 @@
 // docs/gateway-protocol.md §4.3 (the response), §4.4 (tool calls), §4.5 (invalid tool arguments).
-import type { ChatResult as GatewayChatResult } from '@infergate/core';
+import type {
+  AssembledChat,
+  AssembledToolCall,
+  ChatResult as GatewayChatResult,
+} from '@infergate/core';
 import { AIMessage } from '@langchain/core/messages';
-import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
+import { type ChatGeneration, ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { GatewayMessageChunk } from './gateway-message-chunk';
 import { mapUsage } from './map-usage';
 import { readToolCalls } from './parse-tool-arguments';
@@ -10,10 +14,20 @@ import { buildResponseMetadata, finishInfo } from './response-metadata';
 
 registerContentBlockTranslator();
 
-/** A gateway chat answer (docs/gateway-protocol.md §4.3) → LangChain's ChatResult with one AIMessage. */
+/**
+ * A gateway chat answer (docs/gateway-protocol.md §4.3) → LangChain's ChatResult: one AIMessage
+ * per choice, as `ChatOpenAI`'s `generate` gives them (several only for a request with `n` > 1;
+ * `invoke` returns the first, choice 0).
+ */
 export function convertChatResult(result: GatewayChatResult): ChatResult {
-  // Core read choice 0 tolerantly: content parts, reasoning fields, tool-call ids.
-  const { response, answer } = result;
+  // Core read each choice tolerantly: content parts, reasoning fields, tool-call ids.
+  const choices = result.choices ?? [result.answer];
+  return { generations: choices.map((answer) => convertChoice(result, answer)) };
+}
+
+/** One choice of the answer as a generation. */
+function convertChoice(result: GatewayChatResult, answer: AssembledChat): ChatGeneration {
+  const { response } = result;
   const { text } = answer;
   let extras: Record<string, unknown> | undefined;
   for (const call of answer.toolCalls) {
@@ -37,7 +51,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
     content: text,
     ...(answer.id ? { id: answer.id } : {}),
     additional_kwargs: {
-      ...additionalKwargs(result),
+      ...additionalKwargs(result, answer),
       ...(extras ? { [EXTRA_CONTENT_KWARG]: extras } : {}),
     },
     ...calls,
@@ -45,15 +59,10 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
     response_metadata: responseMetadata,
   });
   // Usage travels in usage_metadata; `_generate` adds llmOutput.tokenUsage from it.
-  return {
-    generations: [
-      {
-        text,
-        message: aiMessage,
-        generationInfo: finishInfo(responseMetadata),
-      },
-    ],
-  };
+  const generationInfo = finishInfo(responseMetadata);
+  // Where `ChatOpenAI` puts them (LangChain copies `generationInfo` into `response_metadata`).
+  if (answer.logprobs !== undefined) generationInfo.logprobs = answer.logprobs;
+  return { text, message: aiMessage, generationInfo };
 }
 
 /**
@@ -61,11 +70,29 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
  * and the structured answer core checked (`parsed`: the Standard Schema's output when one was
  * given), which `withStructuredOutput`'s parser returns.
  */
-function additionalKwargs(result: GatewayChatResult): Record<string, unknown> {
-  const { reasoning } = result.answer;
+function additionalKwargs(
+  result: GatewayChatResult,
+  answer: AssembledChat,
+): Record<string, unknown> {
+  const { reasoning, toolCalls, functionCall } = answer;
   return {
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
-    ...(result.structured !== undefined ? { parsed: result.structured.value } : {}),
+    ...(result.structured !== undefined && answer === result.answer
+      ? { parsed: result.structured.value }
+      : {}),
+    // OpenAI's raw forms, as `ChatOpenAI` keeps them: the tool calls (with the ids core gave
+    // them) and a legacy `function_call` (not a tool call; the answer's only output when sent).
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map(rawToolCall) } : {}),
+    ...(functionCall !== undefined ? { function_call: { ...functionCall } } : {}),
+  };
+}
+
+/** A tool call as OpenAI's chat completions API sends it. */
+function rawToolCall(call: AssembledToolCall) {
+  return {
+    id: call.id,
+    type: 'function' as const,
+    function: { name: call.name, arguments: call.arguments },
   };
 }
 

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §5.1 (stream events as LangChain chunks).
 import type { ChatStream, ChatStreamEvent, StructuredResult, Usage } from '@infergate/core';
+import type { FunctionCall, OpenAIToolCall } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { throwIfAborted } from '../utils/errors';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
@@ -30,6 +31,8 @@ class StreamChunkConverter {
   private usage: Usage | undefined;
   /** The model server's tags as core's finish event reports them (`system_fingerprint`, …). */
   private tags: Record<string, unknown> | undefined;
+  /** The `model` the chunks named (`response_metadata.model`). */
+  private model: string | undefined;
 
   constructor(private readonly identity: StreamIdentity) {}
 
@@ -38,8 +41,9 @@ class StreamChunkConverter {
     switch (event.type) {
       case 'role':
       case 'metadata':
-        // Whichever chunk first carries the id (role chunk or not).
+        // Whichever chunk first carries the id (role chunk or not); the model as the chunks name it.
         if (event.id) this.id = event.id;
+        if (event.model) this.model = event.model;
         return undefined;
       case 'reasoning-delta':
         if (event.choiceIndex !== 0 || event.delta === '') return undefined;
@@ -59,28 +63,7 @@ class StreamChunkConverter {
           event.delta,
         );
       case 'tool-call-delta':
-        return this.chunk(
-          new GatewayMessageChunk({
-            content: '',
-            ...this.idField(),
-            tool_call_chunks: [
-              {
-                type: 'tool_call_chunk',
-                // LangChain joins chunks by index: core's call number keeps two calls sent at
-                // one server index apart.
-                index: event.call,
-                ...(event.id !== undefined ? { id: event.id } : {}),
-                ...(event.name !== undefined ? { name: event.name } : {}),
-                args: event.argumentsDelta,
-              },
-            ],
-            // Core reports a call's extra content once, with its id: no entry doubles on concat.
-            ...(event.extraContent !== undefined && event.id !== undefined
-              ? { additional_kwargs: { [EXTRA_CONTENT_KWARG]: { [event.id]: event.extraContent } } }
-              : {}),
-          }),
-          '',
-        );
+        return this.toolCallChunk(event);
       case 'finish':
         if (event.choiceIndex === 0) {
           this.finishReason = event.reason;
@@ -93,9 +76,79 @@ class StreamChunkConverter {
       case 'usage':
         this.usage = event.usage;
         return undefined;
+      case 'logprobs':
+        return this.logprobsChunk(event);
+      case 'function-call-delta': {
+        // As `ChatOpenAI`'s chunks carry it: concat adds up the arguments, keeps the name.
+        const { name, argumentsDelta: args } = event;
+        const call = { ...(name !== undefined && { name }), arguments: args } as FunctionCall;
+        const kwargs = { function_call: call };
+        return this.chunk(
+          new GatewayMessageChunk({ content: '', ...this.idField(), additional_kwargs: kwargs }),
+          '',
+        );
+      }
       default:
         return undefined;
     }
+  }
+
+  /** A piece of one of choice 0's tool calls (core joined them by call). */
+  private toolCallChunk(
+    event: Extract<ChatStreamEvent, { type: 'tool-call-delta' }>,
+  ): ChatGenerationChunk {
+    return this.chunk(
+      new GatewayMessageChunk({
+        content: '',
+        ...this.idField(),
+        tool_call_chunks: [
+          {
+            type: 'tool_call_chunk',
+            // LangChain joins chunks by index: core's call number keeps two calls sent at
+            // one server index apart.
+            index: event.call,
+            ...(event.id !== undefined ? { id: event.id } : {}),
+            ...(event.name !== undefined ? { name: event.name } : {}),
+            args: event.argumentsDelta,
+          },
+        ],
+        additional_kwargs: {
+          // OpenAI's raw piece, as `ChatOpenAI`'s chunks carry it: concat joins the pieces
+          // of a call by `index` (its arguments added up, its latest id and name kept).
+          // (A piece, typed as a whole call: its id and name only where the server sent them.)
+          tool_calls: [
+            {
+              index: event.call,
+              ...(event.id !== undefined ? { id: event.id, type: 'function' } : {}),
+              function: {
+                ...(event.name !== undefined ? { name: event.name } : {}),
+                arguments: event.argumentsDelta,
+              },
+            } as OpenAIToolCall,
+          ],
+          // Core reports a call's extra content once, with its id: no entry doubles on concat.
+          ...(event.extraContent !== undefined && event.id !== undefined
+            ? { [EXTRA_CONTENT_KWARG]: { [event.id]: event.extraContent } }
+            : {}),
+        },
+      }),
+      '',
+    );
+  }
+
+  /**
+   * A chunk's logprobs, as `ChatOpenAI` gives them (`generationInfo.logprobs`, which LangChain
+   * copies into the message's `response_metadata`): concatenated chunks join their lists.
+   */
+  private logprobsChunk(
+    event: Extract<ChatStreamEvent, { type: 'logprobs' }>,
+  ): ChatGenerationChunk | undefined {
+    if (event.choiceIndex !== 0) return undefined;
+    const generated = this.chunk(new GatewayMessageChunk({ content: '', ...this.idField() }), '');
+    const { message } = generated;
+    message.response_metadata = { ...message.response_metadata, logprobs: event.logprobs };
+    generated.generationInfo = { logprobs: event.logprobs };
+    return generated;
   }
 
   /**
@@ -108,7 +161,7 @@ class StreamChunkConverter {
       this.finishReason,
       this.usage,
       this.id,
-      this.tags,
+      { ...this.tags, model: this.model },
     );
     return new ChatGenerationChunk({
       text: '',

@@ -25,6 +25,11 @@ export interface GatewayResponseMetadata {
    * Typed: read `message.response_metadata as GatewayResponseMetadata`.
    */
   route?: ChatRoute;
+  /**
+   * The answer's own `model` (the body's, a stream's chunks'), as the model server named it: often
+   * a snapshot of `model_name` (`m/x-2025-01-01`). `ChatOpenAI` reports it as its `model_name`.
+   */
+  model?: string;
   /** The model server's `system_fingerprint`, when the answer has one (as `ChatOpenAI` reports it). */
   system_fingerprint?: string;
   /** The model server's `service_tier`, when the answer has one. */
@@ -54,6 +59,7 @@ export function buildResponseMetadata(
   if (id) metadata.id = id;
   if (identity.route) metadata.route = identity.route;
   // A whole answer's body, or a stream's finish event as the stream converter passes it.
+  if (typeof body?.model === 'string' && body.model !== '') metadata.model = body.model;
   if (typeof body?.system_fingerprint === 'string') {
     metadata.system_fingerprint = body.system_fingerprint;
   }

@@ -317,6 +317,8 @@ export class ChatStreamDecoder {
         if (parts.text !== '') this.#text(parts.text, choiceIndex);
       }
       if (typeof refusal === 'string' && refusal !== '') this.#refusal(refusal, choiceIndex);
+      if (isJsonObject(delta.function_call) && choiceIndex === 0)
+        this.#functionCall(delta.function_call);
       if (toolCalls !== undefined && toolCalls !== null) {
         if (!Array.isArray(toolCalls))
           throw this.#protocolError('`delta.tool_calls` is not an array', data);
@@ -326,6 +328,9 @@ export class ChatStreamDecoder {
         else for (let i = 0; i < toolCalls.length; i++) this.#onToolCall(toolCalls[i], data);
       }
     }
+    // (Sent when asked, `logprobs: true`: handed on as the server sent them, when an object.)
+    const { logprobs } = choice;
+    if (isJsonObject(logprobs)) this.#queue.push({ type: 'logprobs', logprobs, choiceIndex });
     // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
     if (typeof finishReason === 'string' && finishReason !== '') {
       if (choiceIndex !== 0) this.#otherChoiceFinished = true;
@@ -352,6 +357,17 @@ export class ChatStreamDecoder {
     this.#assembler.addRefusal(delta, choiceIndex);
     this.#answered++;
     this.#queue.push({ type: 'text-delta', delta, choiceIndex });
+  }
+
+  /** A piece of a legacy `function_call` (OpenAI's `functions` API): handed on, not a tool call. */
+  #functionCall(piece: Json): void {
+    const { name } = piece;
+    this.#answered++;
+    this.#queue.push({
+      type: 'function-call-delta',
+      ...(typeof name === 'string' && name !== '' && { name }),
+      argumentsDelta: argumentsText(piece.arguments),
+    });
   }
 
   #reasoning(delta: string, choiceIndex: number): void {

@@ -5,7 +5,7 @@ import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors'
 import { responseHeadersOf } from '../../errors/response-headers';
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
-import { answeredByAnother } from '../../protocol/answering-model';
+import { answeredByAnother, answeringModel } from '../../protocol/answering-model';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { ChatRoute } from '../../protocol/chat-route';
 import { ChatStreamDecoder } from './chat-stream-decoder';
@@ -213,8 +213,10 @@ export class GatewayChatStream implements ChatStream {
     const model = this.#decoder.model;
     if (!this.#modelInChunks || model === undefined) return;
     this.#modelInChunks = false;
-    this.#decoding.servedModel = model;
-    this.route.answeredBy = model;
+    // (A snapshot of the model sent, `m/x-2025-01-01` for `m/x`, is that model: `answeringModel`.)
+    const served = answeringModel(undefined, model, this.#decoding.servedModel);
+    this.#decoding.servedModel = served;
+    this.route.answeredBy = served;
   }
 
   /**
