@@ -25,7 +25,8 @@ export function answeringModel(
   const header = headers?.get('x-service-model');
   if (isName(header)) return header;
   if (!isName(bodyModel)) return requestedModel;
-  return requestedModel !== undefined && isVersionOf(bodyModel, requestedModel)
+  // (A requested id is read as the gateway listed it, which may be no string: an engine id 7.)
+  return isName(requestedModel) && isVersionOf(bodyModel, requestedModel)
     ? requestedModel
     : bodyModel;
 }
