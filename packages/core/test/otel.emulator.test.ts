@@ -517,26 +517,38 @@ describe('otelEvents: metrics', () => {
 });
 
 describe('otelEvents: calls that never end', () => {
-  it('past 10 000 open calls, the oldest is ended as abandoned', () => {
+  const start = (handler: (event: GatewayEvent) => void, callId: number) =>
+    handler({
+      type: 'start',
+      callId,
+      operation: 'chat',
+      time: Date.now(),
+      method: 'POST',
+      path: '/chat/completions',
+      serverAddress: 'gw.test',
+      serverPort: 443,
+      stream: true,
+      budgetId: 'ig-test',
+    });
+
+  it('without FinalizationRegistry, past 10 000 open calls the oldest is ended as abandoned', () => {
+    vi.stubGlobal('FinalizationRegistry', undefined);
+    try {
+      const handler = otelEvents({ tracer, meter: meterProvider.getMeter('test') });
+      for (let id = 1; id <= 10_000; id++) start(handler, -id);
+      expect(spans()).toHaveLength(0);
+      start(handler, -10_001);
+      expect(spans()).toHaveLength(1);
+      expect(spans()[0]?.attributes['infergate.abandoned']).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('with FinalizationRegistry (every call sends its done), no open call is forgotten', () => {
     const handler = otelEvents({ tracer, meter: meterProvider.getMeter('test') });
-    const start = (callId: number) =>
-      handler({
-        type: 'start',
-        callId,
-        operation: 'chat',
-        time: Date.now(),
-        method: 'POST',
-        path: '/chat/completions',
-        serverAddress: 'gw.test',
-        serverPort: 443,
-        stream: true,
-        budgetId: 'ig-test',
-      });
-    for (let id = 1; id <= 10_000; id++) start(-id);
+    for (let id = 1; id <= 10_001; id++) start(handler, -id);
     expect(spans()).toHaveLength(0);
-    start(-10_001);
-    expect(spans()).toHaveLength(1);
-    expect(spans()[0]?.attributes['infergate.abandoned']).toBe(true);
   });
 });
 

@@ -23,7 +23,10 @@ function realm(): RealmValues {
   let values = holder[REALM];
   if (typeof values !== 'object' || values === null) {
     values = {};
-    Object.defineProperty(globalThis, REALM, { value: values, enumerable: false });
+    // A realm hardened before core's first use takes no new property: this copy keeps its own.
+    if (Object.isExtensible(globalThis)) {
+      Object.defineProperty(globalThis, REALM, { value: values, enumerable: false });
+    }
   }
   found = values;
   return values;

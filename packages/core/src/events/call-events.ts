@@ -39,16 +39,21 @@ type Fields<E> = E extends GatewayEvent ? Omit<E, keyof GatewayEventBase> : neve
  */
 const CALL_IDS = Symbol.for('@infergate/core.callIds');
 
+/** This copy's own ids, where the global object takes no new property (a hardened realm). */
+const ownIds = { last: 0 };
+
 function nextCallId(): number {
   const holder = globalThis as unknown as Record<symbol, { last: number } | undefined>;
   let ids = holder[CALL_IDS];
   if (typeof ids?.last !== 'number') {
-    ids = { last: 0 };
-    Object.defineProperty(globalThis, CALL_IDS, {
-      value: ids,
-      enumerable: false,
-      configurable: true,
-    });
+    ids = Object.isExtensible(globalThis) ? { last: 0 } : ownIds;
+    if (ids !== ownIds) {
+      Object.defineProperty(globalThis, CALL_IDS, {
+        value: ids,
+        enumerable: false,
+        configurable: true,
+      });
+    }
   }
   return ++ids.last;
 }

@@ -28,10 +28,18 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
 
-/** `text` cut after `limit` characters (never inside a surrogate pair), saying how much was cut. */
+/** What the key's redaction leaves in a text (errors/redact-secret.ts): kept whole or cut whole. */
+const REDACTED = '[redacted]';
+
+/**
+ * `text` cut after `limit` characters, saying how much was cut: never inside a surrogate pair,
+ * nor inside a `[redacted]` (a reader still sees that a key was there).
+ */
 function cut(text: string, limit: number): string {
   if (text.length <= limit) return text;
-  const end = /[\uD800-\uDBFF]/.test(text[limit - 1] ?? '') ? limit - 1 : limit;
+  let end = /[\uD800-\uDBFF]/.test(text[limit - 1] ?? '') ? limit - 1 : limit;
+  const marker = text.lastIndexOf(REDACTED, end - 1);
+  if (marker !== -1 && marker + REDACTED.length > end) end = marker;
   return `${text.slice(0, end)}…[cut: ${text.length - end} more chars]`;
 }
 
@@ -74,7 +82,10 @@ function toolCallParts(toolCalls: unknown, limit: number): GenAiPart[] {
 
 function message(raw: Json, limit: number, finishReason?: unknown): GenAiMessage {
   const role = typeof raw.role === 'string' ? raw.role : 'assistant';
-  const response = cutText(raw.content, limit);
+  // A tool's response given as parts is read as other content is: texts cut, media by type.
+  const response = Array.isArray(raw.content)
+    ? contentParts(raw.content, limit)
+    : cutText(raw.content, limit);
   const parts =
     role === 'tool'
       ? [{ type: 'tool_call_response', id: raw.tool_call_id, response }]

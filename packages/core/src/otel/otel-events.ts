@@ -95,8 +95,6 @@ interface CallState {
   /** Attempts waiting for a slot, and holding one. */
   waiting: number;
   holding: number;
-  /** It asked for a slot: a call not yet there (its catalog gate) is on its way, alive. */
-  asked: boolean;
   fallback: boolean;
   /** A hedged call: whether its second attempt was sent, and which one won. */
   hedged?: boolean;
@@ -169,7 +167,9 @@ function createInstruments(meter: Meter): Instruments {
  * spans `infergate.queue` (waiting for a slot) and one per attempt.
  */
 export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler {
-  return otelEventsHandler(options, MAX_OPEN_CALLS);
+  // Where a dropped stream's call ends once collected, every call sends its `done`: no cap.
+  const collected = typeof FinalizationRegistry === 'function';
+  return otelEventsHandler(options, collected ? Number.POSITIVE_INFINITY : MAX_OPEN_CALLS);
 }
 
 /** `otelEvents`, forgetting calls past `maxOpenCalls` open ones (a test drives a small cap). */
@@ -203,32 +203,23 @@ export function otelEventsHandler(
 /**
  * A safety net, not the way calls end: every call sends its `done` — a stream dropped unread
  * sends it once collected (`FinalizationRegistry`). Only where the runtime has none does a dropped
- * stream's call stay open for good: past this many open calls, one is forgotten (`forgetOne`).
+ * stream's call stay open for good: there, past this many open calls, one is forgotten
+ * (`forgetOne`). Elsewhere no call is forgotten.
  */
 export const MAX_OPEN_CALLS = 10_000;
 
 /**
- * Forgets one open call, its spans ended as they are (`infergate.abandoned`), what it counted
- * given back to the up/down counters. Never a call waiting for a slot (its queue holds it: it
- * gets a slot, or its deadline or signal ends it, and it sends its `done`), nor the call just
- * begun (`newest`). Oldest first: a call holding no slot, else one holding one (as a stream
- * dropped unread does until read, its `released` waiting for its `response`), else — the cap
- * still bounds what is kept — one that has not asked for a slot yet (on its way, most likely).
+ * Forgets the oldest open call but the one just begun (`newest`): its spans end as they are
+ * (`infergate.abandoned`), what it counted is given back to the up/down counters. (No open call
+ * tells a dropped stream from a live one, so the oldest goes: a constant cost per call.)
  */
 function forgetOne(calls: Map<number, CallState>, newest: number, instruments: Instruments): void {
-  let holding: number | undefined;
-  let notAsked: number | undefined;
   let chosen: number | undefined;
-  for (const [id, call] of calls) {
-    if (id === newest || call.waiting > 0) continue;
-    if (!call.asked) notAsked ??= id;
-    else if (call.holding > 0) holding ??= id;
-    else {
-      chosen = id;
-      break;
-    }
+  for (const id of calls.keys()) {
+    if (id === newest) continue;
+    chosen = id;
+    break;
   }
-  chosen ??= holding ?? notAsked;
   const call = chosen === undefined ? undefined : calls.get(chosen);
   if (chosen === undefined || call === undefined) return;
   calls.delete(chosen);
@@ -285,7 +276,6 @@ function begin(
     failedWithCall: new Map(),
     waiting: 0,
     holding: 0,
-    asked: false,
     fallback: false,
     failovers: 0,
     sentPerModel: new Map(),
@@ -366,7 +356,6 @@ function recordSlot(
         ),
       );
       call.waiting++;
-      call.asked = true;
       instruments.queued.add(1, call.budget);
       return;
     case 'dequeued': {
