@@ -122,11 +122,14 @@ describe('Streamable HTTP', () => {
   });
 
   it('refuses a foreign Origin and a DNS-rebound Host before any MCP handling', async () => {
+    const before = open.sessions;
     expect(await rawInitialize(open.url, { origin: 'http://evil.example' })).toBe(403);
     expect(await rawInitialize(open.url, { host: 'evil.example' })).toBe(403);
     expect(await rawInitialize(open.url, { host: `evil.example:${new URL(open.url).port}` })).toBe(
       403,
     );
+    // Refused before the MCP handling: no session was opened for them.
+    expect(open.sessions).toBe(before);
     expect(await rawInitialize(open.url, { origin: 'http://localhost:5173' })).toBe(200);
     expect(await rawInitialize(open.url, {})).toBe(200);
     expect(await rawInitialize(open.url, { host: `localhost:${new URL(open.url).port}` })).toBe(
