@@ -133,3 +133,27 @@ describe('OpenTelemetry: AI SDK and core in one trace', () => {
     expect(exported).not.toContain(DEFAULT_KEYS.full);
   });
 });
+
+// With the AI SDK's telemetry on, its model-call span carries the call's gen_ai.usage.*: core's
+// span under it (`otelEvents({ genAiUsage: false })`) names its counts infergate.usage.*, so a
+// GenAI backend summing gen_ai.usage.* over chat spans counts the call's tokens once.
+describe('OpenTelemetry: usage counted once with the AI SDK telemetry', () => {
+  it('generateText: gen_ai.usage.* summed over the chat spans is the call usage', async () => {
+    const model = gateway({ onEvent: otelEvents({ genAiUsage: false }) })('community/general');
+    const result = await generateText({
+      model,
+      prompt: 'hello there',
+      experimental_telemetry: { isEnabled: true, integrations: [new OpenTelemetry()] },
+    });
+    const chats = spans().filter((span) => span.attributes['gen_ai.operation.name'] === 'chat');
+    const core = chats.find((span) => 'infergate.budget.id' in span.attributes);
+    expect(chats).toHaveLength(2);
+    const summed = chats.reduce(
+      (total, span) => total + Number(span.attributes['gen_ai.usage.output_tokens'] ?? 0),
+      0,
+    );
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+    expect(summed).toBe(result.usage.outputTokens);
+    expect(core?.attributes['infergate.usage.output_tokens']).toBe(result.usage.outputTokens);
+  });
+});

@@ -1,23 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COLLECT_UNTIL } from './collect-until';
+import { TRACED_DIST } from './collect-until';
 import { runWithGc } from './helpers';
-
-const dist = (name: string) => JSON.stringify(join(import.meta.dirname, '..', 'dist', name));
 
 /**
  * In a child process with --expose-gc: a stream whose whole body came in (its slot given back) is
  * dropped unread and collected. Its attempt failed with the call (no gateway code of its own): its
  * span says why as the call's does, `abandoned`.
  */
-const SCRIPT = `${COLLECT_UNTIL}
-const { createGatewayClient } = await import(${dist('index.js')});
-const { otelEvents } = await import(${dist('otel.js')});
-const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
-const exporter = new InMemorySpanExporter();
-const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('t');
-const otel = otelEvents({ tracer });
-let ended = false;
+const SCRIPT = `${TRACED_DIST}let ended = false;
 const whole = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"y"},"finish_reason":"stop"}]}\\n\\ndata: [DONE]\\n\\n');
 const fetch = async () => new Response(new ReadableStream({ start: (c) => { c.enqueue(whole); c.close(); } }),
   { headers: { 'content-type': 'text/event-stream' } });

@@ -1,23 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COLLECT_UNTIL } from './collect-until';
+import { TRACED_DIST } from './collect-until';
 import { runWithGc } from './helpers';
-
-const dist = (name: string) => JSON.stringify(join(import.meta.dirname, '..', 'dist', name));
 
 /**
  * Runs in a child process with --expose-gc: streams are opened with an `onEvent` hook (the OTel
  * handler and a plain one), dropped unread and collected. Each call must end with a `done` event,
  * so that its span ends and the handler forgets it (else a handler keeping state per call leaks).
  */
-const SCRIPT = `${COLLECT_UNTIL}
-const { createGatewayClient } = await import(${dist('index.js')});
-const { otelEvents } = await import(${dist('otel.js')});
-const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
-const exporter = new InMemorySpanExporter();
-const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('t');
-const otel = otelEvents({ tracer });
-const events = [];
+const SCRIPT = `${TRACED_DIST}const events = [];
 const chunk = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"x"}}]}\\n\\n');
 const finished = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"y"},"finish_reason":"stop"}]}\\n\\ndata: [DONE]\\n\\n');
 // An endless body (cancelled by the finalizer) and a complete one (already released when collected).

@@ -2,14 +2,26 @@
 // (`additional_kwargs.tool_calls`), and a legacy `function_call` (OpenAI's `functions` API) in
 // `additional_kwargs.function_call`, as ChatOpenAI keeps them: an answer made only of a
 // `function_call` is not lost. Core reads them; the adapter maps.
-import { chatSse, emulate } from '@infergate/emulator/testing';
+import { chatSse, emulate, type StreamChunk } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
-import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { intercepting } from './helpers';
+import { intercepting, joinedStream } from './helpers';
 
 const MODEL = 'community/general';
+
+/** What `stream()` gives, joined with concat, when the gateway streams `chunks`. */
+async function streamedFrom(chunks: readonly StreamChunk[]): Promise<AIMessageChunk> {
+  const gateway = await emulate();
+  const connection = intercepting(gateway, async (request) =>
+    request.url.endsWith('/chat/completions')
+      ? new Response(chatSse(MODEL, chunks), {
+          headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL },
+        })
+      : undefined,
+  );
+  return joinedStream(new GatewayChatModel(MODEL, connection).stream('hi'));
+}
 
 async function answering(message: object, finish: string) {
   const gateway = await emulate();
@@ -75,25 +87,13 @@ describe('tool calls in their raw form, and a legacy function_call', () => {
         },
       ],
     });
-    const gateway = await emulate();
-    const connection = intercepting(gateway, async (request) =>
-      request.url.endsWith('/chat/completions')
-        ? new Response(
-            chatSse(MODEL, [
-              piece('c1', 'f', '{"a":'),
-              piece(undefined, undefined, '1}'),
-              { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
-            ]),
-            { headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL } },
-          )
-        : undefined,
-    );
-    const model = new GatewayChatModel(MODEL, connection);
-    let whole: AIMessageChunk | undefined;
-    for await (const chunk of await model.stream('hi'))
-      whole = whole ? concat(whole, chunk) : chunk;
-    expect(whole?.tool_calls).toEqual([{ type: 'tool_call', id: 'c1', name: 'f', args: { a: 1 } }]);
-    expect(whole?.additional_kwargs.tool_calls).toEqual([
+    const whole = await streamedFrom([
+      piece('c1', 'f', '{"a":'),
+      piece(undefined, undefined, '1}'),
+      { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+    ]);
+    expect(whole.tool_calls).toEqual([{ type: 'tool_call', id: 'c1', name: 'f', args: { a: 1 } }]);
+    expect(whole.additional_kwargs.tool_calls).toEqual([
       { index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } },
     ]);
   });
@@ -102,25 +102,13 @@ describe('tool calls in their raw form, and a legacy function_call', () => {
     const piece = (fn: object, finish: string | null = null) => ({
       choices: [{ index: 0, delta: { function_call: fn }, finish_reason: finish }],
     });
-    const gateway = await emulate();
-    const connection = intercepting(gateway, async (request) =>
-      request.url.endsWith('/chat/completions')
-        ? new Response(
-            chatSse(MODEL, [
-              piece({ name: 'f', arguments: '{"a":' }),
-              piece({ arguments: '1}' }),
-              { choices: [{ index: 0, delta: {}, finish_reason: 'function_call' }] },
-            ]),
-            { headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL } },
-          )
-        : undefined,
-    );
-    const model = new GatewayChatModel(MODEL, connection);
-    let whole: AIMessageChunk | undefined;
-    for await (const chunk of await model.stream('hi'))
-      whole = whole ? concat(whole, chunk) : chunk;
-    expect(whole?.additional_kwargs.function_call).toEqual({ name: 'f', arguments: '{"a":1}' });
-    expect(whole?.tool_calls).toEqual([]);
-    expect(whole?.response_metadata.finish_reason).toBe('function_call');
+    const whole = await streamedFrom([
+      piece({ name: 'f', arguments: '{"a":' }),
+      piece({ arguments: '1}' }),
+      { choices: [{ index: 0, delta: {}, finish_reason: 'function_call' }] },
+    ]);
+    expect(whole.additional_kwargs.function_call).toEqual({ name: 'f', arguments: '{"a":1}' });
+    expect(whole.tool_calls).toEqual([]);
+    expect(whole.response_metadata.finish_reason).toBe('function_call');
   });
 });
