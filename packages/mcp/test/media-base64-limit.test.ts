@@ -38,6 +38,14 @@ const mimeImage = (bytes: number) => {
   image.set(pngWithText('scan'));
   return image.toString('base64').replace(/.{76}/g, '$&\r\n');
 };
+/** The refusal of an image one byte over the limit: by its decoded size, before any request. */
+const OVER_THE_LIMIT = {
+  error: {
+    code: 'invalid_request_error',
+    field: 'image_base64',
+    message: `image_base64: decodes to ${LIMIT + 1} bytes; the limit is ${LIMIT} bytes (23 MiB)`,
+  },
+};
 const ocr = (image_base64: string) =>
   client().callTool({ name: 'ocr', arguments: { image_base64 } }, undefined, {
     timeout: CALL_TIMEOUT_MS,
@@ -55,13 +63,7 @@ describe('image_base64 at the limit', { timeout: TEST_TIMEOUT_MS }, () => {
   it('refuses a byte over from the decoded size, naming the argument, the size and the limit', async () => {
     for (const image of bareAndDataUrl(LIMIT + 1)) {
       const result = await ocr(image);
-      expect(result.structuredContent).toMatchObject({
-        error: {
-          code: 'invalid_request_error',
-          field: 'image_base64',
-          message: `image_base64: decodes to ${LIMIT + 1} bytes; the limit is ${LIMIT} bytes (23 MiB)`,
-        },
-      });
+      expect(result.structuredContent).toMatchObject(OVER_THE_LIMIT);
     }
     expect(harness().gateway.emulator.counters.requests.ocr).toBe(0);
   });
@@ -78,13 +80,7 @@ describe('image_base64 with line breaks', { timeout: TEST_TIMEOUT_MS }, () => {
 
   it('refuses a byte over by the decoded size, naming the argument, the size and the limit', async () => {
     const result = await ocr(mimeImage(LIMIT + 1));
-    expect(result.structuredContent).toMatchObject({
-      error: {
-        code: 'invalid_request_error',
-        field: 'image_base64',
-        message: `image_base64: decodes to ${LIMIT + 1} bytes; the limit is ${LIMIT} bytes (23 MiB)`,
-      },
-    });
+    expect(result.structuredContent).toMatchObject(OVER_THE_LIMIT);
     expect(harness().gateway.emulator.counters.requests.ocr).toBe(0);
   });
 });

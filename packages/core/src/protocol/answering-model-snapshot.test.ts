@@ -12,16 +12,12 @@ describe('answeringModel: a snapshot of the requested model (no X-Service-Model)
     ['a tag', 'm/x:latest', 'm/x'],
     ['the bare name (no namespace) with a date', 'x-2025-01-01', 'm/x'],
     ['the bare name', 'x', 'm/x'],
-  ])('%s is the requested model', (_name, body, served) => {
-    expect(answeringModel(none, body, 'm/x')).toBe(served);
-  });
-
-  it.each([
+    // Another model: the body's name stands.
     ['another model', 'pool/y', 'pool/y'],
     ['a longer name', 'm/xl', 'm/xl'],
     ['a variant, not a snapshot', 'm/x-turbo', 'm/x-turbo'],
     ['another namespace', 'n/x-2025-01-01', 'n/x-2025-01-01'],
-  ])('%s is another model', (_name, body, served) => {
+  ])('%s (%s) answers as %s', (_name, body, served) => {
     expect(answeringModel(none, body, 'm/x')).toBe(served);
   });
 
