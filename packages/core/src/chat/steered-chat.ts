@@ -149,7 +149,7 @@ function serving(
       if (call.stream) {
         const asks = { model, method, given, check, ownTools: this.ownTools };
         const hooks = structuredStream(Object.assign(refusal, asks));
-        return checkStructuredStart(answer, hooks, maxResponseBytes, { signal, onContent });
+        return checkStructuredStart(answer, hooks, maxResponseBytes, { signal, onContent }, model);
       }
       const asked = Object.assign(refusal, { given, check, maxResponseBytes, path, signal });
       const outcome = await checkWholeAnswer(answer, model, method, asked);

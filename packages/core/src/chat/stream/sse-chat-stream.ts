@@ -2,12 +2,12 @@
 // replay after the first bytes), §4.7 (a stream silent between pieces of content is stopped).
 import type { SilenceClock } from '../../call/stall-timer';
 import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors';
-import { responseHeadersOf } from '../../errors/response-headers';
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
 import { answeredByAnother, answeringModel } from '../../protocol/answering-model';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { ChatRoute } from '../../protocol/chat-route';
+import { completeAnswerFailure } from './answer-failure';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
 interface ChatStreamMeta {
@@ -54,7 +54,6 @@ export interface StructuredStream {
 type State = 'open' | 'done' | 'failed';
 
 /** No redaction here: `#own` redacts the whole error, its headers too. */
-const same = (text: string): string => text;
 
 /**
  * A streamed chat answer read from an SSE body. The body is read ahead into a buffer as fast as
@@ -350,16 +349,15 @@ export class GatewayChatStream implements ChatStream {
    * A failure the answer's bytes made (the decoder's, thrown by a feed), completed with what the
    * answer says: the model a chunk before it in the same feed named (§4.6; the feed threw before
    * `#readModel` ran, so the error named the model known until then), and, for one the answer
-   * itself reported or made unreadable (status 200: an error event, a malformed event), the
-   * answer's headers (its `x-request-id`). Redacted with the rest of the error (`#own`).
+   * itself reported or made unreadable (a 2xx: an error event, a malformed event), the answer's
+   * headers (its `x-request-id`): `completeAnswerFailure`, as a steered stream's start. Redacted
+   * with the rest of the error (`#own`).
    */
   #fromAnswer(error: unknown): void {
     const before = this.#decoding.servedModel;
     if (this.#modelInChunks) this.#readModel();
     if (!isGatewayError(error)) return;
-    const self = error as { servedModel?: string; responseHeaders?: Record<string, string> };
-    if (error.servedModel === before) self.servedModel = this.#decoding.servedModel;
-    if (error.status === 200) self.responseHeaders ??= responseHeadersOf(this.headers, same);
+    completeAnswerFailure(error, this.headers, { ...this.#models(), servedBefore: before });
   }
 
   #models(): { requestedModel: string; servedModel: string } {
