@@ -38,8 +38,12 @@ export function completeAnswerFailure(
   self.requestedModel ??= models.requestedModel;
   const stale = error.servedModel === undefined || error.servedModel === models.servedBefore;
   if (models.servedModel !== undefined && stale) self.servedModel = models.servedModel;
+  // The answer's own failure: one it reported or made unreadable (a 2xx), or its end, cut or
+  // short (`stream_incomplete`, which names no status).
   const status = error.status;
-  if (status !== undefined && status >= 200 && status < 300) {
+  const own =
+    status === undefined ? error.code === 'stream_incomplete' : status >= 200 && status < 300;
+  if (own) {
     self.responseHeaders ??= responseHeadersOf(headers, same);
   }
   return error;

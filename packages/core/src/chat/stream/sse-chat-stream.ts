@@ -293,11 +293,7 @@ export class GatewayChatStream implements ChatStream {
       chunk = await this.#body.read();
     } catch (cause) {
       this.#pumping = undefined;
-      const scope = this.#open.scope;
-      if (scope.aborted) this.#fail(scope.error(this.#models()));
-      else if (isGatewayError(cause)) this.#fail(cause);
-      else if (this.#decoder.hasFinish) this.#finish();
-      else this.#fail(this.#decoder.incomplete('cut', cause));
+      this.#readFailed(cause);
       return;
     }
     // What follows is synchronous: the next reader to ask starts the next read.
@@ -342,6 +338,20 @@ export class GatewayChatStream implements ChatStream {
               ...this.#models(),
             }),
       );
+    }
+  }
+
+  /** A read of the body failed: the call's end, the body's own error, else a cut answer. */
+  #readFailed(cause: unknown): void {
+    const scope = this.#open.scope;
+    if (scope.aborted) this.#fail(scope.error(this.#models()));
+    else if (isGatewayError(cause)) this.#fail(cause);
+    else if (this.#decoder.hasFinish) this.#finish();
+    else {
+      // Cut after it began: the answer's own end, with its models and headers.
+      const cut = this.#decoder.incomplete('cut', cause);
+      this.#fromAnswer(cut);
+      this.#fail(cut);
     }
   }
 
