@@ -1,9 +1,8 @@
 // docs/gateway-protocol.md §4.7 (a stream may fail over until its first content), §5.5 (nothing is
 // replayed once the answer began).
 import { GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
+import { type AnsweringModel, completeAnswerFailure } from '../../errors/response-headers';
 import type { AttemptAnswer } from '../../http/attempt-policy';
-import { answeringModel } from '../../protocol/answering-model';
-import { completeAnswerFailure } from './answer-failure';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import { readAhead } from './read-ahead';
 
@@ -27,6 +26,7 @@ export async function readToFirstContent(
   answer: AttemptAnswer,
   signal: AbortSignal,
   model?: string,
+  answering?: AnsweringModel,
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
   const decoder = new ChatStreamDecoder({ assemble: false });
@@ -35,7 +35,7 @@ export async function readToFirstContent(
   // Named as the plain stream names its failure: the attempt's model, the answering one (the
   // header, else the chunks'), the 2xx answer's headers.
   const { headers } = answer.response;
-  const servedModel = answeringModel(headers, decoder.model, model);
+  const servedModel = answering?.(headers, decoder.model, model);
   return completeAnswerFailure(failure, headers, { requestedModel: model, servedModel });
 }
 

@@ -2,12 +2,12 @@
 // replay after the first bytes), §4.7 (a stream silent between pieces of content is stopped).
 import type { SilenceClock } from '../../call/stall-timer';
 import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors';
+import { completeAnswerFailure } from '../../errors/response-headers';
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
 import { answeredByAnother, answeringModel } from '../../protocol/answering-model';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { ChatRoute } from '../../protocol/chat-route';
-import { completeAnswerFailure } from './answer-failure';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
 interface ChatStreamMeta {

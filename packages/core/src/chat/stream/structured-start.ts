@@ -7,10 +7,9 @@
  * nothing: its answer is checked here, and a failure moves the walk on as a whole answer's does.
  */
 import { type GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
+import { type AnsweringModel, completeAnswerFailure } from '../../errors/response-headers';
 import type { AttemptAnswer } from '../../http/attempt-policy';
-import { answeringModel } from '../../protocol/answering-model';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
-import { completeAnswerFailure } from './answer-failure';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import { readAhead } from './read-ahead';
 import type { DecodedEvents, StructuredStream } from './sse-chat-stream';
@@ -36,6 +35,7 @@ export async function checkStructuredStart(
   maxBytes: number,
   read: HeldRead,
   model: string,
+  answering: AnsweringModel,
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
   const decoder = new ChatStreamDecoder({ assemble: true });
@@ -61,7 +61,7 @@ export async function checkStructuredStart(
   const failure = endedAtFinish
     ? undefined
     : (ahead.failure ?? (through || !ahead.ended ? undefined : endOf(decoder)));
-  if (failure !== undefined) return unanswered(answer, decoder, failure, model);
+  if (failure !== undefined) return unanswered(answer, decoder, failure, { model, answering });
   if (through || ahead.bytes > maxBytes) return undefined;
   // The answer is whole: the gateway has finished the request, refusing it cuts nothing.
   if (!endedAtFinish) answer.readToEnd = true;
@@ -97,12 +97,12 @@ function unanswered(
   answer: AttemptAnswer,
   decoder: ChatStreamDecoder,
   failure: unknown,
-  model: string,
+  { model, answering }: { model: string; answering: AnsweringModel },
 ): GatewayError {
   const { headers } = answer.response;
   const models = {
     requestedModel: model,
-    servedModel: answeringModel(headers, decoder.model, model),
+    servedModel: answering(headers, decoder.model, model),
   };
   return completeAnswerFailure(heldFailure(answer, decoder, failure), headers, models);
 }
