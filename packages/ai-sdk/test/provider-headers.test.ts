@@ -73,7 +73,7 @@ describe('a header name holding the API key', () => {
       (e: unknown) => e as Error,
     );
     expect(error.message).toBe(
-      'Invalid header in `headers`: `Authorization: Bearer [redacted]` is not a valid header name',
+      'Invalid header in `headers`: `Authorization: …` (the rest not shown: it may hold a credential) is not a valid header name',
     );
   });
 });

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`Retry-After`): what
 // to do about each, as a tool result.
 import { type GatewayError, isGatewayError } from '@infergate/core';
+import { isWorthNewCall } from '@infergate/core/internal';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileAccessError } from './allowed-roots';
 import { redactMessage } from './redact-message';
@@ -108,9 +109,11 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
     case 'stream_incomplete':
     case 'invalid_response':
     case 'network_error':
-      // Worded by core's `isRetryable`: an engine's own 4xx (the input it rejects) or an answer
-      // that cannot be read comes the same again, and a model told to retry would loop on it.
-      if (error.isRetryable) return `The gateway or its model server failed: ${wait}.`;
+      // Worded by core's `isWorthNewCall` (a NEW call, which is what the model would make), not
+      // `isRetryable` (core resending this attempt, never once a 2xx answer began): a cut or
+      // garbled 200 is worth another call; an engine's own final 4xx comes the same again, and a
+      // model told to retry would loop on it.
+      if (isWorthNewCall(error)) return `The gateway or its model server failed: ${wait}.`;
       return error.status !== undefined && error.status >= 400 && error.status < 500
         ? 'The model server rejected this input (the message says why): change it, or stop; sent again unchanged, it fails again.'
         : 'The gateway or its model server failed in a way retrying does not fix: stop, or tell the person who runs this server.';

@@ -3,7 +3,7 @@ import type { CallOptions } from '../call/call-options';
 import { REQUEST_BOUND_IO, scopeOf } from '../call/call-scope';
 import { monotonicNow } from '../call/monotonic-clock';
 import { headerRecord } from '../call/option-groups';
-import { invalidResponse } from '../errors/invalid-response';
+import { invalidAnswer } from '../errors/invalid-response';
 import type { CallEvents } from '../events/call-events';
 import type { Transport } from '../http/transport';
 import { ENDPOINTS } from '../protocol/endpoints';
@@ -278,11 +278,12 @@ export class Catalog {
     const spec = { method: 'GET', path } as const;
     const events = await this.#transport.callEvents(spec, parent);
     try {
-      const { data, status, text } = await this.#transport.json<GatewayList<T>>(spec, options, {
+      const answer = await this.#transport.json<GatewayList<T>>(spec, options, {
         events,
         parent,
         reportsEnd: false,
       });
+      const { data, text } = answer;
       const listed = typeof data === 'object' && data !== null ? data.data : undefined;
       // An entry without an id (a newer gateway's, a half-written one) is left out, and reported:
       // the others stay usable. Only a body that is no list, or a list with no readable entry, is
@@ -291,10 +292,9 @@ export class Catalog {
         ? listed.filter((entry, index) => hasId(entry) || events?.entrySkipped(index))
         : [];
       if (!Array.isArray(listed) || (readable.length === 0 && listed.length > 0)) {
-        throw invalidResponse(`The gateway's ${path} answer is not a list of objects with an id`, {
-          status,
-          data,
-        });
+        // With its body and headers (its `x-request-id`), as a service's unusable answer.
+        const message = `The gateway's ${path} answer is not a list of objects with an id`;
+        throw invalidAnswer((text) => this.#transport.redact(text), message, answer);
       }
       events?.answered(data, text);
       return readable.length === listed.length ? listed : readable;

@@ -278,6 +278,7 @@ async function answerChat<T>(
       req,
       stream,
       streamUsage,
+      answering: answeringModel,
     };
     return sendSteeredChat(call, sendVia);
   }

@@ -7,6 +7,7 @@
  */
 import type { StructuredOutputOptions } from '../call/option-groups';
 import { isGatewayError } from '../errors/errors';
+import type { AnsweringModel } from '../errors/response-headers';
 import type { OpenVia, RequestSpec } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
 import type { StructuredResult } from '../protocol/chat-result-types';
@@ -45,6 +46,8 @@ export interface SteeredChatInput
   /** The call's `streamUsage`, else the client's. */
   streamUsage: boolean;
   options: SteeredCallInput['options'] & { structuredOutput?: StructuredOutputOptions };
+  /** §4.6's answering model, to name it in a stream's failure (`AnsweringModel`). */
+  answering: AnsweringModel;
 }
 
 /**
@@ -78,7 +81,8 @@ export async function sendSteeredChat<T>(
         ? (spec.body as string)
         : chatBody({ ...req, model }, stream, streamUsage);
     },
-    firstContent: readToFirstContent,
+    firstContent: (answer, signal, model) =>
+      readToFirstContent(answer, signal, model, call.answering),
   };
   if (given === undefined) return runSteeredCall(input, (via) => sendVia(spec, via));
   const structured = serving(call, given, spec.path);
@@ -149,7 +153,8 @@ function serving(
       if (call.stream) {
         const asks = { model, method, given, check, ownTools: this.ownTools };
         const hooks = structuredStream(Object.assign(refusal, asks));
-        return checkStructuredStart(answer, hooks, maxResponseBytes, { signal, onContent });
+        const read = { signal, onContent };
+        return checkStructuredStart(answer, hooks, maxResponseBytes, read, model, call.answering);
       }
       const asked = Object.assign(refusal, { given, check, maxResponseBytes, path, signal });
       const outcome = await checkWholeAnswer(answer, model, method, asked);

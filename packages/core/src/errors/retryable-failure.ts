@@ -25,6 +25,17 @@ const isRetryableStatus = (status: number): boolean =>
   status === 408 ||
   status === 409 ||
   (status >= 500 && status <= 599 && status !== 501 && status !== 505);
+
+/**
+ * A retryable status that says the model's side failed or could not take the call (a 502 to 504,
+ * a 408, a 409, a model server's or its proxy's 520–529): the statuses a steered call moves to its
+ * next model on and a circuit breaker counts (steering/failover-reason.ts, circuit-breaker.ts),
+ * derived from the retry rule above so the three never disagree. Not a 429 (read by its code: a
+ * busy model moves on, the key's own limit does not; full is not broken) nor a 500 (retried on the
+ * same model, docs §4.7 rule 3).
+ */
+export const isServerFailureStatus = (status: number): boolean =>
+  status !== 429 && status !== 500 && isRetryableStatus(status);
 /** Failures without an HTTP error status, by code (`network_error` before the first byte, ...). */
 const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'model_busy',
@@ -59,7 +70,7 @@ export interface FailureContext {
  * Whether a failure is retryable. Without an answer (no status), by its code. Once a 2xx answer
  * has begun, never: a failure in its body or stream reaches the caller as it is (§5.3), except a
  * stream lost before its first bytes, which counts as no answer. An HTTP error answer, by its
- * status; a 429 whose `Retry-After` asks for longer than `maxRetryAfterMs` is not retryable
+ * status; one whose `Retry-After` asks for longer than `maxRetryAfterMs` is not retryable
  * (waiting that long is the caller's decision: it gets the wait in `retryAfterMs`), one without a
  * readable `Retry-After` is retried after back-off.
  */
@@ -73,7 +84,9 @@ export function isRetryableFailure(failure: Failure, context: FailureContext = {
   if (status < 400) return RETRYABLE_CODES.has(code);
   if (!isRetryableStatus(status)) return false;
   const maxRetryAfterMs = context.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-  return status !== 429 || retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
+  // Whatever the status: an answer that asks for a longer wait than the client takes is not one
+  // to resend now (rv-fix2 F7), as the AI SDK adapter reads the same answer.
+  return retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
 }
 
 /**

@@ -3,6 +3,7 @@ import { refuseAuthorization } from '../call/authorization-header';
 import { type GatewayHeaders, headerRecord } from '../call/option-groups';
 import { GatewayError } from '../errors/errors';
 import { quotedName } from '../errors/escape-control';
+import { redactSecret } from '../errors/redact-secret';
 
 /**
  * A request's headers: the client's, then the call's, then `authorization` (refused in both: the
@@ -75,21 +76,34 @@ const invalidHeader = (problem: string) =>
 
 /**
  * Refuses (`configuration_error`) a header fetch cannot send, naming it and what is wrong, never
- * its value: a header may carry a second credential (a proxy's key). The name is quoted with
- * `apiKey` redacted, before the cut (a cut key would escape redaction): a pasted
- * `Authorization: Bearer <key>` line is a name fetch refuses.
+ * its value: a header may carry a second credential (a proxy's key). The name is quoted as
+ * `shownName` says: a pasted `Authorization: Bearer <key>` line is a name fetch refuses.
  */
 export function checkHeaders(headers: Record<string, string>, apiKey: string | undefined): void {
   refuseAuthorization(headers);
   for (const name in headers) {
     if (sendable(name, headers[name] ?? '')) continue;
-    const shown = quotedName(name, 60, apiKey);
+    const shown = shownName(name, apiKey);
     throw invalidHeader(
       sendable(name, '')
         ? `the value of ${shown} cannot be sent in a header (a line break?)`
         : `${shown} is not a valid header name`,
     );
   }
+}
+
+/**
+ * A refused header's name as quoted: `apiKey` redacted first (a cut key would escape redaction),
+ * then only up to its first space or colon, the rest never shown. A name holding one is a pasted
+ * header line (`Authorization: Bearer <token>`) or value (`Bearer <token>`), whose token may be
+ * another credential than the client's key, which no redaction knows (rv-fix2 F6).
+ */
+function shownName(name: string, apiKey: string | undefined): string {
+  const redacted = redactSecret(name, apiKey);
+  const cut = redacted.search(/[\s:]/);
+  if (cut < 0) return quotedName(redacted, 60, undefined);
+  const prefix = redacted.slice(0, Math.min(cut, 40)) + (redacted[cut] === ':' ? ':' : '');
+  return `${quotedName(`${prefix} …`, 60, undefined)} (the rest not shown: it may hold a credential)`;
 }
 
 function sendable(name: string, value: string): boolean {

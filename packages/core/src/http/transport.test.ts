@@ -131,11 +131,11 @@ describe('request headers', () => {
     vi.unstubAllEnvs();
     for (const error of [atCreation, perCall]) {
       expect(error.message).toBe(
-        'Invalid header in `headers`: `Authorization: Bearer [redacted]` is not a valid header name',
+        'Invalid header in `headers`: `Authorization: …` (the rest not shown: it may hold a credential) is not a valid header name',
       );
     }
     expect(fromEnv.message).toBe(
-      'Invalid header in `headers`: `Bearer [redacted]` is not a valid header name',
+      'Invalid header in `headers`: `Bearer …` (the rest not shown: it may hold a credential) is not a valid header name',
     );
     expect(fromEnv.message).not.toContain('LLLL');
     expect(seen).toHaveLength(0);
@@ -145,7 +145,7 @@ describe('request headers', () => {
     const { fetch, seen } = recordingFetch();
     const options = { baseURL: 'https://headers.test/v1', apiKey: 'k1', fetch, catalogTtlMs: 0 };
     expect(() => createGatewayClient({ ...options, headers: { 'bad header': 'x' } })).toThrow(
-      /^Invalid header in `headers`: `bad header` is not a valid header name/,
+      /^Invalid header in `headers`: `bad …` \(the rest not shown: it may hold a credential\) is not a valid header name/,
     );
     const client = createGatewayClient(options);
     for (let call = 0; call < 2; call++) {

@@ -2,6 +2,7 @@
 import { realmValue } from '../budget/realm';
 import { monotonicNow } from '../call/monotonic-clock';
 import type { GatewayError } from '../errors/errors';
+import { isServerFailureStatus } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
 import type { SkippedModel } from '../protocol/chat-route';
 import { setRecent } from './recently-used';
@@ -88,8 +89,9 @@ function outcomeAdded(
 }
 
 /**
- * A failure that says the model is unwell, not the caller's request: a 502, 503 or 504, a
- * provider's error. Never a 4xx the caller caused, a busy model (429: full, not broken), the key's
+ * A failure that says the model is unwell, not the caller's request: a 502, 503 or 504 or
+ * another status the retry policy reads as the server's failure (`isServerFailureStatus`: 408,
+ * 409, 520–529), a provider's error. Never a 4xx the caller caused, a busy model (429: full, not broken), the key's
  * limit, the call's own deadline or abort, or a stall (a `timeout` with `stall`): a stall is judged
  * by the caller's own limit, like its deadline, and the observations are shared by every client
  * on the key, so a client with a tight limit would shut a model off for one with none (rv-steer F3).
@@ -97,7 +99,7 @@ function outcomeAdded(
 export function isModelFailure(error: GatewayError): boolean {
   if (error.stall !== undefined) return false;
   const { code, status } = error;
-  if (status !== undefined && status >= 502 && status <= 504) return true;
+  if (status !== undefined && isServerFailureStatus(status)) return true;
   return (
     code === 'provider_unavailable' ||
     code === 'all_providers_failed' ||

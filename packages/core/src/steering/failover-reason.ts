@@ -4,7 +4,11 @@
  * by the steering module (its chunk loads with a call that steers), on top of the retry policy
  * (errors/retryable-failure.ts).
  */
-import { type Failure, isRetryableFailure } from '../errors/retryable-failure';
+import {
+  type Failure,
+  isRetryableFailure,
+  isServerFailureStatus,
+} from '../errors/retryable-failure';
 import type { FailoverReason } from '../protocol/chat-route';
 
 /**
@@ -32,8 +36,8 @@ const STREAM_FAILURES_BEFORE_CONTENT: ReadonlySet<string> = new Set([
 /**
  * Why a failed attempt of a call with `fallbackModels` moves to the next listed model at once
  * (no retry wait), or undefined when it does not: "this model cannot take the call now, another
- * may". That is a stall before the first chunk, a 502/503/504 (a provider failed, whatever the
- * body), a failure retryable by code without an answer (busy, unavailable, the gateway's time
+ * may". That is a stall before the first chunk, a 502/503/504 or another status the retry policy
+ * reads as the server's failure (`isServerFailureStatus`: 408, 409, 520–529; whatever the body), a failure retryable by code without an answer (busy, unavailable, the gateway's time
  * limit, a connection lost before the first byte) — except `client_concurrency_exceeded`, the
  * key's limit, the same for every model — and a refusal of the model. Not a caller error, a 500
  * or a stall after the first chunk: those follow the retry rules on the same model. Asked
@@ -46,7 +50,7 @@ export function failoverReason(failure: Failure): FailoverReason | undefined {
   // A structured answer that failed its check: another model may keep its word (§4.8).
   if (code === 'invalid_structured_output') return code;
   if (isRetryableFailure({ code }) || MODEL_REFUSALS.has(code)) return code as FailoverReason;
-  if (status !== undefined && status >= 502 && status <= 504) {
+  if (status !== undefined && isServerFailureStatus(status)) {
     return code === 'provider_request_failed' || code === 'provider_protocol_error'
       ? code
       : 'upstream_error';

@@ -20,6 +20,8 @@ import { FirstChunkWatch, HeldReadWatch } from './stall-watch';
 export type FirstContentReader = (
   answer: AttemptAnswer,
   signal: AbortSignal,
+  /** The attempt's model, which the failure names. */
+  model: string,
 ) => Promise<GatewayError | undefined>;
 
 /** What a steered call's attempts are made of. */
@@ -103,7 +105,9 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
     },
     async accept(answer, request) {
       const signal = request.signal ?? scope.signal;
-      const failure = stream ? await firstContent(answer, signal) : undefined;
+      const failure = stream
+        ? await firstContent(answer, signal, request.requestedModel!)
+        : undefined;
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       if (failure) return failure;
       watch?.arrived();

@@ -14,6 +14,7 @@ import {
   apiKeyOrEnv,
   callEndedError,
   capabilitiesOf,
+  checkCallOptions,
   checkCapabilities,
   keyKeptOut,
   planChatCall,
@@ -633,7 +634,7 @@ export class GatewayChatModel
         return { steering, structuredOutput: this.#structuredOutput(given) };
       },
     );
-    return {
+    const chatOptions: ChatCallOptions = {
       ...callOptions({
         ...options,
         maxRetries: options.maxRetries ?? this.maxRetries,
@@ -643,6 +644,14 @@ export class GatewayChatModel
       ...steering,
       ...(structuredOutput && { structuredOutput }),
     };
+    // Core's check of them, now as core's calls check them when they begin: `.stream()` reads the
+    // catalog (whether the model streams) before core's call begins, and a refused option (an
+    // `Authorization` header) must stop it with nothing sent (rv-fix2 F4).
+    keyKeptOut(
+      () => apiKeyOrEnv(this.#apiKey),
+      () => checkCallOptions(chatOptions),
+    );
+    return chatOptions;
   }
 
   /**

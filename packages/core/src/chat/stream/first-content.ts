@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.7 (a stream may fail over until its first content), §5.5 (nothing is
 // replayed once the answer began).
 import { GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
+import { type AnsweringModel, completeAnswerFailure } from '../../errors/response-headers';
 import type { AttemptAnswer } from '../../http/attempt-policy';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import { readAhead } from './read-ahead';
@@ -18,14 +19,31 @@ const MAX_CHARS_BEFORE_CONTENT = 1024 * 1024;
  * stream that decodes them again. Resolves to undefined once content came — also when a failure
  * followed it in the same read: the stream reports it after the content; to the failure when the
  * stream failed, ended or sent an error event before any (nothing has reached the caller, so the
- * call may move on), or to the reason `signal` aborted with (a stall).
+ * call may move on), or to the reason `signal` aborted with (a stall). The failure names `model`
+ * (the attempt's), the answering model and the answer's headers, as the plain stream's would.
  */
 export async function readToFirstContent(
   answer: AttemptAnswer,
   signal: AbortSignal,
+  model?: string,
+  answering?: AnsweringModel,
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
   const decoder = new ChatStreamDecoder({ assemble: false });
+  const failure = await firstContentFailure(answer, decoder, signal);
+  if (failure === undefined) return undefined;
+  // Named as the plain stream names its failure: the attempt's model, the answering one (the
+  // header, else the chunks'), the 2xx answer's headers.
+  const { headers } = answer.response;
+  const servedModel = answering?.(headers, decoder.model, model);
+  return completeAnswerFailure(failure, headers, { requestedModel: model, servedModel });
+}
+
+async function firstContentFailure(
+  answer: AttemptAnswer,
+  decoder: ChatStreamDecoder,
+  signal: AbortSignal,
+): Promise<GatewayError | undefined> {
   const { bytes, ended, failure } = await readAhead(
     answer,
     decoder,

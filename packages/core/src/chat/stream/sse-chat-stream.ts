@@ -2,7 +2,7 @@
 // replay after the first bytes), §4.7 (a stream silent between pieces of content is stopped).
 import type { SilenceClock } from '../../call/stall-timer';
 import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors';
-import { responseHeadersOf } from '../../errors/response-headers';
+import { completeAnswerFailure } from '../../errors/response-headers';
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
 import { answeredByAnother, answeringModel } from '../../protocol/answering-model';
@@ -54,7 +54,6 @@ export interface StructuredStream {
 type State = 'open' | 'done' | 'failed';
 
 /** No redaction here: `#own` redacts the whole error, its headers too. */
-const same = (text: string): string => text;
 
 /**
  * A streamed chat answer read from an SSE body. The body is read ahead into a buffer as fast as
@@ -294,11 +293,7 @@ export class GatewayChatStream implements ChatStream {
       chunk = await this.#body.read();
     } catch (cause) {
       this.#pumping = undefined;
-      const scope = this.#open.scope;
-      if (scope.aborted) this.#fail(scope.error(this.#models()));
-      else if (isGatewayError(cause)) this.#fail(cause);
-      else if (this.#decoder.hasFinish) this.#finish();
-      else this.#fail(this.#decoder.incomplete('cut', cause));
+      this.#readFailed(cause);
       return;
     }
     // What follows is synchronous: the next reader to ask starts the next read.
@@ -346,20 +341,33 @@ export class GatewayChatStream implements ChatStream {
     }
   }
 
+  /** A read of the body failed: the call's end, the body's own error, else a cut answer. */
+  #readFailed(cause: unknown): void {
+    const scope = this.#open.scope;
+    if (scope.aborted) this.#fail(scope.error(this.#models()));
+    else if (isGatewayError(cause)) this.#fail(cause);
+    else if (this.#decoder.hasFinish) this.#finish();
+    else {
+      // Cut after it began: the answer's own end, with its models and headers.
+      const cut = this.#decoder.incomplete('cut', cause);
+      this.#fromAnswer(cut);
+      this.#fail(cut);
+    }
+  }
+
   /**
    * A failure the answer's bytes made (the decoder's, thrown by a feed), completed with what the
    * answer says: the model a chunk before it in the same feed named (§4.6; the feed threw before
    * `#readModel` ran, so the error named the model known until then), and, for one the answer
-   * itself reported or made unreadable (status 200: an error event, a malformed event), the
-   * answer's headers (its `x-request-id`). Redacted with the rest of the error (`#own`).
+   * itself reported or made unreadable (a 2xx: an error event, a malformed event), the answer's
+   * headers (its `x-request-id`): `completeAnswerFailure`, as a steered stream's start. Redacted
+   * with the rest of the error (`#own`).
    */
   #fromAnswer(error: unknown): void {
     const before = this.#decoding.servedModel;
     if (this.#modelInChunks) this.#readModel();
     if (!isGatewayError(error)) return;
-    const self = error as { servedModel?: string; responseHeaders?: Record<string, string> };
-    if (error.servedModel === before) self.servedModel = this.#decoding.servedModel;
-    if (error.status === 200) self.responseHeaders ??= responseHeadersOf(this.headers, same);
+    completeAnswerFailure(error, this.headers, { ...this.#models(), servedBefore: before });
   }
 
   #models(): { requestedModel: string; servedModel: string } {

@@ -7,6 +7,7 @@
  * nothing: its answer is checked here, and a failure moves the walk on as a whole answer's does.
  */
 import { type GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
+import { type AnsweringModel, completeAnswerFailure } from '../../errors/response-headers';
 import type { AttemptAnswer } from '../../http/attempt-policy';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
@@ -33,6 +34,8 @@ export async function checkStructuredStart(
   hooks: StructuredStream,
   maxBytes: number,
   read: HeldRead,
+  model: string,
+  answering: AnsweringModel,
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
   const decoder = new ChatStreamDecoder({ assemble: true });
@@ -58,7 +61,7 @@ export async function checkStructuredStart(
   const failure = endedAtFinish
     ? undefined
     : (ahead.failure ?? (through || !ahead.ended ? undefined : endOf(decoder)));
-  if (failure !== undefined) return unanswered(answer, decoder, failure);
+  if (failure !== undefined) return unanswered(answer, decoder, failure, { model, answering });
   if (through || ahead.bytes > maxBytes) return undefined;
   // The answer is whole: the gateway has finished the request, refusing it cuts nothing.
   if (!endedAtFinish) answer.readToEnd = true;
@@ -86,13 +89,25 @@ function endsAtFinish(failure: unknown): boolean {
 /**
  * A held stream's failure. One cut or ended short is `stream_incomplete`, as the plain stream's:
  * a 2xx answer had begun, so it is not sent again to the same model (§10.5), but none of it
- * reached the caller, so the walk moves on to the next model (steering/failover-reason.ts).
+ * reached the caller, so the walk moves on to the next model (steering/failover-reason.ts). It
+ * names `model` (the attempt's), the answering model and the answer's headers, as the plain
+ * stream's failure would.
  */
 function unanswered(
   answer: AttemptAnswer,
   decoder: ChatStreamDecoder,
   failure: unknown,
+  { model, answering }: { model: string; answering: AnsweringModel },
 ): GatewayError {
+  const { headers } = answer.response;
+  const models = {
+    requestedModel: model,
+    servedModel: answering(headers, decoder.model, model),
+  };
+  return completeAnswerFailure(heldFailure(answer, decoder, failure), headers, models);
+}
+
+function heldFailure(answer: AttemptAnswer, decoder: ChatStreamDecoder, failure: unknown) {
   if (isGatewayError(failure) && failure.code !== 'stream_incomplete') return failure;
   const incomplete = isGatewayError(failure) ? failure : decoder.incomplete('cut', failure);
   const message = `${incomplete.message} (none of its text reached the caller: it was held for the structured-output check)`;
