@@ -27,6 +27,17 @@ export const MISSED_TARGETS = {
       'is worth more than ~1 %: the next step is to state the target against the work a call ' +
       'must do, or to accept 1.4×.',
   },
+  'B3.ours': {
+    since: '2026-12-06',
+    why:
+      'missed by 0.01 (1.11× against 1.1×) on a run whose raw floor read 1.08× (1.07× when last ' +
+      'met): ours is 1.00–1.03× that floor, the AI SDK row the worst at 1.03× (1.02× when met), ' +
+      'within the machine’s run-to-run noise but not shown to be.',
+    plan:
+      'A/B the AI SDK’s generateText path interleaved against ca9f5285’s build; if it is slower, ' +
+      'find the cost among this round’s additions (the Authorization check of call headers, ' +
+      'headers kept on failures); then state the target against the raw floor of the same run, as B4’s plan says.',
+  },
   'B4.ours': {
     since: '2026-11-27',
     why:
