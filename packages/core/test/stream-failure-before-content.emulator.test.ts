@@ -84,21 +84,24 @@ describe('a steered stream whose failure follows its content in the same read', 
 });
 
 describe('a held structured stream whose failure follows its content in the same read', () => {
-  it('the content its map let through is handed over, then the failure', async () => {
+  const model = 'community/json-schema';
+  const asking = {
+    model,
+    messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
+    response_format: {
+      type: 'json_schema' as const,
+      json_schema: { name: 'place', schema: PLACE },
+    },
+  };
+
+  it('the last model: the content its map let through is handed over, then the failure', async () => {
     const gateway = await emulate({ as: 'http' });
     try {
       const { client, events } = recordingClient(gateway, { maxRetries: 0 });
       const { emulator } = gateway;
-      const model = 'community/json-schema';
       emulator.injectFault({ fault: 'stream_error', model, afterChunks: 2, times: 1 });
-      const stream = await client.chatStream(
-        {
-          model,
-          messages: [{ role: 'user', content: 'Where is "Oslo"?' }],
-          response_format: { type: 'json_schema', json_schema: { name: 'place', schema: PLACE } },
-        },
-        { fallbackModels: ['community/tools'] },
-      );
+      // No model after it: its JSON is let through as it comes.
+      const stream = await client.chatStream(asking);
       let text = '';
       const error = await caught(async () => {
         for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
@@ -106,6 +109,25 @@ describe('a held structured stream whose failure follows its content in the same
       expect(JSON.parse(text)).toEqual({ city: 'Oslo' });
       expect(error.code).toBe('provider_request_failed');
       expect(only(events, 'attempt').map((event) => event.model)).toEqual([model]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('a model left after it: held to its end, so the failure moves on to it', async () => {
+    const gateway = await emulate({ as: 'http' });
+    try {
+      const { client, events } = recordingClient(gateway, { maxRetries: 0 });
+      gateway.emulator.injectFault({ fault: 'stream_error', model, afterChunks: 2, times: 1 });
+      const stream = await client.chatStream(asking, { fallbackModels: ['community/tools'] });
+      let text = '';
+      for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+      expect(JSON.parse(text)).toEqual({ city: 'Oslo' });
+      expect((await stream.result()).structured?.method).toBe('tools');
+      expect(only(events, 'attempt').map((event) => event.model)).toEqual([
+        model,
+        'community/tools',
+      ]);
     } finally {
       await gateway.close();
     }

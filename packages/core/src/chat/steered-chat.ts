@@ -141,19 +141,21 @@ function serving(
   return {
     ownTools: (call.req.tools ?? []).length > 0,
     checkedOf: (headers) => checked.get(headers),
-    async checkWhole(answer, model, method, last, signal, onContent) {
+    async checkWhole(answer, model, method, ahead, signal, onContent) {
       // The last answer handed on unchecked when the call says so (`lastAnswer`): asked once the
       // answer is whole (a hedged call's other run may have ended meanwhile).
       const returns = returnsLastAnswer(call);
       const refusal = {
         get returnRefused() {
-          return returns && last();
+          return returns && ahead.last();
         },
       };
       if (call.stream) {
         const asks = { model, method, given, check, ownTools: this.ownTools };
         const hooks = structuredStream(Object.assign(refusal, asks));
-        const read = { signal, onContent };
+        // While the walk could still move on, nothing reaches the caller before the check passed:
+        // content let through would bind the call to an answer that may fail it (§4.8 item 5).
+        const read = { signal, onContent, toEnd: ahead.movesOn() };
         return checkStructuredStart(answer, hooks, maxResponseBytes, read, model, call.answering);
       }
       const asked = Object.assign(refusal, { given, check, maxResponseBytes, path, signal });

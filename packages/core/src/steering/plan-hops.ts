@@ -19,6 +19,7 @@ import { catalogReadAt } from './model-inflight';
 import { orderListedModels, runningOn, tierOf } from './order-listed-models';
 import {
   chooseStructuredOutputMethod,
+  chooseUnlistedMethod,
   type StructuredOutputNeeds,
 } from './structured-output-method';
 
@@ -151,7 +152,8 @@ async function gateSoleModel(
 /**
  * A call asking for structured output: the method `id` serves it with (into `methods`), or why it
  * cannot. A model whose capabilities are unknown (an own model the catalog does not list, an entry
- * without a capabilities list) is asked by the first allowed method: its answer is checked anyway.
+ * without a capabilities list) is asked by the first allowed method (`chooseUnlistedMethod`): its
+ * answer is checked anyway.
  */
 function servesSchema(
   id: string,
@@ -160,11 +162,10 @@ function servesSchema(
   methods: Map<string, StructuredOutputMethod>,
 ): SkippedModel | undefined {
   if (!structured) return undefined;
-  if (entry === undefined || capabilitiesOf(entry) === undefined) {
-    methods.set(id, structured.methods[0]!);
-    return undefined;
-  }
-  const choice = chooseStructuredOutputMethod(id, entry, structured);
+  const choice =
+    entry === undefined || capabilitiesOf(entry) === undefined
+      ? chooseUnlistedMethod(id, structured)
+      : chooseStructuredOutputMethod(id, entry, structured);
   if ('skip' in choice) return { model: id, reason: choice.skip, detail: choice.detail };
   methods.set(id, choice.method);
   return undefined;

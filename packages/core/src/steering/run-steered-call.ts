@@ -67,16 +67,14 @@ export interface StructuredServing {
    * A whole (non-streamed) answer of `model`, asked by `method`, checked against the schema inside
    * its attempt: the failure, or undefined with a clean answer left in `answer.response`. A
    * stream's: read on until content reaches the caller; its answer checked when none did.
-   * `last`, asked once the answer is whole: no model is left to move on to — none in the walk,
-   * and no other run of a hedged call that may still answer (`FailoverWalk.claimLastAnswer`;
-   * `structuredOutput.lastAnswer` may hand it on). `signal`: the attempt's (its abort cancels a
-   * stream's read); `onContent`: told as a stream's read decodes content (its stall clock).
+   * `ahead`: what is left of the walk after this answer. `signal`: the attempt's (its abort
+   * cancels a stream's read); `onContent`: told as a stream's read decodes content (its stall clock).
    */
   checkWhole(
     answer: AttemptAnswer,
     model: string,
     method: StructuredOutputMethod,
-    last: () => boolean,
+    ahead: WalkAhead,
     signal: AbortSignal,
     onContent?: () => void,
   ): Promise<GatewayError | undefined>;
@@ -85,6 +83,21 @@ export interface StructuredServing {
    * for one handed on unchecked (a step of the caller's tool loop).
    */
   checkedOf(headers: Headers): StructuredResult | undefined;
+}
+
+/** What is left of a run's walk after the answer being checked (its `FailoverWalk`). */
+export interface WalkAhead {
+  /**
+   * Asked once the answer is whole: no model is left to move on to — none in the walk, and no
+   * other run of a hedged call that may still answer (`FailoverWalk.claimLastAnswer`, which claims
+   * it; `structuredOutput.lastAnswer` may hand it on).
+   */
+  last(): boolean;
+  /**
+   * A refusal of the answer would leave the run a model to move on to (`FailoverWalk.movesOn`,
+   * claiming nothing): a stream must then not let content through before its check.
+   */
+  movesOn(): boolean;
 }
 
 /** A steered call's answer, the model it was asked of, and how its route is reported. */
@@ -352,7 +365,10 @@ interface WalkRun {
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
   const { onRequest, walk = planned.walk, nextAttempt } = run;
-  const last = () => walk.claimLastAnswer(scope.remainingMs);
+  const ahead: WalkAhead = {
+    last: () => walk.claimLastAnswer(scope.remainingMs),
+    movesOn: () => walk.movesOn(scope.remainingMs),
+  };
   const stream = input.spec.stream === true;
   return walkPolicy({
     walk,
@@ -363,7 +379,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
     firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
     chunkMs: stream ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs) : undefined,
     firstContent: input.firstContent,
-    checkWhole: checkWholeOf(planned, stream, last),
+    checkWhole: checkWholeOf(planned, stream, ahead),
     onRequest,
     nextAttempt,
     onOutcome: (model, failure, ms) => {
@@ -377,7 +393,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
  * A call asking for structured output: each attempt's answer (a stream's, when nothing of it
  * reached the caller before its end) checked while the attempt holds its slot.
  */
-function checkWholeOf(planned: PlannedCall, stream: boolean, last: () => boolean) {
+function checkWholeOf(planned: PlannedCall, stream: boolean, ahead: WalkAhead) {
   const { input, plan, events } = planned;
   const { structured } = input;
   const methods = plan.methods;
@@ -389,7 +405,7 @@ function checkWholeOf(planned: PlannedCall, stream: boolean, last: () => boolean
     onContent?: () => void,
   ) => {
     const method = methods.get(model)!;
-    const failure = await structured.checkWhole(answer, model, method, last, signal, onContent);
+    const failure = await structured.checkWhole(answer, model, method, ahead, signal, onContent);
     // (A stream's `done` event tells its check at its end.)
     if (failure === undefined && !stream) {
       const checked = structured.checkedOf(answer.response.headers) !== undefined;

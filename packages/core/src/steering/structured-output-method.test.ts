@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readStructuredOutput, STRUCTURED_OUTPUT_METHODS } from '../call/structured-output-options';
 import { GatewayError } from '../errors/errors';
-import { chooseStructuredOutputMethod } from './structured-output-method';
+import { chooseStructuredOutputMethod, chooseUnlistedMethod } from './structured-output-method';
 
 const all = { methods: STRUCTURED_OUTPUT_METHODS };
 
@@ -53,6 +53,19 @@ describe('chooseStructuredOutputMethod', () => {
       method: 'json_object',
     });
     const skip = choose(['chat', 'tools'], { ...all, ownTools: true });
+    expect(skip).toHaveProperty('skip', 'missing_capability');
+    expect((skip as { detail: string }).detail).toMatch(
+      /tools is left out because the request has tools of its own/,
+    );
+  });
+
+  it('keeps the own-tools rule for a model whose capabilities are unknown', () => {
+    const methods = ['tools', 'json_schema'] as const;
+    expect(chooseUnlistedMethod('my/own', { methods: [...methods] })).toEqual({ method: 'tools' });
+    expect(chooseUnlistedMethod('my/own', { methods: [...methods], ownTools: true })).toEqual({
+      method: 'json_schema',
+    });
+    const skip = chooseUnlistedMethod('my/own', { methods: ['tools'], ownTools: true });
     expect(skip).toHaveProperty('skip', 'missing_capability');
     expect((skip as { detail: string }).detail).toMatch(
       /tools is left out because the request has tools of its own/,

@@ -49,15 +49,33 @@ export function chooseStructuredOutputMethod(
   needs: StructuredOutputNeeds,
 ): StructuredOutputChoice | StructuredOutputSkip {
   const listed = Array.isArray(entry.capabilities) ? entry.capabilities : [];
-  const usable = needs.methods.filter(
-    (method) => listed.includes(method) && !(method === 'tools' && needs.ownTools === true),
-  );
-  const method = usable[0];
+  const method = allowedMethods(needs).find((allowed) => listed.includes(allowed));
   if (method !== undefined) {
     const verification = typeof entry.verification === 'string' ? entry.verification : undefined;
     return verification === undefined ? { method } : { method, verification };
   }
   return { skip: 'missing_capability', detail: skipDetail(model, listed, needs) };
+}
+
+/**
+ * The method a model whose capabilities are unknown (an own model the catalog does not list, an
+ * entry without a capabilities list) is asked by, or why none: the first allowed one — its answer
+ * is checked anyway — by the listed models' rule, so `tools` never over the request's own tools
+ * (the forced call would keep them from being called, whoever the model is).
+ */
+export function chooseUnlistedMethod(
+  model: string,
+  needs: StructuredOutputNeeds,
+): StructuredOutputChoice | StructuredOutputSkip {
+  const method = allowedMethods(needs)[0];
+  if (method !== undefined) return { method };
+  const detail = `Model "${model}" lists no capabilities, and the call allows only ${needs.methods.join(', ')}; tools is left out because the request has tools of its own, which a forced tool call would keep from being called`;
+  return { skip: 'missing_capability', detail };
+}
+
+/** The methods the call allows, in its order, `tools` left out when the request has tools of its own. */
+function allowedMethods(needs: StructuredOutputNeeds): StructuredOutputMethod[] {
+  return needs.methods.filter((method) => !(method === 'tools' && needs.ownTools === true));
 }
 
 function skipDetail(

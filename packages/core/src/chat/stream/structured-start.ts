@@ -19,12 +19,18 @@ export interface HeldRead {
   signal: AbortSignal;
   /** Told each time the read decoded content (the raw answer's: it restarts the stall clock). */
   onContent?: () => void;
+  /**
+   * Held to its end whatever its map lets through: the walk could still move on from this model,
+   * so none of its answer may reach the caller before its check passed.
+   */
+  toEnd?: boolean;
 }
 
 /**
  * Reads on from the bytes `answer.chunks` holds until `hooks`' map lets content through before
- * the answer's end (undefined: the stream is handed over, those bytes decoded again), else to the
- * end: the check's failure, or undefined when it passed. Past `maxBytes`, it is handed over for
+ * the answer's end (undefined: the stream is handed over, those bytes decoded again), else — and
+ * always with `read.toEnd` — to the end: the check's failure, or undefined when it passed (the
+ * stream is handed over then too, its whole answer given at once). Past `maxBytes`, it is handed over for
  * the stream to report; `read.signal` aborting (a stall, the call's end) cancels the read and is
  * the failure. Nothing reached the caller: a stream that fails, is cut or ends short is the
  * attempt's failure, and the walk moves on (§4.7 rule 3).
@@ -48,7 +54,7 @@ export async function checkStructuredStart(
     answered = decoder.answered;
     for (let event = events.take(); event; event = events.take()) {
       // Text a map releases with the finish is the answer's end, not content before it.
-      if (isContent(event) && source.last?.type !== 'finish') {
+      if (!read.toEnd && isContent(event) && source.last?.type !== 'finish') {
         through = true;
         break;
       }
