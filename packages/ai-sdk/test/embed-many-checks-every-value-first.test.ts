@@ -44,6 +44,34 @@ describe('embedMany checks every value before the first request', () => {
     expect(emulator.counters.requests.embeddings).toBe(0);
   });
 
+  // The first call checks the later calls' values itself and leaves its own to core's
+  // `embedMany`, which checks them before its first request; with two bad values, the one named
+  // is the one core's `embedMany` names over the whole list: each value on its own first (the
+  // earliest), then the engine's limits.
+  it.each([
+    ['two empty values: the first', { 10: '', 4000: '' }, 'values[10]: is empty'],
+    [
+      'two over the engine’s limit: the first',
+      { 10: 'x'.repeat(32_769), 4000: 'x'.repeat(32_769) },
+      'values[10]: is 32769 bytes',
+    ],
+    [
+      'one over the engine’s limit, a later one empty: the empty one',
+      { 10: 'x'.repeat(32_769), 4000: '' },
+      'values[4000]: is empty',
+    ],
+  ])('two bad values, in the first call and a later one: %s', async (_, bad, message) => {
+    const values = Array.from({ length: 5000 }, (_, i) => `text ${i}`);
+    for (const [index, value] of Object.entries(bad)) values[Number(index)] = value;
+    const error = await embedMany({
+      model: gateway().embeddingModel(ENGINE),
+      values,
+      maxRetries: 0,
+    }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain(message);
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
   it('a list without a bad value is embedded whole, every vector in its place', async () => {
     const values = valuesWith('text 4000');
     const { embeddings } = await embedMany({ model: gateway().embeddingModel(ENGINE), values });
