@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §2.5 (a request holds its key's slot until it is answered).
-import type { EndpointName } from './counters';
+import type { EmulatorCounters, EndpointName } from './counters';
 import { refuseUnknownOptions } from './field-names';
 import { GatewayRefusal } from './gateway-error';
 import { timerMs } from './timing';
@@ -26,9 +26,16 @@ const HOLD_OPTION_KEYS = ['faults'] as const satisfies readonly (keyof HoldOptio
  * enough to outlast a loaded machine.
  */
 export class HeldAnswers {
+  readonly #counters: EmulatorCounters;
+  readonly #changed: () => void;
   #gate:
     | { endpoint: EndpointName; faults: boolean; opened: Promise<void>; open: () => void }
     | undefined;
+
+  constructor(counters: EmulatorCounters, changed: () => void) {
+    this.#counters = counters;
+    this.#changed = changed;
+  }
 
   /** Holds `endpoint`'s answers from now on; the returned function releases them (safe twice). */
   hold(endpoint: EndpointName, options: HoldOptions = {}): () => void {
@@ -48,10 +55,13 @@ export class HeldAnswers {
   /**
    * Waits while a hold is on. Rejects like fetch (AbortError) when the request is aborted, and
    * with 504 `request_timeout` at its deadline, as any wait of the emulator does. An injected
-   * fault's answer (`fault: true`) waits only under a hold with `faults`.
+   * fault's answer (`fault: true`) waits only under a hold with `faults`. While it waits, the
+   * request counts in `counters.held` under its key (`apiKey`): it is past every check that could
+   * refuse it, which is what `untilHeld` waits for.
    */
   async wait(
     endpoint: EndpointName,
+    apiKey: string,
     deadline: number,
     signal: AbortSignal,
     { fault = false } = {},
@@ -69,11 +79,18 @@ export class HeldAnswers {
         timerMs(deadline - Date.now()),
       );
     });
+    const held = this.#counters.held;
+    held[apiKey] = (held[apiKey] ?? 0) + 1;
+    this.#changed();
     try {
       await Promise.race([gate.opened, ended]);
     } finally {
       signal.removeEventListener('abort', onAbort);
       clearTimeout(timer);
+      // The live object: `resetCounters` keeps it, as it keeps `inflight`.
+      const live = this.#counters.held;
+      live[apiKey] = Math.max(0, (live[apiKey] ?? 1) - 1);
+      this.#changed();
     }
   }
 }

@@ -14,6 +14,7 @@ import {
   untilCancelled,
   untilHeld,
   untilIdle,
+  untilInflight,
   untilRequests,
 } from './wait-for-state';
 
@@ -84,8 +85,13 @@ export interface EmulatedGateway extends GatewayConnection {
   readonly counters: EmulatorCounters;
   /** Until `predicate` holds on the counters (checked at each change, never on a timer). */
   until(predicate: (counters: EmulatorCounters) => boolean, options?: UntilOptions): Promise<void>;
-  /** Until at least `count` requests are in flight (all keys', or `options.key`'s). */
+  /**
+   * Until at least `count` requests are held (all keys', or `options.key`'s): waiting at a `hold`,
+   * past every check that could refuse them.
+   */
   untilHeld(count: number, options?: KeyOptions): Promise<void>;
+  /** Until at least `count` requests are in flight: arrived, holding their key's slot. */
+  untilInflight(count: number, options?: KeyOptions): Promise<void>;
   /** Until nothing is in flight: the slots are back. */
   untilIdle(options?: KeyOptions): Promise<void>;
   /** Until the emulator has seen `count` requests to `endpoint` (chat by default). */
@@ -160,6 +166,7 @@ function gatewayOf(
     counters: emulator.counters,
     until: (predicate, options) => until(emulator, (counters) => predicate(counters), options),
     untilHeld: (count, options) => untilHeld(emulator, count, options),
+    untilInflight: (count, options) => untilInflight(emulator, count, options),
     untilIdle: (options) => untilIdle(emulator, options),
     untilRequests: (count, options) => untilRequests(emulator, count, options),
     untilCancelled: (count, options) => untilCancelled(emulator, count, options),

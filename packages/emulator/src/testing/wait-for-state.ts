@@ -72,9 +72,30 @@ export function until(
   });
 }
 
-/** Until at least `count` requests are in flight (held by the emulator, not yet answered). */
+/** Requests held now (`holdAnswers`): one key's, or all keys' together. */
+export function heldOf(counters: EmulatorCounters, key?: string): number {
+  if (key !== undefined) return counters.held[key] ?? 0;
+  return Object.values(counters.held).reduce((sum, count) => sum + count, 0);
+}
+
+/**
+ * Until at least `count` requests are held: waiting at a hold (`holdAnswers`), past every check
+ * that could refuse them (their latency, validation, their model's capacity). A request that has
+ * only arrived is not held yet: `untilInflight` waits for those.
+ */
 export function untilHeld(emulator: Emulator, count: number, options: KeyOptions = {}) {
   refuseUnknownOptions(options, KEY_OPTION_KEYS, 'untilHeld');
+  const { key, ...rest } = options;
+  const what = `${count} request(s) held${key === undefined ? '' : ` on key ${mask(key)}`}`;
+  return until(emulator, (counters) => heldOf(counters, key) >= count, { what, ...rest });
+}
+
+/**
+ * Until at least `count` requests are in flight: arrived, each holding its key's slot, wherever
+ * they are (in their latency, held, streaming), until their answer ends.
+ */
+export function untilInflight(emulator: Emulator, count: number, options: KeyOptions = {}) {
+  refuseUnknownOptions(options, KEY_OPTION_KEYS, 'untilInflight');
   const { key, ...rest } = options;
   const what = `${count} request(s) in flight${key === undefined ? '' : ` on key ${mask(key)}`}`;
   return until(emulator, (counters) => inflightOf(counters, key) >= count, { what, ...rest });
