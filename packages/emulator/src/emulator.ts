@@ -52,7 +52,7 @@ export interface Emulator {
    * called, it is aborted or its `requestTimeoutMs` passes (504). With `faults: true`, a request
    * an injected fault answers before its headers (a 429, a 5xx, a dropped connection) is held
    * the same way before that answer. For tests: hold, wait for the state, release; no latency
-   * long enough for a loaded machine.
+   * long enough for a loaded machine. Holds on different endpoints are independent.
    */
   holdAnswers(endpoint?: EndpointName, options?: HoldOptions): () => void;
 }

@@ -14,6 +14,13 @@ export interface HoldOptions {
   faults?: boolean;
 }
 
+/** One hold: released when `opened` resolves. */
+interface Gate {
+  faults: boolean;
+  opened: Promise<void>;
+  open: () => void;
+}
+
 /** The keys `holdAnswers`' options take. */
 const HOLD_OPTION_KEYS = ['faults'] as const satisfies readonly (keyof HoldOptions)[];
 
@@ -28,9 +35,8 @@ const HOLD_OPTION_KEYS = ['faults'] as const satisfies readonly (keyof HoldOptio
 export class HeldAnswers {
   readonly #counters: EmulatorCounters;
   readonly #changed: () => void;
-  #gate:
-    | { endpoint: EndpointName; faults: boolean; opened: Promise<void>; open: () => void }
-    | undefined;
+  /** The hold on each endpoint: independent, so a hold on one never ends another's. */
+  readonly #gates = new Map<EndpointName, Gate>();
 
   constructor(counters: EmulatorCounters, changed: () => void) {
     this.#counters = counters;
@@ -44,10 +50,12 @@ export class HeldAnswers {
     const opened = new Promise<void>((resolve) => {
       open = resolve;
     });
-    const gate = { endpoint, faults: options.faults === true, opened, open };
-    this.#gate = gate;
+    // A later hold on the same endpoint takes over from now on; the earlier one still frees
+    // the requests it held when it is released.
+    const gate: Gate = { faults: options.faults === true, opened, open };
+    this.#gates.set(endpoint, gate);
     return () => {
-      if (this.#gate === gate) this.#gate = undefined;
+      if (this.#gates.get(endpoint) === gate) this.#gates.delete(endpoint);
       gate.open();
     };
   }
@@ -66,8 +74,8 @@ export class HeldAnswers {
     signal: AbortSignal,
     { fault = false } = {},
   ): Promise<void> {
-    const gate = this.#gate;
-    if (gate?.endpoint !== endpoint || (fault && !gate.faults)) return;
+    const gate = this.#gates.get(endpoint);
+    if (gate === undefined || (fault && !gate.faults)) return;
     if (signal.aborted) throw new DOMException('The request was aborted', 'AbortError');
     let onAbort = () => {};
     let timer: ReturnType<typeof setTimeout> | undefined;
