@@ -20,6 +20,14 @@ export interface KeyOptions extends UntilOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * The real timers, taken when the kit loads, before a test fakes them: a wait's safety net runs
+ * on the real clock, so a test that drives fake time past it (`drivenClock`) never fails a wait
+ * whose event comes later in driven time.
+ */
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
 /** The keys of a wait's options: `until`'s, plus `key` or `endpoint` where the wait takes one. */
 const UNTIL_OPTION_KEYS = ['timeoutMs', 'what'] as const satisfies readonly (keyof UntilOptions)[];
 const KEY_OPTION_KEYS = [...UNTIL_OPTION_KEYS, 'key'] as const;
@@ -34,7 +42,7 @@ export function inflightOf(counters: EmulatorCounters, key?: string): number {
 /**
  * Resolves once `predicate` holds on the emulator's state: checked now, then after each change of
  * its counters (`emulator.onChange`), never on a timer. Rejects when the predicate throws, or
- * after `timeoutMs`, with the counters as they were.
+ * after `timeoutMs` of real time (faked timers do not move it), with the counters as they were.
  */
 export function until(
   emulator: Emulator,
@@ -47,7 +55,7 @@ export function until(
     let timer: ReturnType<typeof setTimeout> | undefined;
     let unsubscribe = () => {};
     const finish = (error?: Error) => {
-      clearTimeout(timer);
+      realClearTimeout(timer);
       unsubscribe();
       if (error) reject(error);
       else resolve();
@@ -63,7 +71,7 @@ export function until(
     };
     if (check()) return;
     unsubscribe = emulator.onChange(check);
-    timer = setTimeout(() => {
+    timer = realSetTimeout(() => {
       const seen = JSON.stringify(emulator.counters);
       finish(
         new Error(`until: still waiting for ${what} after ${timeoutMs} ms; counters: ${seen}`),
