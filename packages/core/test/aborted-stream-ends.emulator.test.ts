@@ -50,7 +50,7 @@ describe('a chat stream aborted by its caller, never read', () => {
     const controller = new AbortController();
     const stream = await client.chatStream(hi(), { signal: controller.signal });
     // The stalled request is still open at the gateway; the whole one ended (its slot back).
-    if (stalled) await gateway.untilHeld(1);
+    if (stalled) await gateway.untilInflight(1);
     else await client.budget.whenIdle();
     controller.abort(new Error('the user left'));
     const end = await done;

@@ -165,6 +165,7 @@ const model = fields({
   firstChunkMs: latency,
   jsonAnswers,
   listing: oneOf(['no_capabilities', 'no_id']),
+  usage: oneOf(['omitted']),
 });
 
 const serviceFields = { name: text, availableNodes: number(0, true), capacity: number(0, true) };

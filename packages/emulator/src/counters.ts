@@ -27,6 +27,11 @@ export interface EmulatorCounters {
    * is cancelled); other answers until their headers are returned.
    */
   inflight: Record<string, number>;
+  /**
+   * By API key, right now: requests a test's hold (`holdAnswers`) keeps, each past every check
+   * that could refuse it and waiting before its headers. Part of `inflight`.
+   */
+  held: Record<string, number>;
   /** By API key, highest seen since the last reset. */
   maxInflight: Record<string, number>;
   /** Highest number of requests running at once across keys since the last reset. */
@@ -48,6 +53,7 @@ export function createCounters(): EmulatorCounters {
   return {
     requests: zeroRequests(),
     inflight: {},
+    held: {},
     maxInflight: {},
     maxInflightTotal: 0,
     concurrencyRejections: 0,
@@ -57,7 +63,7 @@ export function createCounters(): EmulatorCounters {
 
 /**
  * Resets in place so that references held by tests stay live. Requests still running keep their
- * in-flight count (they will release it), and the maxima restart from what runs now.
+ * in-flight and held counts (they will release them), and the maxima restart from what runs now.
  */
 export function resetCounters(counters: EmulatorCounters): void {
   for (const name of ENDPOINT_NAMES) counters.requests[name] = 0;

@@ -52,7 +52,7 @@ export interface Emulator {
    * called, it is aborted or its `requestTimeoutMs` passes (504). With `faults: true`, a request
    * an injected fault answers before its headers (a 429, a 5xx, a dropped connection) is held
    * the same way before that answer. For tests: hold, wait for the state, release; no latency
-   * long enough for a loaded machine.
+   * long enough for a loaded machine. Holds on different endpoints are independent.
    */
   holdAnswers(endpoint?: EndpointName, options?: HoldOptions): () => void;
 }
@@ -107,7 +107,7 @@ class RequestHandler {
   readonly #runtimeFaults: FaultRule[];
   readonly #tracker: InflightTracker;
   readonly #occupancy = new Occupancy();
-  readonly held = new HeldAnswers();
+  readonly held: HeldAnswers;
   readonly #changed: () => void;
   #sequence = 0;
 
@@ -122,6 +122,7 @@ class RequestHandler {
     this.#runtimeFaults = runtimeFaults;
     this.#changed = changed;
     this.#tracker = new InflightTracker(counters, changed);
+    this.held = new HeldAnswers(counters, changed);
   }
 
   async handle(request: Request): Promise<Response> {
@@ -191,7 +192,9 @@ class RequestHandler {
     const early = fault && earlyFaultAnswer(fault);
     if (early) {
       // A hold with `faults` keeps this answer too, so a test lets it out when its client is ready.
-      await this.held.wait(endpoint, deadline, request.signal, { fault: true });
+      await this.held.wait(endpoint, admitted.apiKey, deadline, request.signal, {
+        fault: true,
+      });
       if (fault?.fault === 'rate_limit') {
         this.#counters.concurrencyRejections += 1;
         this.#changed();
@@ -223,7 +226,7 @@ class RequestHandler {
         return this.#sequence;
       },
       occupy: (resource) => (arrived?.resource === resource ? arrived.running : occupy(resource)),
-      waitWhileHeld: () => this.held.wait(endpoint, deadline, request.signal),
+      waitWhileHeld: () => this.held.wait(endpoint, admitted.apiKey, deadline, request.signal),
     };
     const inflight = (resource: string) => this.#occupancy.inflight(resource);
     const response = await dispatch(endpoint, ctx, inflight);

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §2.5 (a request holds its key's slot until it is answered).
-import type { EndpointName } from './counters';
+import type { EmulatorCounters, EndpointName } from './counters';
 import { refuseUnknownOptions } from './field-names';
 import { GatewayRefusal } from './gateway-error';
 import { timerMs } from './timing';
@@ -14,6 +14,13 @@ export interface HoldOptions {
   faults?: boolean;
 }
 
+/** One hold: released when `opened` resolves. */
+interface Gate {
+  faults: boolean;
+  opened: Promise<void>;
+  open: () => void;
+}
+
 /** The keys `holdAnswers`' options take. */
 const HOLD_OPTION_KEYS = ['faults'] as const satisfies readonly (keyof HoldOptions)[];
 
@@ -26,9 +33,15 @@ const HOLD_OPTION_KEYS = ['faults'] as const satisfies readonly (keyof HoldOptio
  * enough to outlast a loaded machine.
  */
 export class HeldAnswers {
-  #gate:
-    | { endpoint: EndpointName; faults: boolean; opened: Promise<void>; open: () => void }
-    | undefined;
+  readonly #counters: EmulatorCounters;
+  readonly #changed: () => void;
+  /** The hold on each endpoint: independent, so a hold on one never ends another's. */
+  readonly #gates = new Map<EndpointName, Gate>();
+
+  constructor(counters: EmulatorCounters, changed: () => void) {
+    this.#counters = counters;
+    this.#changed = changed;
+  }
 
   /** Holds `endpoint`'s answers from now on; the returned function releases them (safe twice). */
   hold(endpoint: EndpointName, options: HoldOptions = {}): () => void {
@@ -37,10 +50,12 @@ export class HeldAnswers {
     const opened = new Promise<void>((resolve) => {
       open = resolve;
     });
-    const gate = { endpoint, faults: options.faults === true, opened, open };
-    this.#gate = gate;
+    // A later hold on the same endpoint takes over from now on; the earlier one still frees
+    // the requests it held when it is released.
+    const gate: Gate = { faults: options.faults === true, opened, open };
+    this.#gates.set(endpoint, gate);
     return () => {
-      if (this.#gate === gate) this.#gate = undefined;
+      if (this.#gates.get(endpoint) === gate) this.#gates.delete(endpoint);
       gate.open();
     };
   }
@@ -48,16 +63,19 @@ export class HeldAnswers {
   /**
    * Waits while a hold is on. Rejects like fetch (AbortError) when the request is aborted, and
    * with 504 `request_timeout` at its deadline, as any wait of the emulator does. An injected
-   * fault's answer (`fault: true`) waits only under a hold with `faults`.
+   * fault's answer (`fault: true`) waits only under a hold with `faults`. While it waits, the
+   * request counts in `counters.held` under its key (`apiKey`): it is past every check that could
+   * refuse it, which is what `untilHeld` waits for.
    */
   async wait(
     endpoint: EndpointName,
+    apiKey: string,
     deadline: number,
     signal: AbortSignal,
     { fault = false } = {},
   ): Promise<void> {
-    const gate = this.#gate;
-    if (gate?.endpoint !== endpoint || (fault && !gate.faults)) return;
+    const gate = this.#gates.get(endpoint);
+    if (gate === undefined || (fault && !gate.faults)) return;
     if (signal.aborted) throw new DOMException('The request was aborted', 'AbortError');
     let onAbort = () => {};
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -69,11 +87,18 @@ export class HeldAnswers {
         timerMs(deadline - Date.now()),
       );
     });
+    const held = this.#counters.held;
+    held[apiKey] = (held[apiKey] ?? 0) + 1;
+    this.#changed();
     try {
       await Promise.race([gate.opened, ended]);
     } finally {
       signal.removeEventListener('abort', onAbort);
       clearTimeout(timer);
+      // The live object: `resetCounters` keeps it, as it keeps `inflight`.
+      const live = this.#counters.held;
+      live[apiKey] = Math.max(0, (live[apiKey] ?? 1) - 1);
+      this.#changed();
     }
   }
 }

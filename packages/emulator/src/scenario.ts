@@ -58,6 +58,12 @@ export interface ModelSpec {
    * cannot read). The model answers chat requests as ever. Default: whole.
    */
   listing?: 'no_capabilities' | 'no_id' | null;
+  /**
+   * `omitted`: the model server never reports usage (the spec's usage is "present when the model
+   * server reports it"): no `usage` in a JSON answer, and none in a stream even when
+   * `stream_options.include_usage` asks for it. Default: reported.
+   */
+  usage?: 'omitted' | null;
 }
 
 /**

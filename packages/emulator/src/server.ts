@@ -2,9 +2,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CorsOption, withCors } from './cors';
-import { DEFAULT_KEYS } from './default-scenario';
 import { createEmulator, type Emulator } from './emulator';
 import { refuseUnknownOptions } from './field-names';
+import { fullAccessKey } from './full-access-key';
 import type { Scenario, ScenarioInput } from './scenario';
 
 export interface StartEmulatorOptions {
@@ -62,19 +62,6 @@ const HOP_BY_HOP = new Set([
   'trailer',
   'proxy-connection',
 ]);
-
-/** The key printed and returned: the full default key, else the most capable key. */
-function fullAccessKey(scenario: Scenario): string {
-  const keys = Object.entries(scenario.keys);
-  const full = keys.find(([key]) => key === DEFAULT_KEYS.full);
-  const best =
-    full ??
-    keys.find(([, s]) => s.allowUnshielded && s.offlineFallback && !s.allowedModels) ??
-    keys.find(([, s]) => s.allowUnshielded && !s.allowedModels) ??
-    keys[0];
-  if (!best) throw new Error('The scenario has no API keys');
-  return best[0];
-}
 
 /** A Node request as a fetch `Request`, and `detach()` to let go of its body once answered. */
 function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal) {

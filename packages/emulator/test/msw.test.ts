@@ -2,7 +2,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createEmulator, DEFAULT_KEYS } from '../src/index';
 import { gatewayHandlers } from '../src/msw';
-import { caught, untilHeld, untilIdle } from '../src/testing';
+import { caught, untilHeld, untilIdle, untilInflight } from '../src/testing';
 import { type Json, parseSse, userChat } from './helpers';
 
 const emulator = createEmulator();
@@ -101,7 +101,8 @@ describe('gatewayHandlers', () => {
         body: JSON.stringify(userChat('community/general', 'hi')),
         signal: controller.signal,
       });
-      await untilHeld(emulator, 1);
+      // Held at the hold, or in flight in its slow_headers wait (no hold then).
+      await (fault ? untilInflight : untilHeld)(emulator, 1);
       controller.abort();
       expect((await caught(answer)).name).toBe('AbortError');
       await untilIdle(emulator);

@@ -8,7 +8,7 @@ import {
 } from '../src/chat/value-for-schema';
 import { retryAfterSeconds } from '../src/gateway-error';
 import { MAX_BODY_BYTES, type RunningEmulator, startEmulator } from '../src/index';
-import { untilHeld, untilIdle } from '../src/testing/index';
+import { untilIdle, untilInflight } from '../src/testing/index';
 import { openRawConnection, postHead } from './raw-connection';
 
 let server: RunningEmulator;
@@ -78,7 +78,7 @@ async function holdEverySlot(): Promise<AbortController[]> {
       }),
     }).catch(() => undefined);
   }
-  await untilHeld(server.emulator, 4, { key: server.apiKey });
+  await untilInflight(server.emulator, 4, { key: server.apiKey });
   return holders;
 }
 
@@ -157,7 +157,7 @@ describe('the emulator as a server', () => {
         authorization: `Bearer ${server.apiKey}`,
         'x-emulator-fault': 'slow_headers; ms=3000',
       });
-      await untilHeld(server.emulator, 1, { key: server.apiKey });
+      await untilInflight(server.emulator, 1, { key: server.apiKey });
       await vi.advanceTimersByTimeAsync(3_000);
       expect(await next).toEqual({ status: 200, reused: true });
     } finally {

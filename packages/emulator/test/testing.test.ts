@@ -102,11 +102,11 @@ describe('emulate', () => {
 });
 
 describe('waits on the emulator state', () => {
-  it('untilHeld resolves once the requests are held, untilIdle once the slots are back', async () => {
+  it('untilInflight resolves once the requests are in flight, untilIdle once the slots are back', async () => {
     const gateway = await gatewayAs('fetch', { latencyMs: 60_000 });
     const cut = new AbortController();
     const calls = Array.from({ length: 4 }, () => chat(gateway, { signal: cut.signal }));
-    await gateway.untilHeld(4);
+    await gateway.untilInflight(4);
     expect(gateway.counters.inflight[gateway.apiKey]).toBe(4);
     cut.abort();
     await Promise.allSettled(calls);
@@ -221,7 +221,7 @@ describe('waits on the emulator state', () => {
   it('fails after its safety net, naming what it waited for and the counters', async () => {
     const gateway = await gatewayAs('fetch');
     const error = await caught(gateway.untilHeld(1, { timeoutMs: 20 }));
-    expect(error.message).toMatch(/1 request\(s\) in flight after 20 ms; counters: \{"requests"/);
+    expect(error.message).toMatch(/1 request\(s\) held after 20 ms; counters: \{"requests"/);
   });
 
   it('rejects with what the predicate threw', async () => {

@@ -1,5 +1,5 @@
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { type EmulatedGateway, emulate, untilHeld } from '@infergate/emulator/testing';
+import { type EmulatedGateway, emulate, untilInflight } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellFor, createCell, settle } from './harness/cell';
 import { STRESS, writeResult } from './harness/results';
@@ -162,7 +162,7 @@ describe('abort while the request is in flight releases its slot at once', () =>
       const controller = new AbortController();
       const reason = new Error('user gave up');
       const pending = run(surface, endpoint, kit, { signal: controller.signal });
-      await untilHeld(cell.emulator, 1, { key: cell.apiKey, timeoutMs: 60_000 });
+      await untilInflight(cell.emulator, 1, { key: cell.apiKey, timeoutMs: 60_000 });
       controller.abort(reason);
       const outcome = await pending;
       expect(outcome.ok).toBe(false);

@@ -135,7 +135,8 @@ export function defineMatrix(
       // loaded machine fires late) until every deadline has fired.
       const release = gateway.hold();
       const holders = target.run(`/${surface}/deadline?ms=3500`, 4);
-      await gateway.untilHeld(4, { key: gateway.apiKey, timeoutMs: 60_000 });
+      // In flight (in their `slow_headers` wait), not yet at the hold: `untilHeld` would wait for that.
+      await gateway.untilInflight(4, { key: gateway.apiKey, timeoutMs: 60_000 });
       expect(gateway.counters.inflight[gateway.apiKey]).toBe(4);
       const queued = await target.run(`/${surface}/deadline?ms=600`, CONCURRENT - 4);
       const outcomes = [...(await holders), ...queued];

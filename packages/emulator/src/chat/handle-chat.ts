@@ -129,7 +129,8 @@ interface ComposedAnswer {
   shape: DialectShape;
   answer: ScriptedAnswer;
   reasoning: string[];
-  usage: ReturnType<typeof dialectUsage>;
+  /** Undefined when the answering model's server reports none (`usage: 'omitted'`). */
+  usage: ReturnType<typeof dialectUsage> | undefined;
   /** The answering model's time to first chunk, for this request. */
   firstChunkMs: number;
 }
@@ -154,7 +155,8 @@ function composeAnswer(
     shape.reasoning !== undefined && request.messages.at(-1)?.role !== 'tool'
       ? reasoningPieces(shape, lastUser ? messageText(lastUser.content) : '')
       : [];
-  const usage = dialectUsage(shape, answer, reasoning);
+  const usage =
+    resolved.servedSpec.usage === 'omitted' ? undefined : dialectUsage(shape, answer, reasoning);
   // Drawn afresh per request, from the answering model's own sequence (its id seeds it).
   const firstChunk = resolved.servedSpec.firstChunkMs;
   const firstChunkMs = firstChunk == null ? 0 : nextLatency(firstChunk, resolved.served);
@@ -235,7 +237,7 @@ async function wholeResponse(
       model: chat.model,
       ...shape.extraKeys,
       choices: [{ index: 0, message, finish_reason: answer.finishReason }],
-      usage: chat.usage,
+      ...(chat.usage !== undefined ? { usage: chat.usage } : {}),
     },
     modelHeader,
   );

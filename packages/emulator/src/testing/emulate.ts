@@ -2,9 +2,9 @@
 
 import type { CorsOption } from '../cors';
 import type { EmulatorCounters, EndpointName } from '../counters';
-import { DEFAULT_KEYS } from '../default-scenario';
 import { createEmulator, type Emulator } from '../emulator';
 import { refuseUnknownOptions } from '../field-names';
+import { fullAccessKey } from '../full-access-key';
 import type { HoldOptions } from '../held-answers';
 import type { ScenarioInput } from '../scenario';
 import {
@@ -14,6 +14,7 @@ import {
   untilCancelled,
   untilHeld,
   untilIdle,
+  untilInflight,
   untilRequests,
 } from './wait-for-state';
 
@@ -36,7 +37,10 @@ export interface EmulateOptions {
    * gateway (`https://gateway-<n>.test/v1`), so a client's per-origin budget is this test's alone.
    */
   baseURL?: string;
-  /** The key the client sends (default: the scenario's full-access key, `DEFAULT_KEYS.full`). */
+  /**
+   * The key the client sends. Default, in every mode: `DEFAULT_KEYS.full` when the scenario has
+   * it, else the scenario's most capable key (as `startEmulator`'s `apiKey`).
+   */
   apiKey?: string;
   /** `'http'`: let browser apps on other origins call the server (see `startEmulator`). */
   cors?: CorsOption;
@@ -84,8 +88,13 @@ export interface EmulatedGateway extends GatewayConnection {
   readonly counters: EmulatorCounters;
   /** Until `predicate` holds on the counters (checked at each change, never on a timer). */
   until(predicate: (counters: EmulatorCounters) => boolean, options?: UntilOptions): Promise<void>;
-  /** Until at least `count` requests are in flight (all keys', or `options.key`'s). */
+  /**
+   * Until at least `count` requests are held (all keys', or `options.key`'s): waiting at a `hold`,
+   * past every check that could refuse them.
+   */
   untilHeld(count: number, options?: KeyOptions): Promise<void>;
+  /** Until at least `count` requests are in flight: arrived, holding their key's slot. */
+  untilInflight(count: number, options?: KeyOptions): Promise<void>;
   /** Until nothing is in flight: the slots are back. */
   untilIdle(options?: KeyOptions): Promise<void>;
   /** Until the emulator has seen `count` requests to `endpoint` (chat by default). */
@@ -125,12 +134,13 @@ export async function emulate(options: EmulateOptions = {}): Promise<EmulatedGat
   if (options.hooks !== undefined) refuseUnknownOptions(options.hooks, HOOK_KEYS, 'emulate hooks');
   const emulator = options.emulator ?? createEmulator(options.scenario);
   const as = options.as ?? 'fetch';
-  const apiKey = options.apiKey ?? DEFAULT_KEYS.full;
+  // One rule in every mode (startEmulator's): the scenario's full default key, else its most capable.
+  const apiKey = options.apiKey ?? fullAccessKey(emulator.scenario);
   const host = (realm[HOSTS] ?? 0) + 1;
   realm[HOSTS] = host;
   const baseURL = options.baseURL ?? `https://gateway-${host}.test/v1`;
   let served: { baseURL: string; apiKey: string; fetch: typeof fetch; close(): Promise<void> };
-  if (as === 'http') served = await overHttp(emulator, options);
+  if (as === 'http') served = { ...(await overHttp(emulator, options)), apiKey };
   else if (as === 'msw') served = { ...(await throughMsw(emulator, baseURL)), baseURL, apiKey };
   else served = { baseURL, apiKey, fetch: emulator.fetch, close: async () => {} };
   const gateway = gatewayOf(as, emulator, served);
@@ -160,6 +170,7 @@ function gatewayOf(
     counters: emulator.counters,
     until: (predicate, options) => until(emulator, (counters) => predicate(counters), options),
     untilHeld: (count, options) => untilHeld(emulator, count, options),
+    untilInflight: (count, options) => untilInflight(emulator, count, options),
     untilIdle: (options) => untilIdle(emulator, options),
     untilRequests: (count, options) => untilRequests(emulator, count, options),
     untilCancelled: (count, options) => untilCancelled(emulator, count, options),
@@ -188,7 +199,6 @@ async function overHttp(emulator: Emulator, options: EmulateOptions) {
   const fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init);
   return {
     baseURL: running.url,
-    apiKey: options.apiKey ?? running.apiKey,
     fetch,
     close: () => running.close(),
   };

@@ -20,6 +20,14 @@ export interface KeyOptions extends UntilOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * The real timers, taken when the kit loads, before a test fakes them: a wait's safety net runs
+ * on the real clock, so a test that drives fake time past it (`drivenClock`) never fails a wait
+ * whose event comes later in driven time.
+ */
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
 /** The keys of a wait's options: `until`'s, plus `key` or `endpoint` where the wait takes one. */
 const UNTIL_OPTION_KEYS = ['timeoutMs', 'what'] as const satisfies readonly (keyof UntilOptions)[];
 const KEY_OPTION_KEYS = [...UNTIL_OPTION_KEYS, 'key'] as const;
@@ -34,7 +42,7 @@ export function inflightOf(counters: EmulatorCounters, key?: string): number {
 /**
  * Resolves once `predicate` holds on the emulator's state: checked now, then after each change of
  * its counters (`emulator.onChange`), never on a timer. Rejects when the predicate throws, or
- * after `timeoutMs`, with the counters as they were.
+ * after `timeoutMs` of real time (faked timers do not move it), with the counters as they were.
  */
 export function until(
   emulator: Emulator,
@@ -47,7 +55,7 @@ export function until(
     let timer: ReturnType<typeof setTimeout> | undefined;
     let unsubscribe = () => {};
     const finish = (error?: Error) => {
-      clearTimeout(timer);
+      realClearTimeout(timer);
       unsubscribe();
       if (error) reject(error);
       else resolve();
@@ -63,7 +71,7 @@ export function until(
     };
     if (check()) return;
     unsubscribe = emulator.onChange(check);
-    timer = setTimeout(() => {
+    timer = realSetTimeout(() => {
       const seen = JSON.stringify(emulator.counters);
       finish(
         new Error(`until: still waiting for ${what} after ${timeoutMs} ms; counters: ${seen}`),
@@ -72,9 +80,30 @@ export function until(
   });
 }
 
-/** Until at least `count` requests are in flight (held by the emulator, not yet answered). */
+/** Requests held now (`holdAnswers`): one key's, or all keys' together. */
+export function heldOf(counters: EmulatorCounters, key?: string): number {
+  if (key !== undefined) return counters.held[key] ?? 0;
+  return Object.values(counters.held).reduce((sum, count) => sum + count, 0);
+}
+
+/**
+ * Until at least `count` requests are held: waiting at a hold (`holdAnswers`), past every check
+ * that could refuse them (their latency, validation, their model's capacity). A request that has
+ * only arrived is not held yet: `untilInflight` waits for those.
+ */
 export function untilHeld(emulator: Emulator, count: number, options: KeyOptions = {}) {
   refuseUnknownOptions(options, KEY_OPTION_KEYS, 'untilHeld');
+  const { key, ...rest } = options;
+  const what = `${count} request(s) held${key === undefined ? '' : ` on key ${mask(key)}`}`;
+  return until(emulator, (counters) => heldOf(counters, key) >= count, { what, ...rest });
+}
+
+/**
+ * Until at least `count` requests are in flight: arrived, each holding its key's slot, wherever
+ * they are (in their latency, held, streaming), until their answer ends.
+ */
+export function untilInflight(emulator: Emulator, count: number, options: KeyOptions = {}) {
+  refuseUnknownOptions(options, KEY_OPTION_KEYS, 'untilInflight');
   const { key, ...rest } = options;
   const what = `${count} request(s) in flight${key === undefined ? '' : ` on key ${mask(key)}`}`;
   return until(emulator, (counters) => inflightOf(counters, key) >= count, { what, ...rest });

@@ -24,7 +24,7 @@ export function watchedChatReads(
   });
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const response = await gatewayFetch(input, deaf ? { ...init, signal: null } : init);
-    if (!String(input).endsWith('/chat/completions') || !response.body) return response;
+    if (!urlOf(input).endsWith('/chat/completions') || !response.body) return response;
     const inner = response.body.getReader();
     const decoder = new TextDecoder();
     let seen = '';
@@ -45,4 +45,12 @@ export function watchedChatReads(
     return new Response(body, response);
   };
   return { fetch, readPast };
+}
+
+/**
+ * The URL a `fetch` input names: a string, a `URL`, or a `Request` (whose `String()` is not it;
+ * read by its `url`, not `instanceof`, so a `Request` of another realm or polyfill counts too).
+ */
+function urlOf(input: Parameters<typeof globalThis.fetch>[0]): string {
+  return typeof input === 'object' && 'url' in input ? input.url : String(input);
 }
