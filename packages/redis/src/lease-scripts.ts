@@ -19,8 +19,11 @@
  *   {prefix:id}:held     1 while `holders` has members; 2 once a script found `holders` gone while
  *                        it said 1 (evicted alone, under an `allkeys-*` policy): a loss, which the
  *                        next acquire handles as one (no `seq`)
- * A lease's token is `<budget instance>:<n>`: a slot handed to a waiter is announced on that
- * instance's own channel, {prefix:id}:wake:<instance>, so a release wakes one process, not all.
+ * A lease's token is `<budget instance>:<n>:<its process's TTL in ms>`: a slot handed to a waiter
+ * is announced on that instance's own channel, {prefix:id}:wake:<instance>, so a release wakes one
+ * process, not all; the TTL tells how often the waiter asks (processes of one key may use
+ * different TTLs). A token without it (`<instance>:<n>`, an older version's) counts with the TTL
+ * of the script's own process.
  * Time comes from the server (TIME) so clocks of the processes never matter.
  */
 
@@ -70,7 +73,8 @@ end
  * acquire-lease.ts, `freshHandover`.) A waiter whose channel nobody
  * listens on (PUBLISH answers 0: its process died, or its pub/sub connection is down) is passed
  * over, so a dead waiter never takes a slot for a TTL: it keeps its place while it asked lately
- * (within TTL/2; a live waiter asks at least every TTL/3) and takes a slot when it asks itself;
+ * (within its own TTL/2, from its token: `seen` is its last ask plus that TTL; a live waiter asks
+ * at least every TTL/3) and takes a slot when it asks itself;
  * past that it leaves the line. The waiters that thereby become one of the first `limit` in line
  * are told when the earliest lease expires (`near <ms> <token>`): until then they asked again only
  * every TTL/3, and a crashed holder's slot must not wait for that. Needs `now` and `ttl`.
@@ -94,7 +98,8 @@ local function grant(free, own, limit)
         redis.call('ZADD', ${holders}, now + ttl, token)
         handed = handed + 1
         if token == own then mine = true end
-      elseif tonumber(redis.call('ZSCORE', ${seenKey}, token) or 0) < now + ttl / 2 then
+      elseif tonumber(redis.call('ZSCORE', ${seenKey}, token) or 0)
+          < now + (tonumber(string.match(token, '^[^:]+:[^:]+:(%d+)$')) or ttl) / 2 then
         redis.call('ZREM', ${queueKey}, token)
         redis.call('ZREM', ${seenKey}, token)
       else

@@ -65,11 +65,12 @@ export class RedisLeases {
     return leaseKeys(this.#options.keyPrefix, id);
   }
 
-  /** A lease's token, `<instance>:<n>`: unique across processes; a slot handed over to it is
-   *  announced on this instance's wake channel (`wakeChannel`). */
+  /** A lease's token, `<instance>:<n>:<ttl>`: unique across processes; a slot handed over to it
+   *  is announced on this instance's wake channel (`wakeChannel`); the TTL tells the scripts how
+   *  often its waiter asks (lease-scripts.ts, GRANT). */
   newToken(): string {
     this.#tokens += 1;
-    return `${this.instance}:${this.#tokens}`;
+    return `${this.instance}:${this.#tokens}:${this.#options.ttl}`;
   }
 
   /** Where the scripts announce the slots they hand to this instance's waiters on `id`. */
