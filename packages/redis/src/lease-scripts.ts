@@ -2,32 +2,55 @@
 // failover's next attempt ticketed ahead).
 /**
  * The semaphore's Lua scripts (EVAL; Redis ≥ 6 or any managed Redis with EVAL, e.g. Upstash).
- * Per budget id the keys share one hash tag (Redis Cluster is refused all the same: redis-access.ts):
+ * Per budget id the keys share one hash tag (Redis Cluster is refused all the same: redis-access.ts).
+ * None has a TTL but `settle`: under a `volatile-*` maxmemory policy (the default of ElastiCache
+ * and Memorystore) Redis evicts only keys with one, so it never evicts the leases; each script
+ * removes what expired by its own scores instead. Under an `allkeys-*` policy, the loss of the
+ * leases is seen (`held`) and handled like a restart's:
  *   {prefix:id}:holders  ZSET lease token → expiry (server ms): the slots in use
  *   {prefix:id}:queue    ZSET waiter token → ticket number: FIFO order of waiters
  *   {prefix:id}:seen     ZSET waiter token → expiry: waiters still alive (a crashed waiter leaves)
- *   {prefix:id}:seq      counter for tickets, never expiring: its absence means the id's state was
- *                        never written or has been lost (restart without persistence, FLUSHALL)
+ *   {prefix:id}:seq      counter for tickets: its absence means the id's state was never written
+ *                        or has been lost (restart without persistence, FLUSHALL)
  *   {prefix:id}:expired  counter of expired leases
  *   {prefix:id}:limits   ZSET limit → expiry: the limits of the processes using the id lately;
  *                        the smallest applies to everyone, so tickets stay in order
  *   {prefix:id}:settle   set while live holders re-register after a loss; nothing is granted
- * A lease's token is `<budget instance>:<n>`: a slot handed to a waiter is announced on that
- * instance's own channel, {prefix:id}:wake:<instance>, so a release wakes one process, not all.
+ *   {prefix:id}:held     1 while `holders` has members; 2 once a script found `holders` gone while
+ *                        it said 1 (evicted alone, under an `allkeys-*` policy): a loss, which the
+ *                        next acquire handles as one (no `seq`)
+ * A lease's token is `<budget instance>:<n>:<its process's TTL in ms>`: a slot handed to a waiter
+ * is announced on that instance's own channel, {prefix:id}:wake:<instance>, so a release wakes one
+ * process, not all; the TTL tells how often the waiter asks (processes of one key may use
+ * different TTLs). A token without it (`<instance>:<n>`, an older version's) counts with the TTL
+ * of the script's own process.
  * Time comes from the server (TIME) so clocks of the processes never matter.
  */
 
-/**
- * Shared preamble: server time in ms as `now`; `outlive(key, ms)` makes `key` live at least `ms`
- * more, never less than it already does: processes of one key may use different TTLs (a rolling
- * deploy), and a short-TTL one must not cut short what a longer-TTL one keeps (its smaller limit,
- * its tickets, its leases). PTTL runs server-side: no round trip more.
- */
+/** Shared preamble: server time in ms as `now`. */
 const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local function outlive(key, ms)
-  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
+`;
+
+/**
+ * Every script's check of `held` (the key list above): `loss` when `holders` is gone while `held`
+ * says it has members, or a script found that before and no acquire has handled it yet (`held`
+ * then stays 2, whatever a release or a refresh changes meanwhile: a refresh that re-takes its
+ * own leases must not hide the others' loss). `mark(handled)` brings `held` up to date at the end
+ * of a script; an acquire handles the loss (it asks the census), a release or refresh does not.
+ * (`INCRBY … 0` reads the value with a command the budget's ACL user already has.)
+ */
+const HELD = (holders: string, held: string) => `
+local loss = false
+if redis.call('EXISTS', ${held}) == 1 then
+  loss = redis.call('INCRBY', ${held}, 0) == 2 or redis.call('EXISTS', ${holders}) == 0
+  if loss then redis.call('SET', ${held}, 2) end
+end
+local function mark(handled)
+  if loss and not handled then return end
+  if redis.call('EXISTS', ${holders}) == 1 then redis.call('SET', ${held}, 1)
+  else redis.call('DEL', ${held}) end
 end
 `;
 
@@ -50,7 +73,8 @@ end
  * acquire-lease.ts, `freshHandover`.) A waiter whose channel nobody
  * listens on (PUBLISH answers 0: its process died, or its pub/sub connection is down) is passed
  * over, so a dead waiter never takes a slot for a TTL: it keeps its place while it asked lately
- * (within TTL/2; a live waiter asks at least every TTL/3) and takes a slot when it asks itself;
+ * (within its own TTL/2, from its token: `seen` is its last ask plus that TTL; a live waiter asks
+ * at least every TTL/3) and takes a slot when it asks itself;
  * past that it leaves the line. The waiters that thereby become one of the first `limit` in line
  * are told when the earliest lease expires (`near <ms> <token>`): until then they asked again only
  * every TTL/3, and a crashed holder's slot must not wait for that. Needs `now` and `ttl`.
@@ -74,7 +98,8 @@ local function grant(free, own, limit)
         redis.call('ZADD', ${holders}, now + ttl, token)
         handed = handed + 1
         if token == own then mine = true end
-      elseif tonumber(redis.call('ZSCORE', ${seenKey}, token) or 0) < now + ttl / 2 then
+      elseif tonumber(redis.call('ZSCORE', ${seenKey}, token) or 0)
+          < now + (tonumber(string.match(token, '^[^:]+:[^:]+:(%d+)$')) or ttl) / 2 then
         redis.call('ZREM', ${queueKey}, token)
         redis.call('ZREM', ${seenKey}, token)
       else
@@ -83,7 +108,6 @@ local function grant(free, own, limit)
     end
   end
   if handed == 0 then return false end
-  outlive(${holders}, ttl * 20)
   local nearing = redis.call('ZRANGE', ${queueKey}, limit - handed, limit - 1)
   if #nearing > 0 then
     local earliest = redis.call('ZRANGE', ${holders}, 0, 0, 'WITHSCORES')
@@ -95,13 +119,12 @@ end
 `;
 
 /** Records `limit` for `ttl * 2` (never shortening what another process recorded: the same limit
- *  with a longer TTL, or the key's life) and sets `limit` to the smallest live one. */
+ *  with a longer TTL) and sets `limit` to the smallest live one. */
 const EFFECTIVE_LIMIT = (limitsKey: string, limitArg: string, ttlVar: string) => `
 redis.call('ZREMRANGEBYSCORE', ${limitsKey}, '-inf', now)
 if tonumber(redis.call('ZSCORE', ${limitsKey}, ${limitArg}) or 0) < now + ${ttlVar} * 2 then
   redis.call('ZADD', ${limitsKey}, now + ${ttlVar} * 2, ${limitArg})
 end
-outlive(${limitsKey}, ${ttlVar} * 2)
 local limit = tonumber(${limitArg})
 for _, other in ipairs(redis.call('ZRANGE', ${limitsKey}, 0, -1)) do
   limit = math.min(limit, tonumber(other))
@@ -111,13 +134,15 @@ end
 /**
  * What the acquire and acquire-if-free scripts do first (same KEYS and ARGV[1..6]): the server's
  * time and `ttl`; expired leases removed and counted, their instances asked (a census) and the
- * settle period set when any may still live or the id's state was lost (`lost`: no `seq`; the
+ * settle period set when any may still live or the id's state was lost (`lost`: no `seq`, or a
+ * `loss` of `holders` alone, `HELD`; the
  * census is described at ACQUIRE_SCRIPT); the waiters that stopped asking dropped; `limit` the
  * smallest limit recorded; `expired` for the answer.
  */
 const ACQUIRE_PREAMBLE = `${NOW}
+${HELD('KEYS[1]', 'KEYS[8]')}
 local ttl = tonumber(ARGV[3])
-local lost = redis.call('EXISTS', KEYS[4]) == 0
+local lost = redis.call('EXISTS', KEYS[4]) == 0 or loss
 local gone_leases = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
 local expired = #gone_leases
 local asking = 0
@@ -134,6 +159,8 @@ if expired > 0 then
   end
 end
 if redis.call('EXISTS', KEYS[7]) == 1 then
+  -- (A census under way for expired leases: the holders lost meanwhile are asked too.)
+  if loss then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
   if asking > 0 then redis.call('INCRBY', KEYS[7], asking) end
 else
   if lost then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
@@ -145,7 +172,7 @@ ${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
 `;
 
-/** KEYS: holders, queue, seen, seq, expired, limits, settle.
+/** KEYS: holders, queue, seen, seq, expired, limits, settle, held.
  *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census
  *  channel, wake channel prefix, ahead (1: a failover's next attempt, ticketed before every
  *  waiter that did not ask for it, in ticket order among those that did).
@@ -159,18 +186,18 @@ ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
  *
  *  Live leases may be missing: leases expired while their processes live (Redis frozen longer
  *  than the TTL, or a holder stalled), or the id's state lost (no `seq`: a restart without
- *  persistence, FLUSHALL). Then the script asks (a census): for expired leases, the budget
+ *  persistence, FLUSHALL; or `holders` evicted alone under an `allkeys-*` policy). Then the script asks (a census): for expired leases, the budget
  *  instance of each on its own wake channel, where it listens while it lives (a crashed or exited
  *  process is not subscribed: PUBLISH answers 0 and it costs no wait); for lost state, every
  *  process that has held a lease of the id, on the census channel. When any may have lost a
  *  lease, or the state was lost and this process saw it before, nothing is granted until they
  *  re-registered their leases (each answers once) or for at most 2/3 of the TTL (two refresh
  *  periods). Leases that expire during that period have their instances asked too. The holders'
- *  key lives 20 TTLs after its last change, so expired leases are found as such after a long
- *  freeze too. */
+ *  key has no TTL, so expired leases are found as such after a long freeze too. */
 export const ACQUIRE_SCRIPT = `${ACQUIRE_PREAMBLE}
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+  mark(true)
   return {1, expired, limit, 0}
 end
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
@@ -180,11 +207,9 @@ if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
 end
 redis.call('ZADD', KEYS[3], now + ttl, ARGV[1])
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[6]')}
-if redis.call('EXISTS', KEYS[7]) == 0 and grant(limit - redis.call('ZCARD', KEYS[1]), ARGV[1], limit) then
-  return {1, expired, limit, 0}
-end
-outlive(KEYS[2], ttl * 2)
-outlive(KEYS[3], ttl * 2)
+local granted = redis.call('EXISTS', KEYS[7]) == 0 and grant(limit - redis.call('ZCARD', KEYS[1]), ARGV[1], limit)
+mark(true)
+if granted then return {1, expired, limit, 0} end
 local change = -1
 local earliest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if #earliest > 0 then change = math.max(0, tonumber(earliest[2]) - now) end
@@ -203,24 +228,29 @@ return {0, expired, limit, redis.call('ZRANK', KEYS[2], ARGV[1]), change, now}
  *  applies }. */
 export const ACQUIRE_IF_FREE_SCRIPT = `${ACQUIRE_PREAMBLE}
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[6]')}
-if redis.call('EXISTS', KEYS[7]) == 1 then return {0, expired, limit} end
+if redis.call('EXISTS', KEYS[7]) == 1 then
+  mark(true)
+  return {0, expired, limit}
+end
 grant(limit - redis.call('ZCARD', KEYS[1]), '', limit)
 if redis.call('ZCARD', KEYS[2]) > 0 or redis.call('ZCARD', KEYS[1]) >= limit then
+  mark(true)
   return {0, expired, limit}
 end
 -- (The id's state is written from now on: a later loss of it is seen as such.)
-if lost then redis.call('INCR', KEYS[4]) end
+if redis.call('EXISTS', KEYS[4]) == 0 then redis.call('INCR', KEYS[4]) end
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
-outlive(KEYS[1], ttl * 20)
+mark(true)
 return {1, expired, limit}
 `;
 
-/** KEYS: holders, queue, seen, limits, settle. ARGV: token, wake channel prefix, limit, ttlMs.
+/** KEYS: holders, queue, seen, limits, settle, held. ARGV: token, wake channel prefix, limit, ttlMs.
  *  Frees a slot (or leaves the queue) and hands the free slots to the first waiters in line, each
  *  woken on its own instance's channel: one message per slot handed over, whatever the number of
  *  waiters or processes. Returns 1 when the token held a slot. Idempotent: a release sent again
  *  (after a lost reply) changes nothing. */
 export const RELEASE_SCRIPT = `${NOW}
+${HELD('KEYS[1]', 'KEYS[6]')}
 local ttl = tonumber(ARGV[4])
 local held = redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -232,10 +262,11 @@ end
 ${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[2]')}
 if redis.call('EXISTS', KEYS[5]) == 0 then grant(limit - redis.call('ZCARD', KEYS[1]), '', limit) end
+mark(false)
 return held
 `;
 
-/** KEYS: holders, limits, settle, queue, seen. ARGV: ttlMs, limit, census (1 when answering a
+/** KEYS: holders, limits, settle, queue, seen, held. ARGV: ttlMs, limit, census (1 when answering a
  *  census), wake channel prefix, tokens….
  *  Extends the leases this process holds and re-takes any that Redis lost (expired while the
  *  process stalled, or wiped by a restart or FLUSHALL): a call in flight stays counted until it
@@ -245,6 +276,7 @@ return held
  *  the TTL and the settle period, or ran calls on the fallback) }: they stay counted all the same,
  *  as their calls are in flight, so nothing is granted until the key is under its limit again. */
 export const REFRESH_SCRIPT = `${NOW}
+${HELD('KEYS[1]', 'KEYS[6]')}
 local ttl = tonumber(ARGV[1])
 local retaken = 0
 local past = 0
@@ -252,7 +284,6 @@ for i = 5, #ARGV do
   if redis.call('ZADD', KEYS[1], now + ttl, ARGV[i]) == 1 then retaken = retaken + 1 end
 end
 if #ARGV >= 5 then
-  outlive(KEYS[1], ttl * 20)
   -- Its limit stays recorded while it holds leases (a census answer holding none records none).
   ${EFFECTIVE_LIMIT('KEYS[2]', 'ARGV[2]', 'ttl')}
   if retaken > 0 and #redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf') > limit then past = 1 end
@@ -268,6 +299,7 @@ if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
     grant(smallest - redis.call('ZCARD', KEYS[1]), '', smallest)
   end
 end
+mark(false)
 return {retaken, past}
 `;
 
@@ -280,6 +312,7 @@ export interface LeaseKeys {
   expired: string;
   limits: string;
   settle: string;
+  held: string;
   /** Pub/sub: the prefix of each budget instance's wake channel (`…:wake:<instance>`). */
   wake: string;
   /** Pub/sub: an acquire asking the holders to re-take their leases. */
@@ -296,6 +329,7 @@ export function leaseKeys(prefix: string, id: string): LeaseKeys {
     expired: `${base}:expired`,
     limits: `${base}:limits`,
     settle: `${base}:settle`,
+    held: `${base}:held`,
     wake: `${base}:wake:`,
     census: `${base}:census`,
   };

@@ -36,7 +36,6 @@ const PROBED: readonly (readonly [command: string, args: string])[] = [
   ['DECR', 'KEYS[2]'],
   ['SET', "KEYS[3], '1', 'PX', 1000"],
   ['PTTL', 'KEYS[3]'],
-  ['PEXPIRE', 'KEYS[2], 1000'],
   ['PUBLISH', "ARGV[1], 'probe'"],
   ['DEL', 'KEYS[1], KEYS[2], KEYS[3]'],
 ];

@@ -433,10 +433,11 @@ class BudgetConnection implements RedisConnection {
   }
 
   /**
-   * The end of `outage`: once Redis passes the access check again (one probe at a time, never
-   * timed out: a frozen server answers it when it resumes, a reconnected one at once; it writes,
-   * so a replica's or a full memory's error reply is no end, and a Redis that now refuses the
-   * budget ends it with the refusal), the budget re-takes in Redis the
+   * The end of `outage`: once Redis passes the access check again (one probe at a time, kept
+   * while the server may be frozen: it answers it when it resumes, a reconnected one at once; a
+   * connection that cannot end it is made anew, `#probe`; it writes, so a replica's or a full
+   * memory's error reply is no end, and a Redis that now refuses the budget ends it with the
+   * refusal), the budget re-takes in Redis the
    * leases it holds (the fallback's calls included) before any call uses Redis again, so that a
    * process back from an outage never has Redis grant slots its running calls already use.
    */
@@ -447,8 +448,7 @@ class BudgetConnection implements RedisConnection {
           void this.#connect();
           await this.#nextReady();
         }
-        // (Once checked, the scripts' probe alone: a pending SUBSCRIBE would hold up a close.)
-        await this.#checkAccess(!this.#checked);
+        await this.#probe();
         // (Refused on the way back: the calls and `ready()` fail with the refusal from now on.)
         if (!this.#refusal && !this.#closed) {
           for (const listener of this.#recoveryListeners) await listener();
@@ -461,6 +461,65 @@ class BudgetConnection implements RedisConnection {
         await new Promise((resolve) => setTimeout(resolve, pause).unref?.());
       }
     }
+  }
+
+  /**
+   * The access check of `#recover`, bounded by the command timeout. The connection is made anew
+   * (both: the pub/sub one went where the script one did) when it cannot end the outage:
+   * - Redis answers that this node is a replica (READONLY, MASTERDOWN): after a failover the URL
+   *   (an endpoint that follows the primary) may lead to the new primary, which only a new
+   *   connection reaches. A URL naming a replica itself gets the same answer again.
+   * - the probe got no answer while a fresh connection to the URL answers at once: the host this
+   *   socket leads to vanished (no reset ever comes) and the URL's address moved on. A frozen
+   *   server answers neither, so the probe waits for it on the same connection, where its late
+   *   answer comes after the scripts sent before it (a release follows the acquire it undoes).
+   */
+  async #probe(): Promise<void> {
+    // (Once checked, the scripts' probe alone: a pending SUBSCRIBE would hold up a close.)
+    const probe = this.#checkAccess(!this.#checked);
+    try {
+      await withTimeout(probe, this.#options.commandTimeout);
+    } catch (cause) {
+      const onAReplica = isErrorReply(cause) && /^(READONLY|MASTERDOWN)\b/.test(cause.message);
+      if (onAReplica || (cause instanceof RedisTimeout && (await this.#freshAnswers()))) {
+        this.#reconnectBoth();
+      }
+      throw cause;
+    }
+  }
+
+  /** Whether a new connection to the URL gets an answer within the command timeout (any reply:
+   *  an error reply is an answer too). A harmless EVAL: no command the ACL user may lack. */
+  async #freshAnswers(): Promise<boolean> {
+    if (this.#closed) return false;
+    const fresh = createClient(clientOptions(this.#options, () => new Error('no retry')));
+    fresh.on('error', () => {});
+    try {
+      await withTimeout(
+        fresh.connect().then(() => fresh.eval('return 1', { keys: [], arguments: [] })),
+        this.#options.commandTimeout,
+      );
+      return true;
+    } catch (cause) {
+      return isErrorReply(cause);
+    } finally {
+      fresh.destroy();
+    }
+  }
+
+  /** Drops both connections and opens them anew (the subscriptions are made again on the new
+   *  one; the commands waiting on the old one fail, and a release is sent again). */
+  #reconnectBoth(): void {
+    if (this.#closed) return;
+    this.#connecting = Promise.all(
+      [this.#client, this.#subscriber].map((c) => {
+        c.destroy();
+        return c.connect();
+      }),
+    ).then(
+      () => {},
+      () => {},
+    );
   }
 
   #connect(): Promise<void> {

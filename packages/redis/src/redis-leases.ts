@@ -65,11 +65,12 @@ export class RedisLeases {
     return leaseKeys(this.#options.keyPrefix, id);
   }
 
-  /** A lease's token, `<instance>:<n>`: unique across processes; a slot handed over to it is
-   *  announced on this instance's wake channel (`wakeChannel`). */
+  /** A lease's token, `<instance>:<n>:<ttl>`: unique across processes; a slot handed over to it
+   *  is announced on this instance's wake channel (`wakeChannel`); the TTL tells the scripts how
+   *  often its waiter asks (lease-scripts.ts, GRANT). */
   newToken(): string {
     this.#tokens += 1;
-    return `${this.instance}:${this.#tokens}`;
+    return `${this.instance}:${this.#tokens}:${this.#options.ttl}`;
   }
 
   /** Where the scripts announce the slots they hand to this instance's waiters on `id`. */
@@ -133,7 +134,16 @@ export class RedisLeases {
 
   #acquireKeys(id: string): string[] {
     const keys = this.keys(id);
-    return [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle];
+    return [
+      keys.holders,
+      keys.queue,
+      keys.seen,
+      keys.seq,
+      keys.expired,
+      keys.limits,
+      keys.settle,
+      keys.held,
+    ];
   }
 
   /** ARGV[1..6] of the acquire scripts. */
@@ -159,7 +169,7 @@ export class RedisLeases {
     const sent: Promise<void> = this.#redis
       .run(
         RELEASE_SCRIPT,
-        [keys.holders, keys.queue, keys.seen, keys.limits, keys.settle],
+        [keys.holders, keys.queue, keys.seen, keys.limits, keys.settle, keys.held],
         [token, keys.wake, String(limit), String(this.#options.ttl)],
       )
       .then(
@@ -196,7 +206,7 @@ export class RedisLeases {
     const keys = this.keys(id);
     const [retaken, past] = (await this.#redis.run(
       REFRESH_SCRIPT,
-      [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen],
+      [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen, keys.held],
       [String(this.#options.ttl), String(limit), census ? '1' : '0', keys.wake, ...tokens],
     )) as number[];
     this.#stats.retakenLeases += Number(retaken);

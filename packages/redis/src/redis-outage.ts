@@ -54,10 +54,11 @@ export function isErrorReply(cause: unknown): cause is Error {
 /** Hints for the error replies a misdirected or failing-over URL gets. */
 const REPLY_HINTS: Record<string, string> = {
   READONLY:
-    '`url` reaches a read-only replica (after a failover, or a reader endpoint): point it at the primary',
+    '`url` reaches a read-only replica: after a failover the budget reconnects until `url` leads to the new primary; a reader endpoint: point it at the primary',
   OOM: "Redis's memory is full (maxmemory): the budget works again once Redis accepts writes",
   LOADING: 'Redis is loading its data after a restart',
-  MASTERDOWN: 'the replica lost its primary: point `url` at the primary',
+  MASTERDOWN:
+    'the replica lost its primary: the budget reconnects until `url` leads to a primary (point it at the primary)',
 };
 
 /** An error reply's own words (its first line, bounded: Redis never quotes the URL), and a hint. */

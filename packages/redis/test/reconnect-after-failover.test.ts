@@ -1,0 +1,139 @@
+import { once } from 'node:events';
+import { createServer, connect as tcpConnect } from 'node:net';
+import { isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
+import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { leaseKeys } from '../src/lease-scripts';
+import {
+  budgetMaker,
+  connectedClient,
+  type RedisClient,
+  request,
+  untilBackOnRedis,
+} from './budgets';
+
+// A failover behind an address that follows the primary (a managed Redis's primary endpoint, a
+// Sentinel-aware VIP, a Kubernetes Service): the connections the budget holds lead to the old
+// node, a new connection to the same URL reaches the new primary. The budget must make its
+// connections anew, not wait on the old ones for good. A TCP proxy of the test's own stands for
+// the address: `target` is where its new connections go.
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
+});
+
+async function server(): Promise<{ redis: TestRedis; admin: RedisClient }> {
+  const redis = await startRedis();
+  const admin = await connectedClient(redis.url);
+  admin.on('error', () => {});
+  cleanup.push(() => redis.stop());
+  cleanup.push(() => admin.close());
+  return { redis, admin };
+}
+
+/** A loopback address forwarding each new connection to `target.port`; `silence()` makes every
+ *  connection it forwards so far go silent (nothing passes, nothing is closed: a host that
+ *  vanished), while new ones still go through. */
+async function addressOf(target: { port: number }) {
+  const open = new Set<{ silent: boolean; upstream: ReturnType<typeof tcpConnect> }>();
+  const proxy = createServer((client) => {
+    const upstream = tcpConnect(target.port, '127.0.0.1');
+    const pair = { silent: false, upstream };
+    open.add(pair);
+    client.on('data', (data) => pair.silent || upstream.write(data));
+    upstream.on('data', (data) => pair.silent || client.write(data));
+    client.on('error', () => {});
+    upstream.on('error', () => {});
+    client.on('close', () => {
+      upstream.destroy();
+      open.delete(pair);
+    });
+    upstream.on('close', () => pair.silent || client.destroy());
+  });
+  proxy.listen(0, '127.0.0.1');
+  await once(proxy, 'listening');
+  const address = proxy.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  cleanup.push(async () => {
+    proxy.close();
+    for (const pair of open) pair.upstream.destroy();
+  });
+  return {
+    url: `redis://127.0.0.1:${address.port}`,
+    silence() {
+      for (const pair of open) {
+        pair.silent = true;
+        pair.upstream.destroy(); // (the old node is gone: what it held is not the subject)
+      }
+    },
+  };
+}
+
+const budget = budgetMaker(
+  () => ({ warn: () => {}, onRedisFailure: 'error', leaseTtlMs: 3000, commandTimeoutMs: 500 }),
+  (b) => cleanup.push(() => b.close()),
+);
+
+describe('the host behind the URL vanishes (its connections go silent) and the URL leads to a new primary', () => {
+  it('the budget gives up on the silent connections, makes new ones, and shares the slots in Redis again', async () => {
+    const { redis, admin } = await server();
+    const address = await addressOf({ port: redis.port });
+    const b = budget({ url: address.url });
+    const id = `ig-vanished-${Math.random()}`;
+    const keys = leaseKeys('infergate:budget', id);
+    (await b.acquire(request(id))).release();
+    await pollUntil(async () => (await admin.zCard(keys.holders)) === 0, 'the release done');
+
+    address.silence();
+    // The call that meets the silence gives up after the command timeout, naming it.
+    const failed = await caught(b.acquire(request(id)), isGatewayError);
+    expect(failed.code).toBe('network_error');
+    expect(failed.message).toMatch(/timed out/);
+
+    // Before the fix: the probe waited on the silent connection for good, and every call failed.
+    await untilBackOnRedis(b);
+    const lease = await b.acquire(request(id));
+    expect(await admin.zCard(keys.holders)).toBe(1);
+    expect(b.stats.fallbackAcquires).toBe(0);
+    // The pub/sub connection was made anew too: the wake channel listens on the new connection.
+    const channels = await admin.sendCommand<string[]>(['PUBSUB', 'CHANNELS', `${keys.wake}*`]);
+    expect(channels).toHaveLength(1);
+    lease.release();
+  });
+});
+
+describe('a failover demotes the node the budget is connected to (READONLY) and the URL leads to the new primary', () => {
+  it('the budget reconnects and works on the new primary', async () => {
+    const [a, bNode] = await Promise.all([server(), server()]);
+    const target = { port: a.redis.port };
+    const address = await addressOf(target);
+    const b = budget({ url: address.url });
+    const id = `ig-demoted-${Math.random()}`;
+    const keys = leaseKeys('infergate:budget', id);
+    (await b.acquire(request(id))).release();
+    await pollUntil(async () => (await a.admin.zCard(keys.holders)) === 0, 'the release done');
+
+    // The failover: A becomes a replica of B (it keeps the budget's connections open and answers
+    // READONLY on them), and the address now leads to B.
+    await a.admin.replicaOf('127.0.0.1', bNode.redis.port);
+    target.port = bNode.redis.port;
+    await pollUntil(
+      () =>
+        a.admin.set('probe', '1').then(
+          () => false,
+          (e: Error) => e.message.startsWith('READONLY'),
+        ),
+      'A answering READONLY',
+    );
+    const failed = await caught(b.acquire(request(id)), isGatewayError);
+    expect(failed.message).toMatch(/READONLY/);
+
+    // Before the fix: READONLY on the same connection until the process restarted.
+    await untilBackOnRedis(b);
+    const lease = await b.acquire(request(id));
+    expect(await bNode.admin.zCard(keys.holders)).toBe(1);
+    lease.release();
+  });
+});
