@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 
 // Node only: a child process and a port. `redis-server` (Debian's `redis-server` package) must be on PATH.
 
@@ -36,7 +37,10 @@ export interface ServerTls {
 }
 
 function serverArgs(port: number, tls: ServerTls | undefined): string[] {
-  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  // A replica's full sync writes an RDB file even without `save`: into the temporary folder, one
+  // name per port, never into the working directory (a package folder under test).
+  const files = ['--dir', tmpdir(), '--dbfilename', `infergate-test-${port}.rdb`];
+  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...files];
   if (!tls) return ['--port', String(port), ...common];
   // TLS only (no plain port), clients not asked for a certificate: as managed Redis services are.
   return [
