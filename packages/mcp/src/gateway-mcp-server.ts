@@ -102,7 +102,7 @@ export interface GatewayMcpServerOptions extends ServerSteering {
   fetch?: typeof fetch;
   /**
    * How often the gateway's services are read again to update the tool list (ms). Default 60000;
-   * `0` reads them only at start, on `refreshCatalog()` and after a `provider_unavailable`.
+   * `0` reads them only at start, on `refreshCatalog()` and after a service tool's `provider_unavailable` (at most once every 5 s).
    */
   catalogRefreshMs?: number;
   /**
@@ -304,17 +304,19 @@ function sessionFactory(
         mediaFetch: options.mediaFetch ?? options.fetch,
       },
       onGatewayError: (code) => {
-        if (code === 'provider_unavailable') void watch.refresh();
+        if (code === 'provider_unavailable') watch.recheck();
       },
     };
     listOnlyOffered(
       server,
       (name) => watch.availability[name as GatewayToolName] !== false,
-      () => void watch.refresh(),
+      () => void watch.fromCache(),
     );
     registerServiceTools(server, context, files);
     registerEmbeddingTools(server, context);
-    registerModelTools(server, context, askOptions);
+    // A model offline, or a models list that cannot be read, is no news about the services: the
+    // model tools' failures read nothing again.
+    registerModelTools(server, { ...context, onGatewayError: () => {} }, askOptions);
     registerCatalogResources(server, client);
     const session: Session = { server };
     sessions.add(session);
