@@ -106,7 +106,8 @@ export interface GatewayMcpServerOptions extends ServerSteering {
    */
   catalogRefreshMs?: number;
   /**
-   * While a tool call waits for one of the key's slots, how often it sends progress again (ms),
+   * While a tool call waits for one of the key's slots, or out a `Retry-After` before core retries,
+   * how often it sends progress again (ms),
    * so that a client resetting its timeout on progress keeps waiting. Default 2000; `0` tells
    * the wait once, when it begins.
    */
