@@ -70,4 +70,7 @@ export function registerCatalogResources(server: McpServer, client: GatewayClien
       };
     },
   );
+  // The SDK advertises `resources.listChanged` with the first resource; this list never changes
+  // (two fixed URIs, whose contents are read afresh), so no notification is ever sent: say so.
+  server.server.registerCapabilities({ resources: { listChanged: false } });
 }

@@ -242,6 +242,34 @@ const FLAGS = {
   version: { type: 'boolean', short: 'v' },
 } as const;
 
+/**
+ * The command line read, a flag that takes one value refused when given twice (parseArgs keeps the
+ * last one without a word: `--port 0 --port 1` would listen on 1 and `--host` twice could expose
+ * the server). Named, never quoted with its values (`--api-key` is a secret). A repeated switch
+ * (`--http --http`) says the same thing twice and passes.
+ */
 function parse(argv: readonly string[]) {
-  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: FLAGS });
+  const parsed = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: FLAGS,
+    tokens: true,
+  });
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || !ONE_VALUE_FLAGS.has(token.name)) continue;
+    if (seen.has(token.name)) {
+      throw new CliUsageError(`--${token.name} is given twice: give it once`);
+    }
+    seen.add(token.name);
+  }
+  return parsed;
 }
+
+/** The flags that take one value (the repeatable ones take a list; the rest are switches). */
+const ONE_VALUE_FLAGS: ReadonlySet<string> = new Set(
+  Object.entries(FLAGS).flatMap(([name, flag]) =>
+    flag.type === 'string' && !('multiple' in flag) ? [name] : [],
+  ),
+);

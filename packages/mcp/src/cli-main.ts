@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.1 (the base URL), §2.2 (the key): given to the command, named in its
 // errors and hidden in everything it prints.
-import type { GatewayClientOptions } from '@infergate/core';
+import type { GatewayClientOptions, GatewayEvent } from '@infergate/core';
 import { settingsFound, withSettingNames } from '@infergate/core/internal';
 import { checkRootDirectories } from './allowed-roots';
 import { type CliOptions, CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
@@ -57,7 +57,10 @@ export async function runCli(
   if (!options.http) await checkRootDirectories(options.roots, '--root');
   const budget =
     options.redisUrl === undefined ? undefined : await loadRedisBudget(options.redisUrl, log);
-  const clientOptions = cliClientOptions(options, budget);
+  const clientOptions: GatewayClientOptions = {
+    ...cliClientOptions(options, budget),
+    onEvent: firstCatalogReadWarning(log),
+  };
   // Read as the client's calls read them (core's reader: the process's environment, a blank
   // variable unset): a malformed INFERGATE_BASE_URL throws configuration_error now, not per tool.
   const found = settingsFound(clientOptions);
@@ -107,6 +110,27 @@ export async function runCli(
 }
 
 export { CliUsageError };
+
+/**
+ * Core's events of the server's first catalog read (at start): when it fails, a warning naming the
+ * code and status, as a missing key is warned of, so a wrong key or an unreachable gateway is seen
+ * at start rather than in every tool's error. No request of its own; never the key.
+ */
+function firstCatalogReadWarning(log: (line: string) => void): (event: GatewayEvent) => void {
+  let told = false;
+  return (event) => {
+    if (told || event.type !== 'done') return;
+    if (event.operation !== 'capabilities' && event.operation !== 'models') return;
+    told = true;
+    if (event.ok || event.error === undefined) return;
+    const { code, status } = event.error;
+    // A missing or malformed URL or key has its own warning, before any read.
+    if (code === 'configuration_error') return;
+    log(
+      `infergate-mcp: warning: the gateway's catalog could not be read at start (${code}${status === undefined ? '' : `, HTTP ${status}`}): tools will fail until the gateway URL and key (--base-url / --api-key, or INFERGATE_BASE_URL / INFERGATE_API_KEY) are right and the gateway answers`,
+    );
+  };
+}
 
 /**
  * The options of the client the command's server makes: its URL and key, the `--redis` budget,

@@ -16,22 +16,18 @@ import {
   readSteering,
   refuseUnknownOptions,
 } from '@infergate/core/internal';
-import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AllowedRoots } from './allowed-roots';
 import { registerCatalogResources } from './catalog-resources';
-import {
-  CatalogWatch,
-  type GatewayToolName,
-  TOOL_NAMES,
-  type ToolAvailability,
-} from './catalog-watch';
+import { CatalogWatch, type GatewayToolName, type ToolAvailability } from './catalog-watch';
 import { registerEmbeddingTools } from './embedding-tools';
 import { type AskModelOptions, registerModelTools } from './model-tools';
 import { progressFromGatewayEvents } from './progress';
 import { checkServerOptions } from './server-options';
 import { registerServiceTools } from './service-tools';
 import type { ToolContext } from './tool-context';
+import { listOnlyOffered } from './tool-listing';
 import { type HostResolver, type PrivateUrlPolicy, UrlGuard } from './url-guard';
 
 declare const __PACKAGE_VERSION__: string | undefined;
@@ -106,11 +102,12 @@ export interface GatewayMcpServerOptions extends ServerSteering {
   fetch?: typeof fetch;
   /**
    * How often the gateway's services are read again to update the tool list (ms). Default 60000;
-   * `0` reads them only at start, on `refreshCatalog()` and after a `provider_unavailable`.
+   * `0` reads them only at start, on `refreshCatalog()` and after a service tool's `provider_unavailable` (at most once every 5 s).
    */
   catalogRefreshMs?: number;
   /**
-   * While a tool call waits for one of the key's slots, how often it sends progress again (ms),
+   * While a tool call waits for one of the key's slots, or out a `Retry-After` before core retries,
+   * how often it sends progress again (ms),
    * so that a client resetting its timeout on progress keeps waiting. Default 2000; `0` tells
    * the wait once, when it begins.
    */
@@ -182,7 +179,6 @@ export interface GatewayMcpServer {
 
 interface Session {
   server: McpServer;
-  tools: Record<GatewayToolName, RegisteredTool>;
 }
 
 /**
@@ -223,10 +219,9 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
   );
   const client = options.client ?? clientWithProgress(options);
   const sessions = new Set<Session>();
-  const apply = (availability: ToolAvailability) => {
+  // Each session's tools/list reads the availability when asked (tool-listing.ts): told once.
+  const apply = () => {
     for (const session of sessions) {
-      // Set directly and notify once per session (enable()/disable() notify once per tool).
-      for (const name of TOOL_NAMES) session.tools[name].enabled = availability[name];
       if (session.server.isConnected()) session.server.sendToolListChanged();
     }
   };
@@ -310,17 +305,21 @@ function sessionFactory(
         mediaFetch: options.mediaFetch ?? options.fetch,
       },
       onGatewayError: (code) => {
-        if (code === 'provider_unavailable') void watch.refresh();
+        if (code === 'provider_unavailable') watch.recheck();
       },
     };
-    const tools = {
-      ...registerServiceTools(server, context, files),
-      ...registerEmbeddingTools(server, context),
-      ...registerModelTools(server, context, askOptions),
-    };
-    for (const name of TOOL_NAMES) tools[name].enabled = watch.availability[name];
+    listOnlyOffered(
+      server,
+      (name) => watch.availability[name as GatewayToolName] !== false,
+      () => void watch.fromCache(),
+    );
+    registerServiceTools(server, context, files);
+    registerEmbeddingTools(server, context);
+    // A model offline, or a models list that cannot be read, is no news about the services: the
+    // model tools' failures read nothing again.
+    registerModelTools(server, { ...context, onGatewayError: () => {} }, askOptions);
     registerCatalogResources(server, client);
-    const session: Session = { server, tools };
+    const session: Session = { server };
     sessions.add(session);
     const previous = server.server.onclose;
     server.server.onclose = () => {

@@ -3,11 +3,23 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyAddress } from './address-class';
 import { allowCrossOrigin, answerPreflight, isPreflight } from './http-cors';
 
-/** A JSON-RPC error answer outside any session (the MCP SDK's shape). */
-export function refuse(res: ServerResponse, status: number, message: string, headers = {}): void {
+/** JSON-RPC's code for a body that is not JSON (the MCP SDK's transport answers it so too). */
+export const PARSE_ERROR = -32700;
+
+/**
+ * A JSON-RPC error answer outside any session (the MCP SDK's shape): `code` -32000, the
+ * implementation's own, save where JSON-RPC names one (`PARSE_ERROR`).
+ */
+export function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers = {},
+  code = -32000,
+): void {
   res
     .writeHead(status, { 'content-type': 'application/json', ...headers })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /** Why a request without the server's token (or with another) is refused, and what to send. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type ListsEveryKey, refuseUnknownOptions } from '@infergate/core/internal';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
-import { httpAccess, refuse } from './http-access';
+import { httpAccess, PARSE_ERROR, refuse } from './http-access';
 import { checkHttpServerOptions } from './http-options';
 import { HttpSessions } from './http-sessions';
 
@@ -150,7 +150,7 @@ async function route(
     } catch (error) {
       return error instanceof BodyTooLarge
         ? refuseTooLarge(req, res)
-        : refuse(res, 400, 'Parse error: the body is not JSON');
+        : refuse(res, 400, 'Parse error: the body is not JSON', {}, PARSE_ERROR);
     }
     if (existing !== undefined) return sessions.handle(existing, req, res, body);
     if (sessionId !== undefined) return refuse(res, 404, 'Session not found');

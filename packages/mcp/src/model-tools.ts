@@ -169,8 +169,9 @@ const NOTED_HOPS = 3;
 
 /**
  * `ask_model`'s result: the answer, and which model gave it (with a list or a schema, the route).
- * With `output_schema` the text is the answer's JSON alone (what MCP asks of structured content),
- * and a note of another model answering comes as a second text block.
+ * With `output_schema` or `json` the text is the answer's JSON alone (what MCP asks of structured
+ * content, and what a client parsing the text block needs), and a note of another model answering
+ * comes as a second text block.
  */
 function askResult(args: AskModelArgs, answer: Answer): CallToolResult {
   const structured: Record<string, unknown> = {
@@ -197,7 +198,7 @@ function askResult(args: AskModelArgs, answer: Answer): CallToolResult {
   const note = answer.fallback
     ? `(answered by ${answer.servedModel} in place of ${args.model}${why})`
     : '';
-  if (args.output_schema === undefined) {
+  if (args.output_schema === undefined && args.json !== true) {
     return toolResult(note ? `${answer.text}\n\n${note}` : answer.text, structured);
   }
   const result = toolResult(answer.text, structured);

@@ -7,8 +7,17 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** How often a waiting call says it still waits, by default: below even short client timeouts (3 s). */
+/**
+ * How often a waiting call says it still waits, by default: below even short client timeouts (3 s).
+ * One rule for every wait of a gateway call (for a slot, or out a Retry-After before a retry).
+ */
 export const QUEUE_PROGRESS_MS = 2_000;
+
+/** What a waiting gateway call waits for: the message its reminders say, and whether it is a retry's wait. */
+interface Wait {
+  still: string;
+  retry: boolean;
+}
 
 /** MCP progress of one tool call: notifications only when the client sent a `progressToken`. */
 export class ToolProgress {
@@ -17,8 +26,8 @@ export class ToolProgress {
   readonly #queueProgressMs: number;
   #progress = 0;
   #finished = false;
-  /** The gateway calls of this tool call waiting for a slot, by call id: their operation. */
-  readonly #waiting = new Map<number, string>();
+  /** The gateway calls of this tool call waiting (for a slot, or to retry), by call id. */
+  readonly #waiting = new Map<number, Wait>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
 
   /** `queueProgressMs`: how often a waiting call says so again (0: once, when it starts waiting). */
@@ -34,8 +43,26 @@ export class ToolProgress {
    * timeout on progress keeps waiting however long the key stays busy.
    */
   waiting(callId: number, operation: string): void {
-    this.#waiting.set(callId, operation);
-    this.step(`${operation}: waiting for one of the gateway key's slots`);
+    this.#wait(callId, `${operation}: waiting for one of the gateway key's slots`, {
+      still: `${operation}: still waiting for one of the gateway key's slots`,
+      retry: false,
+    });
+  }
+
+  /**
+   * A gateway call waits out a retry's delay (a 429's Retry-After can be long): told now, then
+   * again as a slot's wait is, until its next attempt (or the tool call ends).
+   */
+  retrying(callId: number, operation: string, reason: string, delayMs: number): void {
+    this.#wait(callId, `${operation}: ${reason}, retrying in ${Math.ceil(delayMs / 1000)} s`, {
+      still: `${operation}: still waiting to retry (${reason})`,
+      retry: true,
+    });
+  }
+
+  #wait(callId: number, message: string, wait: Wait): void {
+    this.#waiting.set(callId, wait);
+    this.step(message);
     if (this.#heartbeat !== undefined || this.#queueProgressMs === 0 || !this.wanted) return;
     this.#heartbeat = setInterval(() => this.#stillWaiting(), this.#queueProgressMs);
     // A waiting call's reminder must not keep the process alive on its own.
@@ -47,13 +74,17 @@ export class ToolProgress {
     if (this.#waiting.delete(callId) && this.#waiting.size === 0) this.#stopHeartbeat();
   }
 
+  /** The gateway call sent an attempt: a retry's wait is over (a slot's wait ends on its own event). */
+  attempted(callId: number): void {
+    if (this.#waiting.get(callId)?.retry === true) this.notWaiting(callId);
+  }
+
   #stillWaiting(): void {
     if (this.#finished || this.#extra.signal.aborted) {
       this.#stopHeartbeat();
       return;
     }
-    const operations = [...new Set(this.#waiting.values())].join(', ');
-    this.step(`${operations}: still waiting for one of the gateway key's slots`);
+    this.step([...new Set([...this.#waiting.values()].map((wait) => wait.still))].join('; '));
   }
 
   #stopHeartbeat(): void {
@@ -119,14 +150,13 @@ export function progressFromGatewayEvents(event: GatewayEvent): void {
       progress.notWaiting(event.callId);
       break;
     case 'attempt':
+      progress.attempted(event.callId);
       progress.step(
         `${event.operation}: sent to the gateway${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`,
       );
       break;
     case 'retry':
-      progress.step(
-        `${event.operation}: ${event.reason}, retrying in ${Math.ceil(event.delayMs / 1000)} s`,
-      );
+      progress.retrying(event.callId, event.operation, event.reason, event.delayMs);
       break;
     case 'done':
       progress.notWaiting(event.callId);

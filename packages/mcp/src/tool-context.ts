@@ -20,7 +20,7 @@ export interface ToolContext {
   /** The server's one client: every session's calls share its key budget. */
   client: GatewayClient;
   media: MediaSources;
-  /** Told of every gateway error (a `provider_unavailable` makes the server re-read the catalog). */
+  /** Told of every gateway error (a service tool's `provider_unavailable` makes the server re-read the services). */
   onGatewayError: (code: string) => void;
   /** The server's `queueProgressMs` (undefined: the default). */
   queueProgressMs?: number | undefined;

@@ -206,8 +206,14 @@ export function transcribeInput(files: boolean) {
  * before anything is sent.
  */
 function embeddingTexts(description: string) {
-  return z.array(z.string().min(1)).min(1).describe(`${description}: one or more non-empty texts`);
+  return z
+    .array(z.string().min(1))
+    .min(1)
+    .describe(`${description}: one or more non-empty texts, ${PER_TEXT_LIMIT}`);
 }
+
+/** The limit of one text (and of a query), core's: stated so that a model splits long documents first. */
+const PER_TEXT_LIMIT = `each at most ${LIMITS.embeddingsMaxTotalBytes} bytes of UTF-8 (${LIMITS.multilingualMaxTextBytes} with the multilingual engine)`;
 
 const engine = optional(
   z
@@ -246,7 +252,7 @@ export const similarityInput = toolArguments({
     .string()
     .min(1)
     .describe(
-      `What to look for (a question, a phrase): at most ${LIMITS.embeddingsMaxTotalBytes} bytes of UTF-8`,
+      `What to look for (a question, a phrase): at most ${LIMITS.embeddingsMaxTotalBytes} bytes of UTF-8 (${LIMITS.multilingualMaxTextBytes} with the multilingual engine)`,
     ),
   texts: embeddingTexts('Candidate texts to rank by their similarity to the query'),
   engine,

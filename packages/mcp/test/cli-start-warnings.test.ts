@@ -1,0 +1,97 @@
+/**
+ * `infergate-mcp` started with a wrong key (401 at the first catalog read) or a gateway nobody
+ * answers at: a warning on its log naming the code, as a missing key gets one, never the key. Run
+ * in-process (`runCli`) against the emulator; the test waits for the warning line itself.
+ */
+import { createServer } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli-main';
+import { type Harness, startHarness } from './harness';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(() => harness.close());
+
+const WRONG_KEY = 'ig_wrong_key_0123456789abcdef';
+
+/**
+ * `infergate-mcp` with `flags` (stdio on streams nobody writes to, or --http): every log line, and
+ * the first warning, once logged.
+ */
+async function start(flags: string[]) {
+  const lines: string[] = [];
+  let warned: (line: string) => void = () => {};
+  const warning = new Promise<string>((resolve) => {
+    warned = resolve;
+  });
+  const cli = await runCli(
+    ['--http', '--port', '0', '--catalog-refresh', '0', ...flags],
+    {},
+    {
+      log: (line) => {
+        lines.push(line);
+        if (line.includes('warning')) warned(line);
+      },
+      print: () => {},
+    },
+  );
+  return { cli: cli!, lines, warning };
+}
+
+/** A port that refuses connections: bound, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('infergate-mcp at start', () => {
+  it('warns when the first catalog read is refused (a wrong key), naming the code, not the key', async () => {
+    const { cli, warning } = await start([
+      ...['--base-url', harness.gateway.baseURL, '--api-key', WRONG_KEY],
+    ]);
+    try {
+      const line = await warning;
+      expect(line).toMatch(/^infergate-mcp: warning: the gateway's catalog could not be read/);
+      expect(line).toContain('HTTP 401');
+      expect(line).toMatch(/--api-key/);
+      expect(line).not.toContain(WRONG_KEY);
+    } finally {
+      await cli.close();
+    }
+  });
+
+  it('warns when the gateway cannot be reached', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    const { cli, warning } = await start(['--base-url', url, '--api-key', harness.gateway.apiKey]);
+    try {
+      expect(await warning).toContain(
+        "warning: the gateway's catalog could not be read at start (network_error)",
+      );
+    } finally {
+      await cli.close();
+    }
+  });
+
+  it('warns of nothing when the catalog is read', async () => {
+    const { cli, lines } = await start([
+      ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
+    ]);
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    try {
+      // A session opens after the first catalog read (connect waits for it), which has then been told.
+      await client.connect(new StreamableHTTPClientTransport(new URL(cli.url!)));
+      expect((await client.listTools()).tools).toHaveLength(7);
+      expect(lines.filter((line) => line.includes('warning'))).toEqual([]);
+    } finally {
+      await client.close();
+      await cli.close();
+    }
+  });
+});
