@@ -34,6 +34,36 @@ export function parseCorsOrigins(value: string): CorsOption {
   return origins.map((origin) => new URL(origin).origin);
 }
 
+/**
+ * The `cors` option as given in code (`startEmulator`, `emulate`, `withCors`), checked as the CLI's
+ * `--cors` is: `true`, or a list of origins (a trailing `/` dropped). Anything else would start a
+ * server whose every preflight fails in silence (`'*'` in a list, `localhost:5173`), or whose
+ * answers to a page fail (`null`): refused before anything listens.
+ */
+export function checkedCorsOption(cors: unknown): CorsOption {
+  if (cors === true) return true;
+  const given = Array.isArray(cors) ? cors : undefined;
+  if (given === undefined || given.length === 0 || !given.every((o) => typeof o === 'string')) {
+    throw new TypeError(
+      `cors must be true or a list of origins like ['http://localhost:5173'], got ${describe(cors)}`,
+    );
+  }
+  if (given.includes('*')) {
+    throw new TypeError("cors: '*' is the CLI's word for any origin; in code, give cors: true");
+  }
+  try {
+    return parseCorsOrigins(given.join(','));
+  } catch (error) {
+    throw new TypeError((error as Error).message.replace('--cors', 'cors'));
+  }
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value))
+    return value.length === 0 ? 'an empty list' : 'a list with a non-string';
+  return typeof value === 'string' ? `the string '${value}'` : String(value);
+}
+
 function allowedOrigin(cors: CorsOption, origin: string | null): string | undefined {
   if (origin === null) return undefined;
   if (cors === true) return origin;
@@ -43,8 +73,9 @@ function allowedOrigin(cors: CorsOption, origin: string | null): string | undefi
 /** Wraps a fetch handler with CORS: preflights answered, `Access-Control-Allow-Origin` added. */
 export function withCors(
   handle: (request: Request) => Promise<Response>,
-  cors: CorsOption,
+  given: CorsOption,
 ): (request: Request) => Promise<Response> {
+  const cors = checkedCorsOption(given);
   return async (request) => {
     const origin = request.headers.get('origin');
     const allowed = allowedOrigin(cors, origin);

@@ -21,7 +21,7 @@ export interface StartEmulatorOptions {
    * origins (`['http://localhost:5173']`). Preflights are answered with 204; responses carry
    * `Access-Control-Allow-Origin` and expose `Retry-After` and `X-Service-Model`. Default: off.
    */
-  cors?: CorsOption;
+  cors?: CorsOption | false;
 }
 
 /** Every key `startEmulator` takes. */
@@ -276,7 +276,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const host = options.host ?? '127.0.0.1';
   let origin = '';
   const answer = (request: Request) => emulator.fetch(request);
-  const handle = options.cors === undefined ? answer : withCors(answer, options.cors);
+  // (`false`: off, as when left out.)
+  const cors = options.cors === false ? undefined : options.cors;
+  const handle = cors === undefined ? answer : withCors(answer, cors);
   // An idle connection is never closed by the server (`keepAliveTimeout: 0`, so no `Keep-Alive:
   // timeout` hint either): the client closes its own (undici: after 4 s), so it never sends on a
   // connection the server is closing at that moment, whose request would die unread (ECONNRESET).
