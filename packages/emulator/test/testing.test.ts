@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_KEYS } from '../src/index';
+import { createEmulator, DEFAULT_KEYS } from '../src/index';
 import {
   budgetSeen,
   caught,
@@ -297,6 +297,12 @@ describe('budgetSeen', () => {
     await Promise.all(calls);
     expect(budgetSeen(gateway)).toEqual({ chat: 5, concurrencyRejections: 1, maxInflight: 4 });
     expect(budgetSeen(gateway, 'another-key').maxInflight).toBe(0);
+  });
+
+  it('refuses a gateway without a key of its own when no key is named (rv-redis2 note)', () => {
+    // `startEmulator(...).emulator` from plain JS: it would read 0 for every key, and pass.
+    const keyless = { counters: createEmulator().counters } as unknown as EmulatedGateway;
+    expect(() => budgetSeen(keyless)).toThrow(/name the key/);
   });
 });
 

@@ -20,6 +20,13 @@ export function budgetSeen(
   gateway: Pick<EmulatedGateway, 'counters' | 'apiKey'>,
   key = gateway.apiKey,
 ): BudgetSeen {
+  // (From plain JS, an emulator without a key of its own, `startEmulator`'s `.emulator`, would
+  // read 0 for a key never named: a check that passes by mistake.)
+  if (typeof key !== 'string') {
+    throw new TypeError(
+      'budgetSeen: name the key (budgetSeen(gateway, key)): this gateway has none',
+    );
+  }
   const { counters } = gateway;
   return {
     chat: counters.requests.chat,
