@@ -43,9 +43,16 @@ export class ToolProgress {
    * timeout on progress keeps waiting however long the key stays busy.
    */
   waiting(callId: number, operation: string): void {
-    this.#wait(callId, `${operation}: waiting for one of the gateway key's slots`, {
+    const wait = {
       still: `${operation}: still waiting for one of the gateway key's slots`,
       retry: false,
+    };
+    this.#waiting.set(callId, wait);
+    // Core tells `queued` for every request, and `dequeued` at once (in the same turn) when a slot
+    // is free: only a call still waiting after that turn is told it waits.
+    queueMicrotask(() => {
+      if (this.#waiting.get(callId) !== wait) return;
+      this.#wait(callId, `${operation}: waiting for one of the gateway key's slots`, wait);
     });
   }
 

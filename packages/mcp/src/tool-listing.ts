@@ -14,8 +14,8 @@ import {
  * then get the SDK's bare "Tool ocr disabled" until the next read, though the service may be back.
  * Left callable, the call goes to core, which reads the services again before it refuses (once,
  * within the call's deadline) and then serves it, or refuses with `provider_unavailable` and what
- * to do, like any tool error. A hidden tool served tells `servedWhileHidden`, so that the list
- * can catch up.
+ * to do, like any tool error. A hidden tool called tells `calledWhileHidden`, so that the list
+ * can catch up with core's read.
  *
  * The SDK answers `tools/list` and `tools/call` from its own registry and gives no way to read its
  * handlers, so their registration is wrapped: call this before the first tool is registered.
@@ -23,7 +23,7 @@ import {
 export function listOnlyOffered(
   server: McpServer,
   offered: (name: string) => boolean,
-  servedWhileHidden: () => void,
+  calledWhileHidden: () => void,
 ): void {
   const inner = server.server;
   // (The SDK types a handler by its schema; these two are read as the results they are.)
@@ -42,7 +42,9 @@ export function listOnlyOffered(
       setRequestHandler(schema, async (request, extra) => {
         const hidden = !offered((request as CallToolRequest).params.name);
         const result = (await handler(request, extra)) as CallToolResult;
-        if (hidden && result.isError !== true) servedWhileHidden();
+        // Served or not, core read the services for it: the list follows that read (a call that
+        // failed for another reason, the service back, must not leave the tool hidden).
+        if (hidden) calledWhileHidden();
         return result;
       });
     } else setRequestHandler(schema, handler);

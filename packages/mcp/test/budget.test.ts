@@ -97,11 +97,8 @@ describe('progress', () => {
       { onprogress: (progress) => messages.push(progress.message ?? '') },
     );
     expect(textOf(result)).toBe('[de] hi');
-    expect(messages).toEqual([
-      "translation: waiting for one of the gateway key's slots",
-      'translation: sent to the gateway',
-      'translation: answered',
-    ]);
+    // A slot was free: nothing says the call waited for one (rv-2mcp F3).
+    expect(messages).toEqual(['translation: sent to the gateway', 'translation: answered']);
   });
 
   it('streams ask_model and reports the answer as it arrives', async () => {
