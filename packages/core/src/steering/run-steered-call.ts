@@ -492,8 +492,7 @@ async function hedgeRun<T>(
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
   const { nextAttempt, second, open } = run;
-  // How long the slow attempt (the walk's current one, maybe after a failover) had no content:
-  // measured when the hedge is sent or skipped, not the configured delay.
+  // (`waitedMs`: measured on the slow attempt, the walk's current one, not the configured delay.)
   const skipped = (reason: HedgeSkipReason) => {
     events?.hedgeSkipped(walk.model, reason, walk.attemptWaitedMs);
     return undefined;
