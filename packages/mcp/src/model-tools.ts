@@ -5,6 +5,7 @@ import type {
   ChatMessage,
   ChatRequest,
   ChatRoute,
+  ChatRouteHop,
   GatewayClient,
   ServiceId,
   SteeringOptions,
@@ -164,16 +165,37 @@ async function plan(
   return { streams, options };
 }
 
+/** Whether core steers this call: a list, a schema, or the server's steering (stalls, hedge). */
+function isSteered(args: AskModelArgs, askOptions: AskModelOptions): boolean {
+  if (args.fallback_models !== undefined || args.output_schema !== undefined) return true;
+  return Object.values(askOptions).some((value) => value !== undefined && value !== false);
+}
+
 /** Models passed over that the note after an answer names; the rest are counted. */
 const NOTED_HOPS = 3;
 
 /**
- * `ask_model`'s result: the answer, and which model gave it (with a list or a schema, the route).
+ * A hop the note names, with its outcome and why: the outcome beside the reason (`not_in_catalog`
+ * is a reason to skip a model and to defer one); a hedge's loser (`lost`) and a run that ended at
+ * a failure (`ended`, its code) too. The answering hop is the note's own subject.
+ */
+function passedOver(hop: ChatRouteHop): string[] {
+  if ('reason' in hop) return [`${hop.model}: ${hop.outcome} (${hop.reason})`];
+  if (hop.outcome === 'lost')
+    return [`${hop.model}: lost (hedged: the other attempt answered first)`];
+  if (hop.outcome === 'ended') return [`${hop.model}: ended (${hop.code})`];
+  return [];
+}
+
+/**
+ * `ask_model`'s result: the answer, and which model gave it. The route with it whenever the call
+ * was steered (`steered`: a list, a schema, the server's stall timeouts or hedge), and whenever it
+ * took more than one hop (a client's own steering): a hedge's loser is then in it.
  * With `output_schema` or `json` the text is the answer's JSON alone (what MCP asks of structured
  * content, and what a client parsing the text block needs), and a note of another model answering
  * comes as a second text block.
  */
-function askResult(args: AskModelArgs, answer: Answer): CallToolResult {
+function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallToolResult {
   const structured: Record<string, unknown> = {
     text: answer.text,
     model: answer.servedModel,
@@ -181,13 +203,8 @@ function askResult(args: AskModelArgs, answer: Answer): CallToolResult {
   if (answer.finishReason !== null) structured.finish_reason = answer.finishReason;
   if (answer.fallback) structured.requested_model = args.model;
   if (answer.structured !== undefined) structured.output = answer.structured.value;
-  if (args.fallback_models !== undefined || args.output_schema !== undefined) {
-    structured.route = answer.route;
-  }
-  // The outcome beside the reason: `not_in_catalog` is a reason to skip a model and to defer one.
-  const left = answer.route.hops.flatMap((hop) =>
-    'reason' in hop ? [`${hop.model}: ${hop.outcome} (${hop.reason})`] : [],
-  );
+  if (steered || answer.route.hops.length > 1) structured.route = answer.route;
+  const left = answer.route.hops.flatMap(passedOver);
   // A long list would bury the answer under the note: a few are named, the route has them all.
   if (left.length > NOTED_HOPS) structured.route = answer.route;
   const more =
@@ -274,7 +291,8 @@ export function registerModelTools(
           const request = chatRequest(args);
           const base: ChatCallOptions = { signal: extra.signal, ...askOptions };
           const { streams, options } = await plan(client, args, progress.wanted, base);
-          return askResult(args, await ask(client, request, streams, progress, options));
+          const answer = await ask(client, request, streams, progress, options);
+          return askResult(args, answer, isSteered(args, askOptions));
         },
         askModelArgument,
       ),

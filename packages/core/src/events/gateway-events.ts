@@ -193,7 +193,10 @@ export interface GatewayHedgeEvent extends GatewayEventBase {
   model: string;
   /** `sent`: the model of the attempt that was slow. */
   from?: string;
-  /** `sent`: how long the first attempt went without content. */
+  /**
+   * `sent`: how long `from`'s attempt had run without content when the hedge was sent, measured on
+   * the call's clock (after a failover, less than `afterMs`, which counts from the call's first request).
+   */
   waitedMs?: number;
   /** `won`: which attempt won. */
   winner?: 'first' | 'hedge';
@@ -218,6 +221,7 @@ export interface GatewayHedgeSkippedEvent extends GatewayEventBase {
   /** The model of the attempt that was slow. */
   model: string;
   reason: HedgeSkipReason;
+  /** How long `model`'s attempt had run without content, measured (as a `hedge`'s `waitedMs`). */
   waitedMs: number;
 }
 

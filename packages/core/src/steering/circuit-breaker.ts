@@ -123,7 +123,8 @@ export function isModelFailure(error: GatewayError): boolean {
  * cooldown the first call to plan the model takes its one probe (realm-wide: one in flight at a
  * time, held until the probe's attempt ends or its call does); the others keep planning around
  * it. An answer from the model closes it for every client. A model that is the call's only
- * candidate is still tried: the caller asked for it. Not shared across processes.
+ * candidate is still tried: the caller asked for it; so is every one when all are open (none a
+ * probe but the first call after a cooldown). Not shared across processes.
  */
 export class CircuitBreakers {
   readonly #options: Required<CircuitBreakerOptions>;
@@ -162,8 +163,9 @@ export class CircuitBreakers {
     if (seen === undefined || openUntil === 0) return undefined;
     // In use while planned around: kept as recently used, not forgotten in its cooldown.
     remember(key, seen);
-    if (others.every((other) => other === model || this.#isOpen(other))) return undefined;
     const now = monotonicNow();
+    // The probe first, even when every other candidate is open too: the first call after the
+    // cooldown is the probe (its event; its failure a failed probe), not one tried anyway.
     if (now >= openUntil && seen.probe === undefined) {
       const token = {};
       seen.probe = token;
@@ -171,6 +173,8 @@ export class CircuitBreakers {
       this.#events?.circuit('circuit-probe', model);
       return undefined;
     }
+    // Every candidate open (in its cooldown, or its probe in flight): tried anyway, no probe.
+    if (others.every((other) => other === model || this.#isOpen(other))) return undefined;
     const state =
       now < openUntil
         ? `open for ${Math.ceil(openUntil - now)} ms more`

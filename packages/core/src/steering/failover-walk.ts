@@ -172,6 +172,11 @@ export class FailoverWalk {
   /** When the current model's attempt was sent (its slot held), for `failover.waitedMs`. */
   #attemptStartedAt = 0;
 
+  /** How long the current model's attempt has run (a hedge's `waitedMs` on `from`). */
+  get attemptWaitedMs(): number {
+    return performance.now() - this.#attemptStartedAt;
+  }
+
   constructor(plan: WalkPlan) {
     this.hops = plan.routeOf?.hops ?? [];
     this.failed = plan.routeOf?.failed ?? [];

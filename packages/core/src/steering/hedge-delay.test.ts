@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_HEDGE, autoDelay, hedgeDelay, recordFirstContent } from './hedge-delay';
+import { AUTO_HEDGE, autoDelay, autoDelayCap, hedgeDelay, recordFirstContent } from './hedge-delay';
 
 const PRIOR = 2_000;
 
@@ -30,5 +30,14 @@ describe("'auto' hedge delay: a prior that moves to the model's p95 as answers a
     expect(hedgeDelay('auto', 'b1', 'm', false)).toBe(AUTO_HEDGE.priorMs.whole);
     expect(hedgeDelay('auto', 'b2', 'm', true)).toBe(AUTO_HEDGE.priorMs.stream);
     expect(hedgeDelay(75, 'b1', 'm', true)).toBe(75);
+  });
+
+  it("waits at most half of the first attempt's limit, below the floor too; a fixed afterMs as given", () => {
+    expect(autoDelayCap(1_500)).toBe(750);
+    expect(hedgeDelay('auto', 'capped', 'm', true, 1_500)).toBe(750);
+    expect(hedgeDelay('auto', 'capped', 'm', false, 5_000)).toBe(2_500);
+    expect(hedgeDelay('auto', 'capped', 'm', true, 60)).toBe(30);
+    expect(hedgeDelay('auto', 'capped', 'm', true, 60_000)).toBe(AUTO_HEDGE.priorMs.stream);
+    expect(hedgeDelay(900, 'capped', 'm', true, 1_000)).toBe(900);
   });
 });

@@ -55,17 +55,32 @@ export function recordFirstContent(
   seen.next = (seen.next + 1) % AUTO_HEDGE.samples;
 }
 
-/** How long a call on `model` waits for its first content before it is hedged. */
+/**
+ * How long a call on `model` waits for its first content before it is hedged. `limitMs`: the
+ * first attempt's limit, the shorter of its first-content stall timeout and the call's time left
+ * (a fixed `afterMs` not below it is refused up front: steering-options.ts). `'auto'` waits at
+ * most half of it (`autoDelayCap`), below its floor too: an estimate past the limit would never
+ * hedge, and the stall would move the call on unhedged and unreported.
+ */
 export function hedgeDelay(
   afterMs: number | 'auto',
   budgetId: string,
   model: string,
   stream: boolean,
+  limitMs = Number.POSITIVE_INFINITY,
 ): number {
   if (afterMs !== 'auto') return afterMs;
   const samples = timings().get(keyOf(budgetId, model, stream))?.samples ?? [];
-  return autoDelay(samples, stream ? AUTO_HEDGE.priorMs.stream : AUTO_HEDGE.priorMs.whole);
+  const wait = autoDelay(samples, stream ? AUTO_HEDGE.priorMs.stream : AUTO_HEDGE.priorMs.whole);
+  return Math.min(wait, autoDelayCap(limitMs));
 }
+
+/**
+ * The longest `'auto'` wait under a limit of `limitMs`: half of it. A hedge sent just before the
+ * stall would only double the failover the stall sends a moment later; at half, the hedge has as
+ * long to deliver as the first attempt still has before the stall moves the call on.
+ */
+export const autoDelayCap = (limitMs: number): number => Math.floor(limitMs / 2);
 
 /** The prior moved towards the samples' p95 by their number, within the floor and ceiling. */
 export function autoDelay(samples: readonly number[], priorMs: number): number {

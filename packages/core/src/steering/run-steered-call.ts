@@ -427,11 +427,14 @@ async function hedged<T>(
   hedge: Exclude<ReadSteering['hedge'], false | undefined>,
   second: HedgeRunState,
 ): Promise<Answered<T>> {
-  const { input, walk, scope, events, budgetId, plan } = planned;
+  const { input, walk, scope, events, budgetId, plan, call } = planned;
   const stream = input.spec.stream === true;
   earnHedge(budgetId, hedge.maxExtra);
   events?.raceBegins();
-  const delayMs = hedgeDelay(hedge.afterMs, budgetId, plan.models[0]!, stream);
+  // 'auto' stays under the first attempt's limit: its stall timeout, or the deadline left.
+  const stallMs = call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs;
+  const limitMs = Math.min(stallMs ?? Number.POSITIVE_INFINITY, scope.remainingMs);
+  const delayMs = hedgeDelay(hedge.afterMs, budgetId, plan.models[0]!, stream, limitMs);
   let firstSentAt = 0;
   // The runs share the call's events: their attempts are numbered from one count.
   let attempts = 0;
@@ -450,7 +453,7 @@ async function hedged<T>(
         walk.runEnded();
         throw error;
       }),
-    hedge: (open) => hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second, open }),
+    hedge: (open) => hedgeRun(planned, send, { nextAttempt, second, open }),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
@@ -482,16 +485,16 @@ async function hedgeRun<T>(
   planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
   run: {
-    waitedMs: number;
     nextAttempt: () => number;
     second: HedgeRunState;
     open: () => boolean;
   },
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
-  const { waitedMs, nextAttempt, second, open } = run;
+  const { nextAttempt, second, open } = run;
+  // (`waitedMs`: measured on the slow attempt, the walk's current one, not the configured delay.)
   const skipped = (reason: HedgeSkipReason) => {
-    events?.hedgeSkipped(walk.model, reason, waitedMs);
+    events?.hedgeSkipped(walk.model, reason, walk.attemptWaitedMs);
     return undefined;
   };
   if (!spendHedge(budgetId)) return skipped('cap');
@@ -515,7 +518,7 @@ async function hedgeRun<T>(
     refundHedge(budgetId);
     return skipped('no_candidate');
   }
-  events?.hedgeSent(from, model, waitedMs);
+  events?.hedgeSent(from, model, walk.attemptWaitedMs);
   // One attempt on its model: no retries, no failover (the first run walks on). Its failed hop
   // goes to the call's route, among the first run's, in the order they happened.
   const own = new FailoverWalk({

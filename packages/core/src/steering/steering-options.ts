@@ -68,8 +68,9 @@ export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptio
  * A hedge that can never be sent is refused, naming both values: its delay (`hedge.afterMs`) must
  * be less than the first-content timeout (a stall moves the call on before the hedge is due) and
  * than the deadline (`timeoutMs`). Where the values come from two places (a call's over its
- * client's), it is refused at the call. `'auto'` and no hedge pass; so does a stall timeout
- * longer than the deadline, which the deadline ends first (harmless).
+ * client's), it is refused at the call. `'auto'` passes, capped below the limit instead
+ * (hedge-delay.ts), and no hedge; so does a stall timeout longer than the deadline, which the
+ * deadline ends first (harmless).
  */
 export function refuseUnsentHedge(
   hedge: Required<HedgeOptions> | false | undefined,
