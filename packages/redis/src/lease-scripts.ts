@@ -111,8 +111,8 @@ end
 /**
  * What the acquire and acquire-if-free scripts do first (same KEYS and ARGV[1..6]): the server's
  * time and `ttl`; expired leases removed and counted, their instances asked (a census) and the
- * settle period set when any may still live or the id's state was lost (`lost`: no `seq`; the
- * census is described at ACQUIRE_SCRIPT); the waiters that stopped asking dropped; `limit` the
+ * settle period set when any may still live or the id's state was lost (`lost`: no `seq`, which
+ * is then written again; the census is described at ACQUIRE_SCRIPT); the waiters that stopped asking dropped; `limit` the
  * smallest limit recorded; `expired` for the answer.
  */
 const ACQUIRE_PREAMBLE = `${NOW}
@@ -134,6 +134,7 @@ if expired > 0 then
   end
 end
 if redis.call('EXISTS', KEYS[7]) == 1 then
+  if lost then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
   if asking > 0 then redis.call('INCRBY', KEYS[7], asking) end
 else
   if lost then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
@@ -141,6 +142,9 @@ else
     redis.call('SET', KEYS[7], asking, 'PX', math.max(1, math.floor(ttl * 2 / 3)))
   end
 end
+-- (The loss is handled: its census asked. The id's state is written from now on, so a later loss
+-- is seen as such, and a release or a census answer hands out slots again: RELEASE_SCRIPT.)
+if lost then redis.call('INCR', KEYS[4]) end
 ${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
 `;
@@ -205,8 +209,6 @@ grant(limit - redis.call('ZCARD', KEYS[1]), '', limit)
 if redis.call('ZCARD', KEYS[2]) > 0 or redis.call('ZCARD', KEYS[1]) >= limit then
   return {0, expired, limit}
 end
--- (The id's state is written from now on: a later loss of it is seen as such.)
-if lost then redis.call('INCR', KEYS[4]) end
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
 return {1, expired, limit}
 `;

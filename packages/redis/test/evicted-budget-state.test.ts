@@ -86,6 +86,15 @@ describe("the id's state lost but for its queue (`seq` gone, waiters still in li
     expect((await acquire('w:1', '1'))[0]).toBe(0);
     expect(await file.admin.exists(k.settle)).toBe(1);
     expect(woken).toEqual([]);
+    // y answers it (re-takes its lease): the loss is handled, and the free slot is w's. (Had the
+    // acquire not written `seq` again, the answer would hand nothing, and w would wait for good.)
+    await file.admin.eval(REFRESH_SCRIPT, {
+      keys: [k.holders, k.limits, k.settle, k.queue, k.seen, k.seq],
+      arguments: ['60000', '2', '1', k.wake, 'y:1'],
+    });
+    expect((await file.admin.zRange(k.holders, 0, -1)).sort()).toEqual(['w:1', 'y:1']);
+    await pollUntil(() => woken.length === 1, 'w woken');
+    expect(woken[0]).toMatch(/^w:1 /);
   });
 
   it('the last answer to a census hands the waiters nothing either', async () => {
