@@ -112,4 +112,18 @@ describe("the id's state lost but for its queue (`seq` gone, waiters still in li
     expect(await file.admin.zRange(k.queue, 0, -1)).toEqual(['w:1']);
     expect(woken).toEqual([]);
   });
+
+  it('an acquire that finds it while a census is under way asks the holders about it too', async () => {
+    const { k, acquire } = await twoHeldOneWaiting();
+    const asked: string[] = [];
+    await file.listener.subscribe(k.census, (message) => asked.push(message));
+    cleanups.push(() => file.listener.unsubscribe(k.census));
+    await file.admin.set(k.settle, '1', { PX: 40_000 }); // (one answer awaited)
+    await file.admin.del([k.holders, k.seq]);
+    expect((await acquire('w:1', '1'))[0]).toBe(0);
+    // Before: only a census of expired leases counted, and y's lost lease waited for its refresh.
+    expect(await file.admin.get(k.settle)).toBe('2');
+    await pollUntil(() => asked.length === 1, 'the holders asked');
+    expect(asked).toEqual(['lost']);
+  });
 });
