@@ -5,20 +5,18 @@
  * Per budget id the keys share one hash tag (Redis Cluster is refused all the same: redis-access.ts).
  * None has a TTL but `settle`: under a `volatile-*` maxmemory policy (the default of ElastiCache
  * and Memorystore) Redis evicts only keys with one, so it never evicts the leases; each script
- * removes what expired by its own scores instead. Under an `allkeys-*` policy, the loss of the
- * leases is seen (`held`) and handled like a restart's:
+ * removes what expired by its own scores instead. (An `allkeys-*` policy may evict any of them
+ * alone: not supported, README "Managed Redis".)
  *   {prefix:id}:holders  ZSET lease token → expiry (server ms): the slots in use
  *   {prefix:id}:queue    ZSET waiter token → ticket number: FIFO order of waiters
  *   {prefix:id}:seen     ZSET waiter token → expiry: waiters still alive (a crashed waiter leaves)
  *   {prefix:id}:seq      counter for tickets: its absence means the id's state was never written
- *                        or has been lost (restart without persistence, FLUSHALL)
+ *                        or has been lost (restart without persistence, FLUSHALL): then only an
+ *                        acquire grants, after its census; a release or a refresh grants nothing
  *   {prefix:id}:expired  counter of expired leases
  *   {prefix:id}:limits   ZSET limit → expiry: the limits of the processes using the id lately;
  *                        the smallest applies to everyone, so tickets stay in order
  *   {prefix:id}:settle   set while live holders re-register after a loss; nothing is granted
- *   {prefix:id}:held     1 while `holders` has members; 2 once a script found `holders` gone while
- *                        it said 1 (evicted alone, under an `allkeys-*` policy): a loss, which the
- *                        next acquire handles as one (no `seq`)
  * A lease's token is `<budget instance>:<n>:<its process's TTL in ms>`: a slot handed to a waiter
  * is announced on that instance's own channel, {prefix:id}:wake:<instance>, so a release wakes one
  * process, not all; the TTL tells how often the waiter asks (processes of one key may use
@@ -31,27 +29,6 @@
 const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-`;
-
-/**
- * Every script's check of `held` (the key list above): `loss` when `holders` is gone while `held`
- * says it has members, or a script found that before and no acquire has handled it yet (`held`
- * then stays 2, whatever a release or a refresh changes meanwhile: a refresh that re-takes its
- * own leases must not hide the others' loss). `mark(handled)` brings `held` up to date at the end
- * of a script; an acquire handles the loss (it asks the census), a release or refresh does not.
- * (`INCRBY … 0` reads the value with a command the budget's ACL user already has.)
- */
-const HELD = (holders: string, held: string) => `
-local loss = false
-if redis.call('EXISTS', ${held}) == 1 then
-  loss = redis.call('INCRBY', ${held}, 0) == 2 or redis.call('EXISTS', ${holders}) == 0
-  if loss then redis.call('SET', ${held}, 2) end
-end
-local function mark(handled)
-  if loss and not handled then return end
-  if redis.call('EXISTS', ${holders}) == 1 then redis.call('SET', ${held}, 1)
-  else redis.call('DEL', ${held}) end
-end
 `;
 
 /** Removes the waiters that stopped asking (their `seen` expired: a crashed or frozen process). */
@@ -134,15 +111,13 @@ end
 /**
  * What the acquire and acquire-if-free scripts do first (same KEYS and ARGV[1..6]): the server's
  * time and `ttl`; expired leases removed and counted, their instances asked (a census) and the
- * settle period set when any may still live or the id's state was lost (`lost`: no `seq`, or a
- * `loss` of `holders` alone, `HELD`; the
- * census is described at ACQUIRE_SCRIPT); the waiters that stopped asking dropped; `limit` the
+ * settle period set when any may still live or the id's state was lost (`lost`: no `seq`, which
+ * is then written again; the census is described at ACQUIRE_SCRIPT); the waiters that stopped asking dropped; `limit` the
  * smallest limit recorded; `expired` for the answer.
  */
 const ACQUIRE_PREAMBLE = `${NOW}
-${HELD('KEYS[1]', 'KEYS[8]')}
 local ttl = tonumber(ARGV[3])
-local lost = redis.call('EXISTS', KEYS[4]) == 0 or loss
+local lost = redis.call('EXISTS', KEYS[4]) == 0
 local gone_leases = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
 local expired = #gone_leases
 local asking = 0
@@ -159,8 +134,7 @@ if expired > 0 then
   end
 end
 if redis.call('EXISTS', KEYS[7]) == 1 then
-  -- (A census under way for expired leases: the holders lost meanwhile are asked too.)
-  if loss then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
+  if lost then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
   if asking > 0 then redis.call('INCRBY', KEYS[7], asking) end
 else
   if lost then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
@@ -168,11 +142,14 @@ else
     redis.call('SET', KEYS[7], asking, 'PX', math.max(1, math.floor(ttl * 2 / 3)))
   end
 end
+-- (The loss is handled: its census asked. The id's state is written from now on, so a later loss
+-- is seen as such, and a release or a census answer hands out slots again: RELEASE_SCRIPT.)
+if lost then redis.call('INCR', KEYS[4]) end
 ${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
 `;
 
-/** KEYS: holders, queue, seen, seq, expired, limits, settle, held.
+/** KEYS: holders, queue, seen, seq, expired, limits, settle.
  *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census
  *  channel, wake channel prefix, ahead (1: a failover's next attempt, ticketed before every
  *  waiter that did not ask for it, in ticket order among those that did).
@@ -186,7 +163,7 @@ ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
  *
  *  Live leases may be missing: leases expired while their processes live (Redis frozen longer
  *  than the TTL, or a holder stalled), or the id's state lost (no `seq`: a restart without
- *  persistence, FLUSHALL; or `holders` evicted alone under an `allkeys-*` policy). Then the script asks (a census): for expired leases, the budget
+ *  persistence, FLUSHALL). Then the script asks (a census): for expired leases, the budget
  *  instance of each on its own wake channel, where it listens while it lives (a crashed or exited
  *  process is not subscribed: PUBLISH answers 0 and it costs no wait); for lost state, every
  *  process that has held a lease of the id, on the census channel. When any may have lost a
@@ -197,7 +174,6 @@ ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
 export const ACQUIRE_SCRIPT = `${ACQUIRE_PREAMBLE}
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
-  mark(true)
   return {1, expired, limit, 0}
 end
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
@@ -207,9 +183,9 @@ if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
 end
 redis.call('ZADD', KEYS[3], now + ttl, ARGV[1])
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[6]')}
-local granted = redis.call('EXISTS', KEYS[7]) == 0 and grant(limit - redis.call('ZCARD', KEYS[1]), ARGV[1], limit)
-mark(true)
-if granted then return {1, expired, limit, 0} end
+if redis.call('EXISTS', KEYS[7]) == 0 and grant(limit - redis.call('ZCARD', KEYS[1]), ARGV[1], limit) then
+  return {1, expired, limit, 0}
+end
 local change = -1
 local earliest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if #earliest > 0 then change = math.max(0, tonumber(earliest[2]) - now) end
@@ -228,29 +204,23 @@ return {0, expired, limit, redis.call('ZRANK', KEYS[2], ARGV[1]), change, now}
  *  applies }. */
 export const ACQUIRE_IF_FREE_SCRIPT = `${ACQUIRE_PREAMBLE}
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[6]')}
-if redis.call('EXISTS', KEYS[7]) == 1 then
-  mark(true)
-  return {0, expired, limit}
-end
+if redis.call('EXISTS', KEYS[7]) == 1 then return {0, expired, limit} end
 grant(limit - redis.call('ZCARD', KEYS[1]), '', limit)
 if redis.call('ZCARD', KEYS[2]) > 0 or redis.call('ZCARD', KEYS[1]) >= limit then
-  mark(true)
   return {0, expired, limit}
 end
--- (The id's state is written from now on: a later loss of it is seen as such.)
-if redis.call('EXISTS', KEYS[4]) == 0 then redis.call('INCR', KEYS[4]) end
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
-mark(true)
 return {1, expired, limit}
 `;
 
-/** KEYS: holders, queue, seen, limits, settle, held. ARGV: token, wake channel prefix, limit, ttlMs.
+/** KEYS: holders, queue, seen, limits, settle, seq. ARGV: token, wake channel prefix, limit, ttlMs.
  *  Frees a slot (or leaves the queue) and hands the free slots to the first waiters in line, each
  *  woken on its own instance's channel: one message per slot handed over, whatever the number of
- *  waiters or processes. Returns 1 when the token held a slot. Idempotent: a release sent again
- *  (after a lost reply) changes nothing. */
+ *  waiters or processes. Hands none during a settle period, nor when the id's state was lost (no
+ *  `seq`): the leases missing then are still in flight, and only an acquire's census finds them.
+ *  Returns 1 when the token held a slot. Idempotent: a release sent again (after a lost reply)
+ *  changes nothing. */
 export const RELEASE_SCRIPT = `${NOW}
-${HELD('KEYS[1]', 'KEYS[6]')}
 local ttl = tonumber(ARGV[4])
 local held = redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -261,22 +231,23 @@ for _, other in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], now, '+inf')) do
 end
 ${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[2]')}
-if redis.call('EXISTS', KEYS[5]) == 0 then grant(limit - redis.call('ZCARD', KEYS[1]), '', limit) end
-mark(false)
+if redis.call('EXISTS', KEYS[5]) == 0 and redis.call('EXISTS', KEYS[6]) == 1 then
+  grant(limit - redis.call('ZCARD', KEYS[1]), '', limit)
+end
 return held
 `;
 
-/** KEYS: holders, limits, settle, queue, seen, held. ARGV: ttlMs, limit, census (1 when answering a
+/** KEYS: holders, limits, settle, queue, seen, seq. ARGV: ttlMs, limit, census (1 when answering a
  *  census), wake channel prefix, tokens….
  *  Extends the leases this process holds and re-takes any that Redis lost (expired while the
  *  process stalled, or wiped by a restart or FLUSHALL): a call in flight stays counted until it
  *  ends. Answering a census counts down the settle period; the last answer ends it and hands the
- *  free slots to the waiters in line. Returns { how many were re-taken, 1 when that put the key's
+ *  free slots to the waiters in line (none when the id's state was lost meanwhile, no `seq`: as a
+ *  release, RELEASE_SCRIPT). Returns { how many were re-taken, 1 when that put the key's
  *  live leases past its limit (its slots were granted meanwhile: the holder stalled longer than
  *  the TTL and the settle period, or ran calls on the fallback) }: they stay counted all the same,
  *  as their calls are in flight, so nothing is granted until the key is under its limit again. */
 export const REFRESH_SCRIPT = `${NOW}
-${HELD('KEYS[1]', 'KEYS[6]')}
 local ttl = tonumber(ARGV[1])
 local retaken = 0
 local past = 0
@@ -291,7 +262,7 @@ end
 if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
   redis.call('DEL', KEYS[3])
   local live = redis.call('ZRANGEBYSCORE', KEYS[2], now, '+inf')
-  if #live > 0 then
+  if #live > 0 and redis.call('EXISTS', KEYS[6]) == 1 then
     local smallest = tonumber(live[1])
     for _, other in ipairs(live) do smallest = math.min(smallest, tonumber(other)) end
     ${DROP_GONE('KEYS[4]', 'KEYS[5]')}
@@ -299,7 +270,6 @@ if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
     grant(smallest - redis.call('ZCARD', KEYS[1]), '', smallest)
   end
 end
-mark(false)
 return {retaken, past}
 `;
 
@@ -312,7 +282,6 @@ export interface LeaseKeys {
   expired: string;
   limits: string;
   settle: string;
-  held: string;
   /** Pub/sub: the prefix of each budget instance's wake channel (`…:wake:<instance>`). */
   wake: string;
   /** Pub/sub: an acquire asking the holders to re-take their leases. */
@@ -329,7 +298,6 @@ export function leaseKeys(prefix: string, id: string): LeaseKeys {
     expired: `${base}:expired`,
     limits: `${base}:limits`,
     settle: `${base}:settle`,
-    held: `${base}:held`,
     wake: `${base}:wake:`,
     census: `${base}:census`,
   };

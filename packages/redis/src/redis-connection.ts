@@ -469,20 +469,30 @@ class BudgetConnection implements RedisConnection {
    * - Redis answers that this node is a replica (READONLY, MASTERDOWN): after a failover the URL
    *   (an endpoint that follows the primary) may lead to the new primary, which only a new
    *   connection reaches. A URL naming a replica itself gets the same answer again.
-   * - the probe got no answer while a fresh connection to the URL answers at once: the host this
-   *   socket leads to vanished (no reset ever comes) and the URL's address moved on. A frozen
-   *   server answers neither, so the probe waits for it on the same connection, where its late
-   *   answer comes after the scripts sent before it (a release follows the acquire it undoes).
+   * - the probe got no answer while a fresh connection to the URL answers, and the probe stays
+   *   silent one command timeout more after that answer: the host this socket leads to vanished
+   *   (no reset ever comes) and the URL's address moved on. A frozen server answers neither, so
+   *   the probe waits for it on the same connection, where its late answer comes after the
+   *   scripts sent before it (a release follows the acquire it undoes). A slow one (another
+   *   app's long script) answers both when it is done, the old connection's probe too, if not
+   *   before the fresh one then shortly after: that connection is kept.
    */
   async #probe(): Promise<void> {
+    const { commandTimeout } = this.#options;
     // (Once checked, the scripts' probe alone: a pending SUBSCRIBE would hold up a close.)
     const probe = this.#checkAccess(!this.#checked);
     try {
-      await withTimeout(probe, this.#options.commandTimeout);
+      await withTimeout(probe, commandTimeout);
     } catch (cause) {
       const onAReplica = isErrorReply(cause) && /^(READONLY|MASTERDOWN)\b/.test(cause.message);
-      if (onAReplica || (cause instanceof RedisTimeout && (await this.#freshAnswers()))) {
-        this.#reconnectBoth();
+      if (onAReplica) this.#reconnectBoth();
+      else if (cause instanceof RedisTimeout && (await this.#freshAnswers())) {
+        // (Any end of the probe but silence, an answer or an error, says the socket is alive.)
+        const silent = await withTimeout(probe, commandTimeout).then(
+          () => false,
+          (late: unknown) => late instanceof RedisTimeout,
+        );
+        if (silent) this.#reconnectBoth();
       }
       throw cause;
     }

@@ -55,7 +55,7 @@ describe('acquireIfFree', () => {
     const k = keysOf(id);
     const script = (token: string) =>
       file.admin.eval(ACQUIRE_SCRIPT, {
-        keys: [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle, k.held],
+        keys: [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle],
         arguments: [token, '1', '60000', '0', k.census, k.wake, '0'],
       }) as Promise<number[]>;
     // A holder (a crashed process: nobody answers its census) and a waiter behind it, whose

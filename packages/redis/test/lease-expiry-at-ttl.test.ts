@@ -14,7 +14,7 @@ const file = redisForFile({ commandTimeoutMs: 10_000, leaseTtlMs: TTL });
 async function crashedHolder(id: string, expiresIn: number): Promise<string> {
   const k = leaseKeys('infergate:budget', id);
   const granted = (await file.admin.eval(ACQUIRE_SCRIPT, {
-    keys: [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle, k.held],
+    keys: [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle],
     arguments: ['crashed:1', '1', String(TTL), '0', k.census, k.wake, '0'],
   })) as number[];
   expect(granted[0]).toBe(1);

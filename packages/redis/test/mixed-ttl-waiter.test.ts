@@ -22,7 +22,7 @@ describe('a waiter with a shorter TTL than the releasing process, its channel si
     // S (leaseTtlMs 4000) asks: queued first, nobody listening on its instance's channel.
     const silent = 'silent-instance:1:4000';
     const [granted] = (await file.admin.eval(ACQUIRE_SCRIPT, {
-      keys: [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle, k.held],
+      keys: [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle],
       arguments: [silent, '1', '4000', '0', k.census, k.wake, '0'],
     })) as number[];
     expect(granted).toBe(0);

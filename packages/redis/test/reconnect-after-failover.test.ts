@@ -35,15 +35,43 @@ async function server(): Promise<{ redis: TestRedis; admin: RedisClient }> {
 
 /** A loopback address forwarding each new connection to `target.port`; `silence()` makes every
  *  connection it forwards so far go silent (nothing passes, nothing is closed: a host that
- *  vanished), while new ones still go through. */
+ *  vanished), while new ones still go through. `slowDown()` holds back Redis's answers on every
+ *  connection it forwards so far (a Redis busy with another app's long script), until a new
+ *  connection has had an answer: then they pass too, just after it (the worst order for the
+ *  budget: the fresh connection answered first). `connections` counts the connections made. */
+interface Forwarded {
+  silent: boolean;
+  upstream: ReturnType<typeof tcpConnect>;
+  /** Redis's answers held back (while slowed down). */
+  held: Buffer[] | undefined;
+  write(data: Buffer): void;
+}
+
 async function addressOf(target: { port: number }) {
-  const open = new Set<{ silent: boolean; upstream: ReturnType<typeof tcpConnect> }>();
+  const open = new Set<Forwarded>();
+  let connections = 0;
+  /** Called with the answers that reach a connection made since `slowDown()`. */
+  let onFreshAnswer = () => {};
   const proxy = createServer((client) => {
+    connections += 1;
     const upstream = tcpConnect(target.port, '127.0.0.1');
-    const pair = { silent: false, upstream };
+    const pair: Forwarded = {
+      silent: false,
+      upstream,
+      held: undefined,
+      write: (data) => client.write(data),
+    };
     open.add(pair);
+    const fresh = onFreshAnswer;
     client.on('data', (data) => pair.silent || upstream.write(data));
-    upstream.on('data', (data) => pair.silent || client.write(data));
+    upstream.on('data', (data: Buffer) => {
+      if (pair.silent) return;
+      if (pair.held) pair.held.push(data);
+      else {
+        client.write(data);
+        fresh();
+      }
+    });
     client.on('error', () => {});
     upstream.on('error', () => {});
     client.on('close', () => {
@@ -62,6 +90,26 @@ async function addressOf(target: { port: number }) {
   });
   return {
     url: `redis://127.0.0.1:${address.port}`,
+    get connections() {
+      return connections;
+    },
+    slowDown() {
+      const slowed = [...open];
+      for (const pair of slowed) pair.held = [];
+      let flushed = false;
+      onFreshAnswer = () => {
+        if (flushed) return;
+        flushed = true;
+        // (After the fresh answer's bytes, on the next turn: they reach the budget first.)
+        setImmediate(() => {
+          for (const pair of slowed) {
+            const held = pair.held ?? [];
+            pair.held = undefined;
+            for (const data of held) pair.write(data);
+          }
+        });
+      };
+    },
     silence() {
       for (const pair of open) {
         pair.silent = true;
@@ -100,6 +148,33 @@ describe('the host behind the URL vanishes (its connections go silent) and the U
     // The pub/sub connection was made anew too: the wake channel listens on the new connection.
     const channels = await admin.sendCommand<string[]>(['PUBSUB', 'CHANNELS', `${keys.wake}*`]);
     expect(channels).toHaveLength(1);
+    lease.release();
+  });
+});
+
+describe("a Redis that is only slow (another app's long script) past the command timeout, same host", () => {
+  it('keeps its connections when the old one answers just after a fresh one: no reconnect', async () => {
+    const { redis, admin } = await server();
+    const address = await addressOf({ port: redis.port });
+    const b = budget({ url: address.url });
+    const id = `ig-slow-${Math.random()}`;
+    const keys = leaseKeys('infergate:budget', id);
+    (await b.acquire(request(id))).release();
+    await pollUntil(async () => (await admin.zCard(keys.holders)) === 0, 'the release done');
+    expect(address.connections).toBe(2);
+
+    address.slowDown();
+    const failed = await caught(b.acquire(request(id)), isGatewayError);
+    expect(failed.message).toMatch(/timed out/);
+    // The probe got no answer in time either, and the budget asked a fresh connection (the third),
+    // which answered: then the old connections' answers came, the probe's among them.
+    await pollUntil(() => address.connections >= 3, 'the fresh connection');
+    await untilBackOnRedis(b);
+    // Before the fix: a fresh answer alone made the budget drop both connections and open two
+    // more (rv-2redis F4: a Redis busy 800 ms at a time was reconnected to again and again).
+    expect(address.connections).toBe(3);
+    const lease = await b.acquire(request(id));
+    expect(await admin.zCard(keys.holders)).toBe(1);
     lease.release();
   });
 });

@@ -88,7 +88,7 @@ describe('READONLY after a failover demoted the node the budget is connected to'
     );
     // The acquire script once: not again every 50 ms for a command timeout (~40 times). (Counted
     // by the server, not by roundTrips: the outage's probes may run before the call rejects.)
-    expect(sent.filter((line) => line.includes(`"8" "${holders}"`))).toHaveLength(1);
+    expect(sent.filter((line) => line.includes(`"7" "${holders}"`))).toHaveLength(1);
     // Probes that a replica answers (a read) do not end the outage: it still says READONLY.
     await pollUntil(() => b.stats.roundTrips >= before + 5, 'probes answered');
     const ready = await caught(b.ready(), isGatewayError);

@@ -99,7 +99,7 @@ describe('a failover keeps its turn', () => {
 /** The acquire script run by hand for `id`'s tokens (a limit of 1, a TTL of a minute). */
 function scripts(id: string) {
   const k = leaseKeys('infergate:budget', id);
-  const acquireKeys = [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle, k.held];
+  const acquireKeys = [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle];
   const acquire = (token: string) =>
     file.admin.eval(ACQUIRE_SCRIPT, {
       keys: acquireKeys,
@@ -151,7 +151,7 @@ describe('a waiter nobody listens for (its process died, or its pub/sub connecti
 /** The release script run by hand (a limit of 1, a TTL of a minute). */
 function release(k: ReturnType<typeof leaseKeys>, token: string) {
   return file.admin.eval(RELEASE_SCRIPT, {
-    keys: [k.holders, k.queue, k.seen, k.limits, k.settle, k.held],
+    keys: [k.holders, k.queue, k.seen, k.limits, k.settle, k.seq],
     arguments: [token, k.wake, '1', '60000'],
   });
 }
