@@ -3,7 +3,8 @@
  * the same, as by an agent that listed the tools once: the call asks the gateway (core reads the
  * services again before it refuses) and is served when the service is back, the list catching up;
  * while it is down the result is a tool error the model can act on (code, what to do), not the
- * MCP SDK's bare "Tool ocr disabled". Through the MCP SDK's Client against the emulator.
+ * MCP SDK's bare "Tool ocr disabled". The list follows core's read after such a call, whatever its
+ * outcome. Through the MCP SDK's Client against the emulator.
  */
 import { pngWithText } from '@infergate/emulator/fixtures';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -53,6 +54,22 @@ describe('a call to a tool the tool list left out', () => {
     const served = await ocr('Invoice 42');
     expect(served.isError).toBeFalsy();
     expect(textOf(served)).toBe('Invoice 42');
+    await back;
+    expect(await toolNames()).toContain('ocr');
+  });
+
+  it('is listed again after a call that failed for another reason, the service back (rv-2mcp F2)', async () => {
+    const { emulator } = harness().gateway;
+    emulator.scenario.services.ocr.availableNodes = 0;
+    const hidden = nextListChange(client());
+    expect(await harness().mcp.refreshCatalog()).toBe(true);
+    await hidden;
+    expect(await toolNames()).not.toContain('ocr');
+
+    emulator.scenario.services.ocr.availableNodes = 1;
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'ocr', times: 3 });
+    const back = nextListChange(client());
+    expect((await ocr('engine down')).isError).toBe(true);
     await back;
     expect(await toolNames()).toContain('ocr');
   });
