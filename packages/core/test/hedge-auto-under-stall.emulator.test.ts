@@ -3,10 +3,17 @@
 // before the stall moves the call on, instead of never being due.
 import type { Emulator } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatCallOptions } from '../src/index';
 import { AUTO_HEDGE } from '../src/steering/hedge-delay';
-import { driveClock, hi, only, recordingClient, settledAfter } from './helpers';
+import {
+  driveClock,
+  hedgesOnDrivenClock,
+  hi,
+  only,
+  recordingClient,
+  settledAfter,
+} from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
 const FOREVER = 60_000;
@@ -41,16 +48,7 @@ async function autoHedgedAt(stream: boolean, options: ChatCallOptions, hedgedAt:
 }
 
 describe("hedge 'auto' under a first-content limit: half of it at most", () => {
-  beforeAll(async () => {
-    // Core loads its steering on a call's first hedge, and a module load under vitest waits on
-    // timers: loaded here, on real ones, before a test fakes them.
-    const { client } = recordingClient(await emulate());
-    await client.chat(hi(), { hedge: { afterMs: 60_000 } });
-  });
-
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  hedgesOnDrivenClock();
 
   it.each([
     ['streamed', true, 1_500],

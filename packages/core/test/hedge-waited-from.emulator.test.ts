@@ -2,28 +2,20 @@
 // content when the hedge was sent; measured on the call's clock, not the configured delay (which
 // counts from the call's first request, maybe on another model before a failover).
 import { emulate } from '@infergate/emulator/testing';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GatewayEvent } from '../src/index';
 import {
   beforeEachChat,
   clientOn,
   driveClock,
+  hedgesOnDrivenClock,
   hi,
   only,
-  recordingClient,
   settledAfter,
 } from './helpers';
 
 describe("a hedge's waitedMs is the time its `from` attempt waited", () => {
-  beforeAll(async () => {
-    // Core loads its steering on a call's first hedge (a module load under vitest waits on timers).
-    const { client } = recordingClient(await emulate());
-    await client.chat(hi(), { hedge: { afterMs: 60_000 } });
-  });
-
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  hedgesOnDrivenClock();
 
   it('after a failover: the time on the model it failed over to, not the delay', async () => {
     const gateway = await emulate();

@@ -2,7 +2,7 @@
 // first content, the first to deliver content wins, the other aborted at once.
 import type { Emulator } from '@infergate/emulator';
 import { caught, emulate, untilRequests } from '@infergate/emulator/testing';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import type { ChatCallOptions, GatewayClient, GatewayEvent } from '../src/index';
@@ -16,6 +16,7 @@ import {
   deferred,
   driveClock,
   faulted,
+  hedgesOnDrivenClock,
   hi,
   idle,
   ONE_ATTEMPT,
@@ -146,16 +147,7 @@ async function hedgedUntilDone(stream: boolean): Promise<GatewayEvent[]> {
 }
 
 describe('hedge: a second attempt when the first is slow to its first content', () => {
-  beforeAll(async () => {
-    // Core loads its steering on a call's first hedge, and a module load under vitest waits on
-    // timers: loaded here, on real ones, before a test fakes them.
-    const { client } = recordingClient(await emulate());
-    await client.chat(hi(), { hedge: { afterMs: 60_000 } });
-  });
-
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  hedgesOnDrivenClock();
 
   it('goes to the next listed model into a free slot; the hedge wins, the first is aborted', async () => {
     // Exactly one attempt's output reaches the caller.

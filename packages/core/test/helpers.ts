@@ -14,7 +14,7 @@ import {
   emulate,
   type GatewayConnection,
 } from '@infergate/emulator/testing';
-import { expect, vi } from 'vitest';
+import { afterEach, beforeAll, expect, vi } from 'vitest';
 import { createInProcessBudget } from '../src/budget/in-process-budget';
 import type { KeyBudget } from '../src/budget/key-budget';
 import { realmValue } from '../src/budget/realm';
@@ -157,6 +157,21 @@ export function beforeEachChat(
 export const ONE_ATTEMPT = ['queued', 'dequeued', 'attempt', 'response', 'released'];
 
 /** The events of one type, typed. */
+/**
+ * For a describe block whose tests drive the clock over hedged calls: core's steering loaded on
+ * real timers first (core loads it on a call's first hedge, and a module load under vitest waits
+ * on timers), and real timers back after each test.
+ */
+export function hedgesOnDrivenClock(): void {
+  beforeAll(async () => {
+    const { client } = recordingClient(await emulate());
+    await client.chat(hi(), { hedge: { afterMs: 60_000 } });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
+
 export function only<T extends GatewayEvent['type']>(
   events: GatewayEvent[],
   type: T,
