@@ -27,7 +27,10 @@ export function parseCorsOrigins(value: string): CorsOption {
     } catch {
       throw new Error(`--cors: '${origin}' is not an origin like http://localhost:5173`);
     }
-    if (parsed.origin !== origin.replace(/\/$/, '')) {
+    // What a browser sends is the URL's origin: a host in capitals, a default port or an IPv6
+    // address written long are the same origin; a path, query or fragment is none.
+    const bare = parsed.pathname === '/' && parsed.search === '' && parsed.hash === '';
+    if (!bare || parsed.origin === 'null' || !/^[a-z][a-z\d+.-]*:\/\//i.test(origin)) {
       throw new Error(`--cors: '${origin}' is not an origin (scheme://host[:port], no path)`);
     }
   }

@@ -173,7 +173,8 @@ export class CircuitBreakers {
       this.#events?.circuit('circuit-probe', model);
       return undefined;
     }
-    // Every candidate open (in its cooldown, or its probe in flight): tried anyway, no probe.
+    // Every other candidate open (in or past its cooldown: open until a probe answers): tried
+    // anyway, no probe.
     if (others.every((other) => other === model || this.#isOpen(other))) return undefined;
     const state =
       now < openUntil

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.1 (the base URL), §2.2 (the key), §2.5 (a budget per key and origin).
 
-import type { CorsOption } from '../cors';
+import { type CorsOption, checkedCorsOption } from '../cors';
 import type { EmulatorCounters, EndpointName } from '../counters';
 import { createEmulator, type Emulator } from '../emulator';
 import { refuseUnknownOptions } from '../field-names';
@@ -42,8 +42,11 @@ export interface EmulateOptions {
    * it, else the scenario's most capable key (as `startEmulator`'s `apiKey`).
    */
   apiKey?: string;
-  /** `'http'`: let browser apps on other origins call the server (see `startEmulator`). */
-  cors?: CorsOption;
+  /**
+   * `'http'`: let browser apps on other origins call the server (see `startEmulator`; `false` is
+   * off). Checked in every mode, so a wrong value fails where it is written.
+   */
+  cors?: CorsOption | false;
   /**
    * A test framework's hooks (vitest's or jest's `afterEach` / `afterAll`): with them the counters
    * and injected faults are reset after each test and the gateway closed after all.
@@ -132,6 +135,7 @@ const realm = globalThis as { [HOSTS]?: number };
 export async function emulate(options: EmulateOptions = {}): Promise<EmulatedGateway> {
   refuseUnknownOptions(options, EMULATE_OPTION_KEYS, 'emulate');
   if (options.hooks !== undefined) refuseUnknownOptions(options.hooks, HOOK_KEYS, 'emulate hooks');
+  if (options.cors !== undefined && options.cors !== false) checkedCorsOption(options.cors);
   const emulator = options.emulator ?? createEmulator(options.scenario);
   const as = options.as ?? 'fetch';
   // One rule in every mode (startEmulator's): the scenario's full default key, else its most capable.

@@ -1,7 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { realSetTimeout } from './wait-for-state';
 
 // Node only: a child process and a port. `redis-server` (Debian's `redis-server` package) must be on PATH.
 
@@ -36,10 +40,16 @@ export interface ServerTls {
   caFile: string;
 }
 
-function serverArgs(port: number, tls: ServerTls | undefined): string[] {
-  // A replica's full sync writes an RDB file even without `save`: into the temporary folder, one
-  // name per port, never into the working directory (a package folder under test).
-  const files = ['--dir', tmpdir(), '--dbfilename', `infergate-test-${port}.rdb`];
+/**
+ * The RDB file a server may write: a replica's full sync writes one even without `save`. In the
+ * temporary folder, never the working directory (a package folder under test), and one name per
+ * server started, removed when it stops: a restarted or later server on the port starts empty.
+ */
+const rdbFile = () => `infergate-test-${randomUUID()}.rdb`;
+const removeRdb = (file: string) => rmSync(join(tmpdir(), file), { force: true });
+
+function serverArgs(port: number, tls: ServerTls | undefined, rdb: string): string[] {
+  const files = ['--dir', tmpdir(), '--dbfilename', rdb];
   const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...files];
   if (!tls) return ['--port', String(port), ...common];
   // TLS only (no plain port), clients not asked for a certificate: as managed Redis services are.
@@ -64,9 +74,11 @@ class RedisStartError extends Error {
 }
 
 function spawnServer(port: number, tls?: ServerTls): Promise<ChildProcess> {
-  const child: ChildProcess = spawn('redis-server', serverArgs(port, tls), {
+  const rdb = rdbFile();
+  const child: ChildProcess = spawn('redis-server', serverArgs(port, tls, rdb), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  child.once('exit', () => removeRdb(rdb));
   return new Promise<ChildProcess>((resolve, reject) => {
     let seen = '';
     child.once('error', reject);
@@ -127,6 +139,9 @@ export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRe
   };
 }
 
+/** The real clock, taken when the kit loads (before a test fakes `performance`). */
+const realNow = performance.now.bind(performance);
+
 /**
  * Resolves once `check` holds: asked now, then every 10 ms, for what sends no event (a Redis key,
  * a budget's stats; the emulator's own state is waited on by `until` from
@@ -138,10 +153,11 @@ export async function pollUntil(
   what: string,
   timeoutMs = 30_000,
 ): Promise<void> {
-  const end = performance.now() + timeoutMs;
+  // On the real clock, as `until`'s safety net: a test that fakes timers never stops it.
+  const end = realNow() + timeoutMs;
   while (!(await check())) {
-    if (performance.now() > end)
+    if (realNow() > end)
       throw new Error(`pollUntil: still waiting for ${what} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => realSetTimeout(resolve, 10));
   }
 }

@@ -2,6 +2,7 @@
 import type { EmulatorCounters, EndpointName } from '../counters';
 import type { Emulator } from '../emulator';
 import { refuseUnknownOptions } from '../field-names';
+import { timerMs } from '../timing';
 
 export interface UntilOptions {
   /**
@@ -25,7 +26,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * on the real clock, so a test that drives fake time past it (`drivenClock`) never fails a wait
  * whose event comes later in driven time.
  */
-const realSetTimeout = globalThis.setTimeout;
+export const realSetTimeout = globalThis.setTimeout;
 const realClearTimeout = globalThis.clearTimeout;
 
 /** The keys of a wait's options: `until`'s, plus `key` or `endpoint` where the wait takes one. */
@@ -76,7 +77,8 @@ export function until(
       finish(
         new Error(`until: still waiting for ${what} after ${timeoutMs} ms; counters: ${seen}`),
       );
-    }, timeoutMs);
+      // (`Infinity`, or past what one timer holds: as good as never, not at once.)
+    }, timerMs(timeoutMs));
   });
 }
 
