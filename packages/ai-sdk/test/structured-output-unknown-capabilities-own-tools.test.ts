@@ -3,7 +3,7 @@
 // the emulator: core picks the method by the listed models' rule (docs/gateway-protocol.md §4.8
 // item 1), so `tools` — first in the allowed methods — is not used over the request's own tools
 // (its forced call would keep them from being called), and the agent's tool step runs.
-import type { ModelSpec } from '@infergate/emulator';
+import type { ScenarioInput } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
 import { generateText, Output, stepCountIs, tool } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -11,16 +11,10 @@ import { z } from 'zod/v4';
 import { createGateway } from '../src';
 import { WEATHER_TOOL } from './weather-tool';
 
-const UNSAID = 'community/unsaid';
-const models: Record<string, ModelSpec> = {
-  [UNSAID]: {
-    owned_by: 'service-community',
-    online: true,
-    capabilities: ['chat', 'streaming', 'tools', 'json_schema', 'json_object'],
-    listing: 'no_capabilities',
-  },
-};
-const emulated = await emulate({ scenario: { models }, hooks: { afterEach, afterAll } });
+/** The default scenario's model that serves everything, here listed without its capabilities. */
+const UNSAID = 'community/general';
+const scenario: ScenarioInput = { models: { [UNSAID]: { listing: 'no_capabilities' } } };
+const emulated = await emulate({ scenario, hooks: { afterEach, afterAll } });
 
 describe('a schema call with its own tools, to a model of unknown capabilities', () => {
   it('is not served by a forced tool: the weather tool runs, then the object comes', async () => {

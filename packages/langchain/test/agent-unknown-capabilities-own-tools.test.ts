@@ -2,22 +2,16 @@
 // (its catalog entry gives no capabilities list), allowed `tools` first, against the emulator:
 // core picks the method by the listed models' rule (docs/gateway-protocol.md §4.8 item 1), so the
 // schema is not served by a forced tool over the agent's own tools, and the weather tool runs.
-import type { ModelSpec } from '@infergate/emulator';
+import type { ScenarioInput } from '@infergate/emulator';
 import { createAgent, providerStrategy } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
 import { recordingGateway, weatherTool } from './helpers';
 
-const UNSAID = 'community/unsaid';
-const models: Record<string, ModelSpec> = {
-  [UNSAID]: {
-    owned_by: 'service-community',
-    online: true,
-    capabilities: ['chat', 'streaming', 'tools', 'json_schema', 'json_object'],
-    listing: 'no_capabilities',
-  },
-};
+/** The default scenario's model that serves everything, here listed without its capabilities. */
+const UNSAID = 'community/general';
+const scenario: ScenarioInput = { models: { [UNSAID]: { listing: 'no_capabilities' } } };
 const Place = z.object({ city: z.string() });
 
 describe('createAgent on a model of unknown capabilities, tools allowed first', () => {
@@ -25,7 +19,7 @@ describe('createAgent on a model of unknown capabilities, tools allowed first', 
     const { bodies, connection } = await recordingGateway<{
       tool_choice?: unknown;
       response_format?: { type: string };
-    }>({ models });
+    }>(scenario);
     const model = new GatewayChatModel(UNSAID, {
       ...connection,
       structuredOutput: { methods: ['tools', 'json_schema', 'json_object'] },

@@ -5,63 +5,41 @@
  * SDK's Client against the emulator in-process; the interval is the subject, so the test drives
  * the clock (core's timers, `performance.now()`, the server's due read) instead of waiting.
  */
-import { drivenClock, type EmulatedGateway, emulate } from '@infergate/emulator/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { drivenClock } from '@infergate/emulator/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RECHECK_MIN_MS } from '../src/catalog-watch';
-import { createGatewayMcpServer, type GatewayMcpServer } from '../src/index';
+import { inMemoryServerOfFile } from './harness';
 
-let gateway: EmulatedGateway;
-let mcp: GatewayMcpServer;
-let client: Client;
-beforeAll(async () => {
-  gateway = await emulate();
-  mcp = createGatewayMcpServer({
-    catalogRefreshMs: 0,
-    clientOptions: { ...gateway.connection, maxRetries: 0 },
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(serverSide);
-  client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(clientSide);
-  // What loads on first use (core's steering) loads on real timers, before a test fakes them.
-  await client.callTool({ name: 'translate', arguments: { text: 'warm', target_language: 'de' } });
-  await client.callTool({
-    name: 'ask_model',
-    arguments: { model: 'community/general', prompt: 'hi' },
-  });
-});
-afterAll(async () => {
-  await client.close();
-  await mcp.close();
-  await gateway.close();
-});
-beforeEach(() => {
-  gateway.emulator.clearFaults();
-  gateway.emulator.resetCounters();
-});
-afterEach(() => {
-  vi.useRealTimers();
+const { gateway, mcp, client } = inMemoryServerOfFile({
+  warm: async () => {
+    await client().callTool({
+      name: 'translate',
+      arguments: { text: 'warm', target_language: 'de' },
+    });
+    await client().callTool({
+      name: 'ask_model',
+      arguments: { model: 'community/general', prompt: 'hi' },
+    });
+  },
 });
 
 const clock = drivenClock(vi);
-const capabilityReads = () => gateway.emulator.counters.requests.capabilities ?? 0;
+const capabilityReads = () => gateway().emulator.counters.requests.capabilities ?? 0;
 /** `count` calls of `name` at once, each with its own `args(i)`. */
 const calls = (count: number, name: string, args: (i: number) => Record<string, unknown>) =>
   Promise.all(
     Array.from(
       { length: count },
-      (_, i) => client.callTool({ name, arguments: args(i) }) as Promise<CallToolResult>,
+      (_, i) => client().callTool({ name, arguments: args(i) }) as Promise<CallToolResult>,
     ),
   );
 /** Until the key's slots are all back (the catalog reads among them ended). */
-const idle = () => clock.settledAfter(0, mcp.client.budget.whenIdle());
+const idle = () => clock.settledAfter(0, mcp().client.budget.whenIdle());
 
 describe('the services re-read after provider_unavailable', () => {
   it('is one read for a run of failures, and one more once RECHECK_MIN_MS has passed', async () => {
-    gateway.emulator.injectFault({ fault: 'service_unavailable', endpoint: 'translations' });
+    gateway().emulator.injectFault({ fault: 'service_unavailable', endpoint: 'translations' });
     clock.drive();
     // Ten failures one after another within the interval, each after the last read ended.
     for (let i = 0; i < 10; i++) {
@@ -95,7 +73,7 @@ describe('the services re-read after provider_unavailable', () => {
 
   it('is not made by ask_model failing on an offline model', async () => {
     // The model goes offline at the gateway (the client's catalog, read before, still lists it).
-    gateway.emulator.injectFault({ fault: 'model_offline', model: 'community/general' });
+    gateway().emulator.injectFault({ fault: 'model_offline', model: 'community/general' });
     try {
       clock.drive();
       const failed = await clock.settledAfter(
@@ -109,8 +87,8 @@ describe('the services re-read after provider_unavailable', () => {
       await idle();
       expect(capabilityReads()).toBe(0);
     } finally {
-      gateway.emulator.scenario.models['community/general']!.online = true;
-      mcp.client.refreshCatalog();
+      gateway().emulator.scenario.models['community/general']!.online = true;
+      mcp().client.refreshCatalog();
     }
   });
 });

@@ -272,3 +272,47 @@ export const untilChatsHeld = (harness: () => Harness, sent: number, inflight = 
     (counters) =>
       counters.requests.chat === sent && counters.inflight[harness().gateway.apiKey] === inflight,
   );
+
+/**
+ * For the file's tests that drive the clock: the emulator in-process (its fetch, no socket, so a
+ * moved clock is all that passes), a gateway MCP server on it (no catalog refresh, no retries
+ * unless `maxRetries` says) and one SDK client over an in-memory pair, started before the tests.
+ * `warm` makes the first calls (through `client()`) on real timers: what loads on first use
+ * (core's steering) waits on timers under vitest, so it loads before a test fakes them. Each test
+ * starts with no faults and zeroed counters, and ends on real timers.
+ */
+export function inMemoryServerOfFile(options: {
+  server?: Partial<Omit<GatewayMcpServerOptions, 'clientOptions'>>;
+  maxRetries?: number;
+  warm: () => Promise<unknown>;
+}): { gateway: () => EmulatedGateway; mcp: () => GatewayMcpServer; client: () => Client } {
+  let gateway: EmulatedGateway | undefined;
+  let mcp: GatewayMcpServer | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    gateway = await emulate();
+    mcp = createGatewayMcpServer({
+      catalogRefreshMs: 0,
+      ...options.server,
+      clientOptions: { ...gateway.connection, maxRetries: options.maxRetries ?? 0 },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    await options.warm();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await mcp?.close();
+    await gateway?.close();
+  });
+  beforeEach(() => {
+    gateway!.emulator.clearFaults();
+    gateway!.emulator.resetCounters();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  return { gateway: () => gateway!, mcp: () => mcp!, client: () => client! };
+}

@@ -6,12 +6,9 @@
  * emulator, in-process; the wait is the subject, so the test drives the clock (core's timers, the
  * server's reminder timer and the client's timeout) instead of waiting through it.
  */
-import { drivenClock, type EmulatedGateway, emulate } from '@infergate/emulator/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGatewayMcpServer, type GatewayMcpServer } from '../src/index';
-import { textOf } from './harness';
+import { drivenClock } from '@infergate/emulator/testing';
+import { describe, expect, it, vi } from 'vitest';
+import { inMemoryServerOfFile, textOf } from './harness';
 
 /** The gateway's Retry-After (s): longer than the client's timeout. */
 const RETRY_AFTER_S = 12;
@@ -19,32 +16,12 @@ const RETRY_AFTER_S = 12;
 const CLIENT_TIMEOUT_MS = 5_000;
 const REMINDER_MS = 2_000;
 
-let gateway: EmulatedGateway;
-let mcp: GatewayMcpServer;
-let client: Client;
-beforeAll(async () => {
-  gateway = await emulate();
-  mcp = createGatewayMcpServer({
-    catalogRefreshMs: 0,
-    queueProgressMs: REMINDER_MS,
-    // One retry: the one that waits out the Retry-After.
-    clientOptions: { ...gateway.connection, maxRetries: 1 },
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(serverSide);
-  client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(clientSide);
-  // A first call on real timers: what loads on first use has loaded before a test fakes them.
-  await client.callTool({ name: 'translate', arguments: { text: 'warm', target_language: 'de' } });
-});
-afterAll(async () => {
-  await client.close();
-  await mcp.close();
-  await gateway.close();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  gateway.emulator.clearFaults();
+const { gateway, client } = inMemoryServerOfFile({
+  server: { queueProgressMs: REMINDER_MS },
+  // One retry: the one that waits out the Retry-After.
+  maxRetries: 1,
+  warm: () =>
+    client().callTool({ name: 'translate', arguments: { text: 'warm', target_language: 'de' } }),
 });
 
 const clock = drivenClock(vi);
@@ -56,7 +33,7 @@ describe('a call waiting out a Retry-After', () => {
   ] as const)(
     'after a 429 %s: progress every queueProgressMs until the retry',
     async (reason, fault) => {
-      gateway.emulator.injectFault({
+      gateway().emulator.injectFault({
         fault,
         endpoint: 'translations',
         times: 1,
@@ -74,7 +51,7 @@ describe('a call waiting out a Retry-After', () => {
         ],
       });
       const steps: string[] = [];
-      const called = client.callTool(
+      const called = client().callTool(
         { name: 'translate', arguments: { text: 'hi', target_language: 'de' } },
         undefined,
         {

@@ -2,7 +2,7 @@ import { budgetId } from '@infergate/core/internal';
 import type { EmulatedGateway } from '@infergate/emulator/testing';
 import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { leaseKeys } from '../src/lease-scripts';
 import { createRedisBudget, type RedisBudget, type RedisBudgetOptions } from '../src/redis-budget';
 
@@ -29,6 +29,49 @@ export async function connectedClient(url: string): Promise<RedisClient> {
   const client: RedisClient = createClient({ url });
   await client.connect();
   return client;
+}
+
+/**
+ * For a test file whose tests each start their own redis-server(s): `cleanup` takes what to undo
+ * after the test (run last first, each failure ignored), and `server()` starts a redis-server with
+ * a plain client of the test's own on it, both gone after the test. The client ignores its error
+ * events: a test that stops or fails over its server drops it.
+ */
+export function serversPerTest(): {
+  cleanup: (() => Promise<unknown>)[];
+  server(): Promise<{ redis: TestRedis; admin: RedisClient }>;
+} {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
+  });
+  return {
+    cleanup,
+    async server() {
+      const redis = await startRedis();
+      const admin = await connectedClient(redis.url);
+      admin.on('error', () => {});
+      cleanup.push(() => redis.stop());
+      cleanup.push(() => admin.close());
+      return { redis, admin };
+    },
+  };
+}
+
+/**
+ * A failover's demotion: the Redis of `admin` becomes a replica of the one on `primaryPort`
+ * (keeping its connections open), waited until it answers a write with READONLY.
+ */
+export async function demoteToReplicaOf(admin: RedisClient, primaryPort: number): Promise<void> {
+  await admin.replicaOf('127.0.0.1', primaryPort);
+  await pollUntil(
+    () =>
+      admin.set('probe', '1').then(
+        () => false,
+        (e: Error) => e.message.startsWith('READONLY'),
+      ),
+    'the demoted node answering READONLY',
+  );
 }
 
 /** One redis-server for a whole test file, with two plain clients of the test's own. */

@@ -2,14 +2,14 @@ import { once } from 'node:events';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { isGatewayError } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';
-import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { pollUntil } from '@infergate/emulator/testing/redis';
+import { describe, expect, it } from 'vitest';
 import { leaseKeys } from '../src/lease-scripts';
 import {
   budgetMaker,
-  connectedClient,
-  type RedisClient,
+  demoteToReplicaOf,
   request,
+  serversPerTest,
   untilBackOnRedis,
 } from './budgets';
 
@@ -19,19 +19,7 @@ import {
 // connections anew, not wait on the old ones for good. A TCP proxy of the test's own stands for
 // the address: `target` is where its new connections go.
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
-});
-
-async function server(): Promise<{ redis: TestRedis; admin: RedisClient }> {
-  const redis = await startRedis();
-  const admin = await connectedClient(redis.url);
-  admin.on('error', () => {});
-  cleanup.push(() => redis.stop());
-  cleanup.push(() => admin.close());
-  return { redis, admin };
-}
+const { cleanup, server } = serversPerTest();
 
 /** A loopback address forwarding each new connection to `target.port`; `silence()` makes every
  *  connection it forwards so far go silent (nothing passes, nothing is closed: a host that
@@ -192,16 +180,8 @@ describe('a failover demotes the node the budget is connected to (READONLY) and 
 
     // The failover: A becomes a replica of B (it keeps the budget's connections open and answers
     // READONLY on them), and the address now leads to B.
-    await a.admin.replicaOf('127.0.0.1', bNode.redis.port);
+    await demoteToReplicaOf(a.admin, bNode.redis.port);
     target.port = bNode.redis.port;
-    await pollUntil(
-      () =>
-        a.admin.set('probe', '1').then(
-          () => false,
-          (e: Error) => e.message.startsWith('READONLY'),
-        ),
-      'A answering READONLY',
-    );
     const failed = await caught(b.acquire(request(id)), isGatewayError);
     expect(failed.message).toMatch(/READONLY/);
 

@@ -1,9 +1,16 @@
 import { isGatewayError } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';
-import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { pollUntil, type TestRedis } from '@infergate/emulator/testing/redis';
+import { describe, expect, it } from 'vitest';
 import type { RedisBudget } from '../src/redis-budget';
-import { budgetMaker, connectedClient, type RedisClient, request } from './budgets';
+import {
+  budgetMaker,
+  connectedClient,
+  demoteToReplicaOf,
+  type RedisClient,
+  request,
+  serversPerTest,
+} from './budgets';
 
 // Redis answering a script with an error reply (READONLY: the node was demoted to a replica by a
 // failover, or the URL names a reader endpoint; OOM: maxmemory reached): an answer, not a lost
@@ -11,18 +18,7 @@ import { budgetMaker, connectedClient, type RedisClient, request } from './budge
 // every later call until a probe finds a writable primary again. Never a configuration error:
 // the user's rights are fine, and the budget works again once Redis does.
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
-});
-
-async function server(): Promise<{ redis: TestRedis; admin: RedisClient }> {
-  const redis = await startRedis();
-  const admin = await connectedClient(redis.url);
-  cleanup.push(() => redis.stop());
-  cleanup.push(() => admin.close());
-  return { redis, admin };
-}
+const { cleanup, server } = serversPerTest();
 
 const warnings: string[] = [];
 const budget = budgetMaker(
@@ -68,15 +64,7 @@ describe('READONLY after a failover demoted the node the budget is connected to'
     (await b.acquire(request(id))).release();
     // (Its release answered first: one lost to READONLY would keep the lease for its TTL.)
     await pollUntil(async () => (await primary.admin.zCard(holders)) === 0, 'the release done');
-    await primary.admin.replicaOf('127.0.0.1', other.redis.port);
-    await pollUntil(
-      () =>
-        primary.admin.set('probe', '1').then(
-          () => false,
-          (e: Error) => e.message.startsWith('READONLY'),
-        ),
-      'the node answering READONLY',
-    );
+    await demoteToReplicaOf(primary.admin, other.redis.port);
 
     const before = b.stats.roundTrips;
     const { result: first, sent } = await commandsDuring(primary, () =>
