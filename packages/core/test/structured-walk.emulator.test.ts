@@ -477,7 +477,7 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
   it('a failed end check ends the stream with the typed error, its last hop ended', async () => {
     const { client, events } = recordingClient(await gateway());
     // One model: no model is left to move on to, so its JSON streams as it comes (with a fallback
-    // list it would be held to its end: structured-stream-fallback.emulator.test.ts).
+    // list it would be held to its end: held-structured-failover.emulator.test.ts).
     const stream = await client.chatStream(asking('community/so-claimed'));
     // Before the check it looks like an answer: the route says so, unchecked.
     expect(stream.route.hops).toEqual([answeredBy('community/so-claimed', 'json_schema', false)]);
