@@ -236,8 +236,14 @@ describe('waits on the emulator state', () => {
 });
 
 describe('watchedChatReads', () => {
-  const streamed = (gateway: EmulatedGateway, fetch: typeof globalThis.fetch) =>
-    fetch(`${gateway.baseURL}/chat/completions`, {
+  /** A streamed chat, its request named by a URL string, a `URL` or a `Request`. */
+  const streamed = (
+    gateway: EmulatedGateway,
+    fetch: typeof globalThis.fetch,
+    form: 'string' | 'URL' | 'Request' = 'string',
+  ) => {
+    const url = `${gateway.baseURL}/chat/completions`;
+    const init = {
       method: 'POST',
       headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -245,7 +251,10 @@ describe('watchedChatReads', () => {
         stream: true,
         messages: [{ role: 'user', content: 'hi' }],
       }),
-    });
+    };
+    if (form === 'Request') return fetch(new Request(url, init));
+    return fetch(form === 'URL' ? new URL(url) : url, init);
+  };
   const settled = (promise: Promise<void>) =>
     Promise.race([promise.then(() => true), new Promise<false>((r) => setImmediate(r, false))]);
 
@@ -258,6 +267,17 @@ describe('watchedChatReads', () => {
     expect(text).toContain('data: [DONE]');
     expect(await settled(watched.readPast)).toBe(true);
   });
+
+  it.each(['URL', 'Request'] as const)(
+    'watches a chat body sent with a %s input as with a string (rv-emu2 F7)',
+    async (form) => {
+      const gateway = await gatewayAs('fetch');
+      const watched = watchedChatReads(gateway.fetch, 'Echo');
+      const response = await streamed(gateway, watched.fetch, form);
+      await response.text();
+      expect(await settled(watched.readPast)).toBe(true);
+    },
+  );
 
   it('never tells for a mark the body does not hold', async () => {
     const gateway = await gatewayAs('fetch');
