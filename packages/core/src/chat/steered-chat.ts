@@ -137,9 +137,6 @@ function serving(
 ): StructuredServing {
   const check = checkOf(call, given);
   const maxResponseBytes = call.transport.maxResponseBytes;
-  // A hedged call's runs race to their first content (that ends the other run and the hedge's
-  // wait): a stream held to its end would keep the loser running and send hedges past content.
-  const hedged = (call.options.hedge ?? call.client.hedge ?? false) !== false;
   const checked = new WeakMap<Headers, StructuredResult>();
   return {
     ownTools: (call.req.tools ?? []).length > 0,
@@ -158,8 +155,7 @@ function serving(
         const hooks = structuredStream(Object.assign(refusal, asks));
         // While the walk could still move on, nothing reaches the caller before the check passed:
         // content let through would bind the call to an answer that may fail it (§4.8 item 5).
-        // Not when hedged: its first content decides the race, as for any hedged stream.
-        const read = { signal, onContent, toEnd: !hedged && ahead.movesOn() };
+        const read = { signal, onContent, toEnd: ahead.movesOn() };
         return checkStructuredStart(answer, hooks, maxResponseBytes, read, model, call.answering);
       }
       const asked = Object.assign(refusal, { given, check, maxResponseBytes, path, signal });

@@ -201,23 +201,12 @@ export class FailoverWalk {
   }
 
   /**
-   * Whether the call could still be answered after a refusal of the current model's answer: this
-   * run has a step for it (`#hasStep`), or a hedged call's other run may still answer. It claims
-   * nothing: a structured stream asks it before it lets content through (steered-chat.ts), since
-   * content that reached the caller binds the call to that answer (and cuts the other run).
-   */
-  movesOn(remainingMs: number): boolean {
-    if (this.#hasStep(remainingMs)) return true;
-    const other = this.#otherRun;
-    return other !== undefined && !other.#spent;
-  }
-
-  /**
    * This run has a step after a refusal of the current model's answer: a later model in this
    * round, or a next round retrying one of its failures with the waits taken and the deadline left
-   * now (`remainingMs`).
+   * now (`remainingMs`). It claims nothing: a structured stream asks it before it lets content
+   * through (steered-chat.ts), since content that reached the caller binds the call to that answer.
    */
-  #hasStep(remainingMs: number): boolean {
+  movesOn(remainingMs: number): boolean {
     this.#takeFreed();
     if (this.#index + 1 < this.#round.length) return true;
     const limits = this.#limits;
@@ -238,7 +227,7 @@ export class FailoverWalk {
    * refused answers the later one is the last.
    */
   claimLastAnswer(remainingMs: number): boolean {
-    if (this.#hasStep(remainingMs)) return false;
+    if (this.movesOn(remainingMs)) return false;
     const other = this.#otherRun;
     if (other === undefined || other.#spent) return true;
     this.#spent = true;

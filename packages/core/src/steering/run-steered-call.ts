@@ -95,7 +95,8 @@ export interface WalkAhead {
   last(): boolean;
   /**
    * A refusal of the answer would leave the run a model to move on to (`FailoverWalk.movesOn`,
-   * claiming nothing): a stream must then not let content through before its check.
+   * claiming nothing), and the call is not hedged (its runs race to their first content): a stream
+   * must then not let content through before its check.
    */
   movesOn(): boolean;
 }
@@ -148,6 +149,9 @@ interface PlannedCall {
   budgetId: string;
 }
 
+/** The call's hedge, else its client's: `false` when neither hedges. */
+const hedgeOf = ({ call, input }: PlannedCall) => call.hedge ?? input.client.hedge ?? false;
+
 /**
  * Runs a steered chat call: checks its steering options, plans its models under its one deadline
  * (the catalog read counts against `timeoutMs`), and sends it through `send` with the walk's
@@ -159,8 +163,8 @@ export async function runSteeredCall<T>(
   send: (via: OpenVia) => Promise<T>,
 ): Promise<SteeredAnswer<T>> {
   const planned = await readAndPlan(input);
-  const { plan, walk, call, events } = planned;
-  const hedge = call.hedge ?? input.client.hedge ?? false;
+  const { plan, walk, events } = planned;
+  const hedge = hedgeOf(planned);
   const second: HedgeRunState = {};
   let answered: Answered<T>;
   try {
@@ -365,9 +369,12 @@ interface WalkRun {
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
   const { onRequest, walk = planned.walk, nextAttempt } = run;
+  // A hedged call's runs race to their first content, which ends the hedge's wait and the other
+  // run: a structured stream held to its end would keep the loser running and hedge past content.
+  const hedged = hedgeOf(planned) !== false;
   const ahead: WalkAhead = {
     last: () => walk.claimLastAnswer(scope.remainingMs),
-    movesOn: () => walk.movesOn(scope.remainingMs),
+    movesOn: () => !hedged && walk.movesOn(scope.remainingMs),
   };
   const stream = input.spec.stream === true;
   return walkPolicy({
