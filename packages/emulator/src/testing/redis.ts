@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realSetTimeout } from './wait-for-state';
+import { realNow, realSetTimeout } from './real-clock';
 
 // Node only: a child process and a port. `redis-server` (Debian's `redis-server` package) must be on PATH.
 
@@ -138,9 +138,6 @@ export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRe
     },
   };
 }
-
-/** The real clock, taken when the kit loads (before a test fakes `performance`). */
-const realNow = performance.now.bind(performance);
 
 /**
  * Resolves once `check` holds: asked now, then every 10 ms, for what sends no event (a Redis key,

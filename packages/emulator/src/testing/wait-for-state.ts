@@ -3,6 +3,7 @@ import type { EmulatorCounters, EndpointName } from '../counters';
 import type { Emulator } from '../emulator';
 import { refuseUnknownOptions } from '../field-names';
 import { timerMs } from '../timing';
+import { realClearTimeout, realSetTimeout } from './real-clock';
 
 export interface UntilOptions {
   /**
@@ -20,14 +21,6 @@ export interface KeyOptions extends UntilOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-
-/**
- * The real timers, taken when the kit loads, before a test fakes them: a wait's safety net runs
- * on the real clock, so a test that drives fake time past it (`drivenClock`) never fails a wait
- * whose event comes later in driven time.
- */
-export const realSetTimeout = globalThis.setTimeout;
-const realClearTimeout = globalThis.clearTimeout;
 
 /** The keys of a wait's options: `until`'s, plus `key` or `endpoint` where the wait takes one. */
 const UNTIL_OPTION_KEYS = ['timeoutMs', 'what'] as const satisfies readonly (keyof UntilOptions)[];
