@@ -3,29 +3,22 @@
 import { describeCause, GatewayError } from './errors';
 
 /**
- * A part of core loaded on first use (a lazy chunk in a split bundle: the events, the close-match
- * search, the plain-http warning, the services), or of an adapter (`owner`: the package named in
- * the error; `@infergate/core/internal` exports this for them). `load` is the part's `import()`; the module is
- * kept once it has loaded. A load that fails (a partial deploy missing the chunk, a chunk request
- * failing in a browser) rejects with `client_code_unavailable`, the loader's error as its `cause`,
- * and is not kept: the next call imports it again, so a client recovers once the chunk is back.
+ * A part of core loaded on first use (a lazy chunk in a split bundle: the events, the steering,
+ * the services), or of an adapter (`owner`: the package named in the error;
+ * `@infergate/core/internal` exports this for them). `load` is the part's `import()`; the module
+ * is kept once it has loaded. A load that fails (a partial deploy missing the chunk, a chunk
+ * request failing in a browser) rejects with `client_code_unavailable`, the loader's error as its
+ * `cause`, and is not kept: the next call imports it again, so a client recovers once the chunk
+ * is back.
  */
-export interface Lazy<T> {
-  (): Promise<T>;
-  /** Whether the part has loaded (a call then awaits nothing but a resolved promise). */
-  readonly loaded: boolean;
-  /** The part once loaded, for a hot path that must not await (else undefined). */
-  readonly module: T | undefined;
-}
-
 export function lazily<T>(
   part: string,
   load: () => Promise<T>,
   owner = '@infergate/core',
-): Lazy<T> {
+): () => Promise<T> {
   let loaded: T | undefined;
   let loading: Promise<T> | undefined;
-  const get = () => {
+  return () => {
     if (loaded !== undefined) return Promise.resolve(loaded);
     loading ??= load().then(
       (module) => {
@@ -39,10 +32,6 @@ export function lazily<T>(
     );
     return loading;
   };
-  return Object.defineProperties(get, {
-    loaded: { get: () => loaded !== undefined },
-    module: { get: () => loaded },
-  }) as Lazy<T>;
 }
 
 /** The error of a part that could not be loaded. */
