@@ -31,7 +31,7 @@ import {
   type GatewayModelConfig,
   headersToRecord,
 } from '../shared/gateway-model-config';
-import { mapGatewayError } from '../shared/map-gateway-error';
+import { mapGatewayError, SETTINGS_CONTEXT } from '../shared/map-gateway-error';
 import { withUserAgent } from '../shared/user-agent';
 import { type GatewayChatOptions, readChatProviderOptions } from './chat-provider-options';
 import { convertGatewayChatStream, refusedAnswerStream } from './convert-gateway-chat-stream';
@@ -89,7 +89,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         readFlags(settings, ['sendReasoning', 'strictJsonSchema'], 'model setting');
       });
     } catch (error) {
-      throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
+      throw mapGatewayError(error, SETTINGS_CONTEXT);
     }
     this.modelId = modelId;
     this.settings = settings;
