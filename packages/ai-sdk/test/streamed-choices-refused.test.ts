@@ -31,7 +31,9 @@ describe('n > 1 on a stream', () => {
     const error = errors[0] as InvalidArgumentError;
     expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
     expect(error.argument).toBe('providerOptions.infergate.n');
-    expect(error.message).toMatch(/^providerOptions\.infergate\.n is [23]: a stream hands on one/);
+    expect(error.message).toMatch(
+      /^providerOptions\.infergate\.n is [23]: a stream has one answer/,
+    );
     expect(sent()).toBe(0);
   });
 

@@ -55,7 +55,7 @@ describe('n > 1 on a streamed call', () => {
       (error: unknown) => error as { code?: string; field?: string; message: string },
     );
     expect(refused).toMatchObject({ code: 'invalid_request_error', field: 'modelKwargs.n' });
-    expect(refused?.message).toMatch(/^modelKwargs\.n: [23] choices cannot be streamed/);
+    expect(refused?.message).toMatch(/^modelKwargs\.n: [23] choices, but a stream has one message/);
     expect(sent).toEqual([]);
     await close();
   });

@@ -12,6 +12,6 @@ export function refuseStreamedChoices(body: object): void {
   if (typeof n !== 'number' || !(n > 1)) return;
   throw new InvalidArgumentError({
     argument: 'providerOptions.infergate.n',
-    message: `providerOptions.infergate.n is ${n}: a stream hands on one answer (choice 0), the other choices would be generated, billed and dropped; leave \`n\` out (or 1) to stream`,
+    message: `providerOptions.infergate.n is ${n}: a stream has one answer, the others would be billed and dropped`,
   });
 }

@@ -13,6 +13,6 @@ export function refuseStreamedChoices(request: object): void {
   if (typeof n !== 'number' || !(n > 1)) return;
   throw invalidRequest(
     'modelKwargs.n',
-    `${n} choices cannot be streamed: a stream's chunks join into one message, so the other choices would be generated, billed and dropped; use generate() without streaming for every choice, or leave n out`,
+    `${n} choices, but a stream has one message: the others would be billed and dropped; use generate()`,
   );
 }
