@@ -1,8 +1,11 @@
 // docs/gateway-protocol.md §2.3: an `Authorization` header in the provider's or a call's
 // `headers` is refused before any request, naming `apiKey` and never quoting the value. The key
 // decides the per-key budget; it used to replace the caller's header silently, so the call ran
-// (and was billed) under a key the caller did not mean.
-import { LoadSettingError } from '@ai-sdk/provider';
+// (and was billed) under a key the caller did not mean. A call's header is a bad argument of that
+// call (`InvalidArgumentError` naming `headers`), not a setting that failed to load: the
+// provider's is (`LoadSettingError`).
+import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
+import { isGatewayError } from '@infergate/core';
 import { generateText, streamText } from 'ai';
 import { generateText as generateTextV6 } from 'ai-v6';
 import { describe, expect, it } from 'vitest';
@@ -13,12 +16,29 @@ const OTHER = 'tenant-42-secret-key';
 const sent = () => Object.values(emulator.counters.requests).reduce((a, b) => a + b, 0);
 
 function expectRefused(error: unknown) {
-  expect(LoadSettingError.isInstance(error)).toBe(true);
   const message = (error as Error).message;
   expect(message).toContain('`Authorization` header is set by `apiKey`');
   expect(message).not.toContain(OTHER);
   expect(JSON.stringify(error)).not.toContain(OTHER);
   expect(sent()).toBe(0);
+}
+
+/** A call's header: the call's argument `headers`, core's refusal kept as the cause. */
+function expectArgumentRefused(error: unknown) {
+  expectRefused(error);
+  expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
+  expect((error as InvalidArgumentError).argument).toBe('headers');
+  const cause = (error as Error).cause;
+  expect(isGatewayError(cause) && [cause.code, cause.field]).toEqual([
+    'configuration_error',
+    'headers',
+  ]);
+}
+
+/** The provider's header: a setting of `createGateway`. */
+function expectSettingRefused(error: unknown) {
+  expectRefused(error);
+  expect(LoadSettingError.isInstance(error), String(error)).toBe(true);
 }
 
 describe('an Authorization header', () => {
@@ -32,7 +52,20 @@ describe('an Authorization header', () => {
       () => 'answered',
       (e: unknown) => e,
     );
-    expectRefused(error);
+    expectArgumentRefused(error);
+  });
+
+  it("in ai@6's generateText headers is refused the same way", async () => {
+    const error = await generateTextV6({
+      model: gatewayV3()('community/general'),
+      prompt: 'hi',
+      headers: { Authorization: `Bearer ${OTHER}` },
+      maxRetries: 0,
+    }).then(
+      () => 'answered',
+      (e: unknown) => e,
+    );
+    expectArgumentRefused(error);
   });
 
   it("in streamText's headers (any case) fails the stream, nothing sent", async () => {
@@ -48,7 +81,7 @@ describe('an Authorization header', () => {
     });
     await result.consumeStream();
     expect(errors).toHaveLength(1);
-    expectRefused(errors[0]);
+    expectArgumentRefused(errors[0]);
   });
 
   it("in createGateway's headers is refused, on ai@6 too", async () => {
@@ -73,7 +106,7 @@ describe('an Authorization header', () => {
           () => 'answered',
           (e: unknown) => e,
         );
-      expectRefused(error);
+      expectSettingRefused(error);
     }
   });
 });

@@ -44,8 +44,8 @@ describe('a stream with two choices', () => {
     const sse = twoTextChoicesSse(MODEL);
     const result = streamText({
       model: gateway({ fetch: streaming(sse) })(MODEL),
+      // A server sending them unasked (asked with `n`, a stream is refused: streamed-choices).
       prompt: 'hi',
-      providerOptions: { infergate: { n: 2 } },
     });
     expect(await result.text).toBe('Hi');
     expect(await result.finishReason).toBe('stop');

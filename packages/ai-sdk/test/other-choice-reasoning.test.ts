@@ -1,4 +1,5 @@
-// An answer with two choices (`providerOptions.infergate.n: 2`, or a server sending them unasked):
+// An answer with two choices (`providerOptions.infergate.n: 2`, or, streamed, a server sending them
+// unasked: a stream asking `n` > 1 is refused, streamed-choices-refused.test.ts):
 // the AI SDK's answer is choice 0's, its reasoning as well as its text; choice 1's reasoning never
 // joins it, whichever choice comes first. LangChain's mapped-details test checks the same.
 import { chatSse } from '@infergate/emulator/testing';
@@ -60,11 +61,12 @@ const fetch = answeringChats((body) => {
   );
 });
 
-const options = { prompt: 'hi', providerOptions: { infergate: { n: 2 } } };
+const streamed = { prompt: 'hi' };
+const options = { ...streamed, providerOptions: { infergate: { n: 2 } } };
 
 describe("two choices with reasoning: the answer has choice 0's only", () => {
   it('streamText', async () => {
-    const result = streamText({ model: gateway({ fetch })(MODEL), ...options });
+    const result = streamText({ model: gateway({ fetch })(MODEL), ...streamed });
     let reasoning = '';
     let text = '';
     for await (const part of result.fullStream) {

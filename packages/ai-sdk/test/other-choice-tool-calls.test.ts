@@ -1,5 +1,5 @@
-// A streamed answer with two choices (`providerOptions.infergate.n: 2`, or a server sending them
-// unasked): the step's tool calls are choice 0's, whole (docs/gateway-protocol.md §4.3), as
+// An answer with two choices (`providerOptions.infergate.n: 2`, or, streamed, a server sending them
+// unasked: a stream asking `n` > 1 is refused, streamed-choices-refused.test.ts): the step's tool calls are choice 0's, whole (docs/gateway-protocol.md §4.3), as
 // @ai-sdk/openai-compatible gives them; choice 1's pieces never join them. Core decides; the
 // adapter maps.
 import { twoChoicesAnswer } from '@infergate/emulator/testing';
@@ -20,15 +20,12 @@ const tools = {
   },
 };
 const KYIV = { toolCallId: 'call_a', toolName: 'weather', input: { city: 'Kyiv' } };
-const options = {
-  prompt: 'weather in Kyiv',
-  tools,
-  providerOptions: { infergate: { n: 2 } },
-};
+const streamed = { prompt: 'weather in Kyiv', tools };
+const options = { ...streamed, providerOptions: { infergate: { n: 2 } } };
 
 describe('two choices with tool calls', () => {
   it("streamText: one call, choice 0's, its input whole", async () => {
-    const result = streamText({ model: gateway({ fetch })(MODEL), ...options });
+    const result = streamText({ model: gateway({ fetch })(MODEL), ...streamed });
     const parts: string[] = [];
     for await (const part of result.fullStream) {
       if (part.type === 'tool-call' || part.type === 'tool-error') parts.push(part.type);

@@ -23,15 +23,18 @@ const answer = (text: string, index: number, logprobs: object | null) => ({
   logprobs,
 });
 
-/** A model whose chat answers are `serve(body)`, the rest the emulator's. */
-async function servedBy(serve: (body: { stream?: boolean }) => Response) {
+/**
+ * A model whose chat answers are `serve(body)`, the rest the emulator's, asking two choices (a
+ * stream asks one: `n` > 1 is refused there, streamed-choices-refused.test.ts).
+ */
+async function servedBy(serve: (body: { stream?: boolean }) => Response, n = 2) {
   const gateway = await emulate();
   const connection = intercepting(gateway, async (request) =>
     request.url.endsWith('/chat/completions') ? serve(await request.json()) : undefined,
   );
   return new GatewayChatModel(MODEL, {
     ...connection,
-    modelKwargs: { logprobs: true, top_logprobs: 1, n: 2 },
+    modelKwargs: { logprobs: true, top_logprobs: 1, n },
   });
 }
 
@@ -78,6 +81,7 @@ describe('logprobs and several choices', () => {
           ]),
           { headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL } },
         ),
+      1,
     );
     let whole: AIMessageChunk | undefined;
     for await (const piece of await model.stream('hi'))

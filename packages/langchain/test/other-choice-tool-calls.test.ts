@@ -1,4 +1,5 @@
-// A streamed answer with two choices (a server sending them unasked, or `n: 2` in modelKwargs): the
+// A streamed answer with two choices (a server sending them unasked; asked with `n: 2` in
+// modelKwargs, a stream is refused: streamed-choices-refused.test.ts): the
 // message's tool calls are choice 0's, whole (docs/gateway-protocol.md §4.3); choice 1's pieces
 // never join them. Core decides; the adapter maps.
 import { emulate, twoChoicesAnswer } from '@infergate/emulator/testing';

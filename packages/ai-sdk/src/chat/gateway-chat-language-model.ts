@@ -31,7 +31,7 @@ import {
   type GatewayModelConfig,
   headersToRecord,
 } from '../shared/gateway-model-config';
-import { mapGatewayError } from '../shared/map-gateway-error';
+import { mapGatewayError, SETTINGS_CONTEXT } from '../shared/map-gateway-error';
 import { withUserAgent } from '../shared/user-agent';
 import { type GatewayChatOptions, readChatProviderOptions } from './chat-provider-options';
 import { convertGatewayChatStream, refusedAnswerStream } from './convert-gateway-chat-stream';
@@ -47,6 +47,7 @@ import { InvalidStructuredOutputError } from './invalid-structured-output-error'
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
+import { refuseStreamedChoices } from './streamed-choices';
 import { toolCallInput } from './tool-call-input';
 import { toolCallMetadata } from './tool-call-metadata';
 import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
@@ -89,7 +90,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         readFlags(settings, ['sendReasoning', 'strictJsonSchema'], 'model setting');
       });
     } catch (error) {
-      throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
+      throw mapGatewayError(error, SETTINGS_CONTEXT);
     }
     this.modelId = modelId;
     this.settings = settings;
@@ -149,6 +150,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     const { body, warnings, settings } = this.prepareRequest(options);
+    refuseStreamedChoices(body);
     const client = this.config.client();
     const { streamUsage } = settings;
     // The body as core sends it (stream_options by the same rule), for `request.body`.

@@ -23,7 +23,7 @@ import {
   withSettingNames,
 } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
-import { mapGatewayError } from '../shared/map-gateway-error';
+import { mapGatewayError, SETTINGS_CONTEXT } from '../shared/map-gateway-error';
 import { withUserAgent } from '../shared/user-agent';
 
 /**
@@ -121,7 +121,7 @@ export function resolveGatewaySettings(
       readCircuitBreaker(settings.circuitBreaker);
     });
   } catch (error) {
-    throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
+    throw mapGatewayError(error, SETTINGS_CONTEXT);
   }
   const client = lazyGatewayClient(settings);
   const maxRetryAfterMs = settings.maxRetryAfterMs ?? RETRY_DEFAULTS.maxRetryAfterMs;
@@ -155,9 +155,8 @@ function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClie
       );
     } catch (error) {
       throw mapGatewayError(error, {
+        ...SETTINGS_CONTEXT,
         url: baseURL ?? '',
-        requestBodyValues: undefined,
-        maxRetryAfterMs: 0,
       });
     }
     return client;

@@ -8,7 +8,7 @@ import {
 import { GatewayError } from '@infergate/core';
 import { callEndedError } from '@infergate/core/internal';
 import { describe, expect, it } from 'vitest';
-import { mapGatewayError } from './map-gateway-error';
+import { mapGatewayError, SETTINGS_CONTEXT } from './map-gateway-error';
 
 const context = {
   url: 'http://gw.test/v1/chat/completions',
@@ -96,6 +96,22 @@ describe('mapGatewayError', () => {
       context,
     );
     expect(expected.isInstance(mapped)).toBe(true);
+  });
+
+  // `headers` is both a call's option and a provider setting: where it was given decides.
+  it("maps a configuration error on a call's option to InvalidArgumentError, a setting's to LoadSettingError", () => {
+    const cause = new GatewayError({
+      code: 'configuration_error',
+      message: 'no',
+      field: 'headers',
+    });
+    const call = mapGatewayError(cause, context);
+    expect(InvalidArgumentError.isInstance(call)).toBe(true);
+    expect([(call as InvalidArgumentError).argument, (call as Error).cause]).toEqual([
+      'headers',
+      cause,
+    ]);
+    expect(LoadSettingError.isInstance(mapGatewayError(cause, SETTINGS_CONTEXT))).toBe(true);
   });
 
   it('maps aborts to an AbortError', () => {

@@ -8,7 +8,7 @@ import {
   NoSuchModelError,
 } from '@ai-sdk/provider';
 import { type GatewayError, isGatewayError } from '@infergate/core';
-import { errorFacts, isRetryableWithin, redactKey } from '@infergate/core/internal';
+import { CALL_OPTIONS, errorFacts, isRetryableWithin, redactKey } from '@infergate/core/internal';
 import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
 
 interface GatewayErrorContext {
@@ -24,14 +24,30 @@ interface GatewayErrorContext {
   maxRetryAfterMs: number;
   /** The kind of model that made the call, for `NoSuchModelError`. Default `languageModel`. */
   modelType?: 'languageModel' | 'embeddingModel';
+  /**
+   * Whose values were checked: the provider's or a model's settings, when made (`settings`), or
+   * a call's (default). Core names a refused call option by its field alone, and the provider
+   * takes `headers` and the timeouts too: only here is it known which was given.
+   */
+  place?: 'settings' | 'call';
 }
+
+/** The context of a refusal of the provider's or a model's settings (nothing was sent). */
+export const SETTINGS_CONTEXT: GatewayErrorContext = {
+  url: '',
+  requestBodyValues: undefined,
+  maxRetryAfterMs: 0,
+  place: 'settings',
+};
 
 /**
  * Maps an error from `@infergate/core` to the error type the AI SDK expects:
  * - HTTP and protocol failures → `APICallError` (status, headers incl. `retry-after`, raw body,
  *   `isRetryable`, and the gateway `code` in `data`);
  * - request refused by core's validation before the network → `InvalidArgumentError`;
- * - configuration errors → `LoadAPIKeyError` (field `apiKey`) / `LoadSettingError` (any other);
+ * - configuration errors → `LoadAPIKeyError` (field `apiKey`) / `LoadSettingError` (any other),
+ *   but one of a call's own options (core's `CALL_OPTIONS`: an `Authorization` header in a call's
+ *   `headers`) → `InvalidArgumentError` naming it: no setting failed to load;
  * - an id the catalog does not list, refused before any request → `NoSuchModelError`;
  * - a call ended by the caller's signal → that signal's reason itself, as `fetch` rejects (core
  *   keeps it as the cause): its default `AbortError`, the `TimeoutError` of `AbortSignal.timeout()`
@@ -51,9 +67,15 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
       if (isCallerTimeout(error)) return error.cause;
       break;
     case 'configuration_error':
-      return error.field === 'apiKey'
-        ? new LoadAPIKeyError({ message: error.message })
-        : new LoadSettingError({ message: error.message });
+      if (error.field === 'apiKey') return new LoadAPIKeyError({ message: error.message });
+      if (context.place !== 'settings' && isCallOption(error.field)) {
+        return new InvalidArgumentError({
+          argument: error.field,
+          message: error.message,
+          cause: error,
+        });
+      }
+      return new LoadSettingError({ message: error.message });
     case 'model_not_found':
       // Refused by core's catalog look-up before any request: the id is not listed.
       if (error.status === undefined) {
@@ -95,6 +117,11 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     isRetryable: isRetryableWithin(error, Math.min(context.maxRetryAfterMs, 59_999)),
     data: gatewayErrorData(error),
   });
+}
+
+/** A field core checks as a call's option (`headers`, `timeoutMs`, …): the call gave it. */
+function isCallOption(field: string | undefined): field is string {
+  return field !== undefined && Object.hasOwn(CALL_OPTIONS.fields, field);
 }
 
 /**

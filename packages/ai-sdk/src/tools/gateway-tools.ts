@@ -15,7 +15,7 @@ import {
   serviceToolDefinition,
 } from '@infergate/core/internal';
 import { loadServiceParts } from '../shared/load-lazily';
-import { mapGatewayError } from '../shared/map-gateway-error';
+import { mapGatewayError, SETTINGS_CONTEXT } from '../shared/map-gateway-error';
 import type {
   GatewayOcrResult,
   GatewayServices,
@@ -120,7 +120,7 @@ function toolDefinition(name: ServiceToolName, given: object, options: ServiceTo
     refuseUnknownOptions(given, known, `tools.${name} options`, 'model setting');
     return serviceToolDefinition(name, options);
   } catch (error) {
-    throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
+    throw mapGatewayError(error, SETTINGS_CONTEXT);
   }
 }
 

@@ -80,6 +80,7 @@ import {
   SERIALIZABLE_FIELDS,
 } from './gateway-chat-model-options';
 import { refuseCallOptions } from './request-fields';
+import { refuseStreamedChoices } from './streamed-choices';
 import { structuredOutput } from './structured-output';
 
 const PROVIDER = 'infergate';
@@ -550,6 +551,7 @@ export class GatewayChatModel
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
     const callOptions = this.#callOptions(options);
     const request = convertToGatewayRequest(messages, this, options);
+    refuseStreamedChoices(request);
     return this.#queued(callOptions, async (started, lookup) => {
       // Core's rule: stream when the model (over a list: every listed model) is known to.
       const stream =
