@@ -51,12 +51,10 @@ export class GatewayRefusal extends Error {
       param?: string;
       retryAfter?: number;
       headers?: Record<string, string>;
-      /** Overrides the code's status (413 for an oversized body). */
-      status?: number;
     } = {},
   ) {
     super(message);
-    this.status = extra.status ?? STATUS_BY_CODE[code];
+    this.status = STATUS_BY_CODE[code];
   }
 }
 

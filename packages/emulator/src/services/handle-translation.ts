@@ -46,11 +46,12 @@ export function handleTranslation(ctx: RequestContext): Response {
     );
   }
   const target = languageField('target_language', body.target_language);
+  // Optional fields are strings when present: `null` is no omission (no other values are allowed).
   const source =
-    body.source_language === undefined || body.source_language === null
+    body.source_language === undefined
       ? detectLanguage(input)
       : languageField('source_language', body.source_language);
-  if (body.model !== undefined && body.model !== null && typeof body.model !== 'string') {
+  if (body.model !== undefined && typeof body.model !== 'string') {
     throw invalidField('model', '`model` must be a string (it is ignored)');
   }
   occupyService(ctx, 'translation');
