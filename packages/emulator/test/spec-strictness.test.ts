@@ -27,7 +27,7 @@ describe('chat: a json_schema response_format names its schema (spec 2.5: `{name
     expect(error).toMatchObject({
       status: 400,
       code: 'invalid_request_error',
-      param: 'response_format.json_schema.name',
+      param: 'response_format.json_schema',
     });
     expect(error.message).toContain('response_format.json_schema.name');
   });

@@ -106,9 +106,10 @@ function parseResponseFormat(raw: unknown): ResponseFormat {
       );
     }
     // The spec's `json_schema` object is `{name, schema}`: both, as OpenAI and vLLM require too.
+    // The param is the object, as core names it when it refuses the same request before sending.
     if (typeof spec.name !== 'string' || spec.name === '') {
       throw invalidField(
-        'response_format.json_schema.name',
+        'response_format.json_schema',
         `\`response_format.json_schema.name\` is required: a non-empty string naming the schema, got ${JSON.stringify(spec.name) ?? 'nothing'}`,
       );
     }
