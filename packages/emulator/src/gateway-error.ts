@@ -63,6 +63,22 @@ export function invalidField(param: string, message: string): GatewayRefusal {
   return new GatewayRefusal('invalid_request_error', message, { param });
 }
 
+/**
+ * A value as an error message shows it: short strings and scalars as they are, anything else by
+ * its kind, so a refusal never echoes a large value back.
+ */
+export function shownValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') {
+    return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+  }
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 function errorBody(code: GatewayErrorCode, message: string, param?: string): string {
   const error: Record<string, string> = { message, code, type: typeFor(STATUS_BY_CODE[code]) };
   if (param !== undefined) error.param = param;

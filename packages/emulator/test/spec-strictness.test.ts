@@ -91,6 +91,13 @@ describe('transcription: fields keep their spec types (spec 4.6)', () => {
     expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', param });
   });
 
+  it('names a refused value by its kind when it is large, never echoing it', async () => {
+    const error = await errorBodyOf(await transcribe({ language: { code: 'x'.repeat(1000) } }));
+    expect(error).toMatchObject({ status: 400, param: 'language' });
+    expect(error.message).toContain('got an object');
+    expect(error.message.length).toBeLessThan(200);
+  });
+
   it('multipart: refuses an empty language field, no spoken language code', async () => {
     const form = new FormData();
     form.set('file', new Blob([wavWithoutSpeech({ seconds: 0.5 })]), 'a.wav');

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.1 (the request), §4.2 (capability rules).
-import { invalidField } from '../gateway-error';
+import { invalidField, shownValue } from '../gateway-error';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -110,7 +110,7 @@ function parseResponseFormat(raw: unknown): ResponseFormat {
     if (typeof spec.name !== 'string' || spec.name === '') {
       throw invalidField(
         'response_format.json_schema',
-        `\`response_format.json_schema.name\` is required: a non-empty string naming the schema, got ${JSON.stringify(spec.name) ?? 'nothing'}`,
+        `\`response_format.json_schema.name\` is required: a non-empty string naming the schema, got ${shownValue(spec.name)}`,
       );
     }
     return { type, name: spec.name, schema: spec.schema };

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §9 (transcription).
 import { isJsonObject } from '../chat/validate-chat-request';
-import { invalidField, jsonResponse } from '../gateway-error';
+import { invalidField, jsonResponse, shownValue } from '../gateway-error';
 import { contentType, type RequestContext, readJson } from '../request-context';
 import { type AudioFormat, audioDuration, detectAudioFormat } from './audio-format';
 import { checkBinarySize, decodeBase64Field, markerText } from './binary-input';
@@ -23,7 +23,7 @@ function responseFormat(value: unknown): 'json' | 'text' {
   if (value === 'text') return 'text';
   throw invalidField(
     'response_format',
-    `\`response_format\` must be 'json' or 'text', got ${JSON.stringify(value)}`,
+    `\`response_format\` must be 'json' or 'text', got ${shownValue(value)}`,
   );
 }
 
@@ -32,7 +32,7 @@ function language(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.trim() === '') {
     throw invalidField(
       'language',
-      `\`language\` must be a spoken language code (a non-empty string), got ${JSON.stringify(value)}`,
+      `\`language\` must be a spoken language code (a non-empty string), got ${shownValue(value)}`,
     );
   }
   return value;
