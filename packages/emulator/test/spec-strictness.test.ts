@@ -63,6 +63,14 @@ describe('translation: optional fields are strings when present (spec 2.8)', () 
     expect(error.message).toContain('^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$');
   });
 
+  it('names a long refused code by its length, never echoing it', async () => {
+    const error = await errorBodyOf(
+      await translate({ ...base, target_language: 'x'.repeat(5000) }),
+    );
+    expect(error).toMatchObject({ status: 400, param: 'target_language' });
+    expect(error.message).toContain('got a string of 5000 characters');
+  });
+
   it('detects the source language when it is omitted, and takes codes with a region', async () => {
     const response = await translate({ ...base, target_language: 'pt-BR' });
     expect(response.status).toBe(200);

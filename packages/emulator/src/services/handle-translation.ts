@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §7 (translation).
 import { isJsonObject } from '../chat/validate-chat-request';
-import { invalidField, jsonResponse } from '../gateway-error';
+import { invalidField, jsonResponse, shownValue } from '../gateway-error';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
 import { detectLanguage, occupyService, utf8Length } from './service-availability';
 
@@ -12,7 +12,7 @@ function languageField(field: string, value: unknown): string {
   if (typeof value !== 'string' || !LANGUAGE_CODE.test(value)) {
     throw invalidField(
       field,
-      `\`${field}\` must be a language code matching ^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$, got ${JSON.stringify(value)}`,
+      `\`${field}\` must be a language code matching ^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$, got ${shownValue(value)}`,
     );
   }
   return value;
