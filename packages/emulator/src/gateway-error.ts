@@ -51,18 +51,32 @@ export class GatewayRefusal extends Error {
       param?: string;
       retryAfter?: number;
       headers?: Record<string, string>;
-      /** Overrides the code's status (413 for an oversized body). */
-      status?: number;
     } = {},
   ) {
     super(message);
-    this.status = extra.status ?? STATUS_BY_CODE[code];
+    this.status = STATUS_BY_CODE[code];
   }
 }
 
 /** `invalid_request_error` naming the field. */
 export function invalidField(param: string, message: string): GatewayRefusal {
   return new GatewayRefusal('invalid_request_error', message, { param });
+}
+
+/**
+ * A value as an error message shows it: short strings and scalars as they are, anything else by
+ * its kind, so a refusal never echoes a large value back.
+ */
+export function shownValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') {
+    return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+  }
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function errorBody(code: GatewayErrorCode, message: string, param?: string): string {

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.1 (the request), §4.2 (capability rules).
-import { invalidField } from '../gateway-error';
+import { invalidField, shownValue } from '../gateway-error';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -21,7 +21,7 @@ type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: strin
 type ResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
-  | { type: 'json_schema'; name?: string; schema: unknown };
+  | { type: 'json_schema'; name: string; schema: unknown };
 
 export interface ChatRequest {
   model: string;
@@ -105,11 +105,15 @@ function parseResponseFormat(raw: unknown): ResponseFormat {
         '`response_format.json_schema` with a `schema` object is required for type json_schema',
       );
     }
-    return {
-      type,
-      name: typeof spec.name === 'string' ? spec.name : undefined,
-      schema: spec.schema,
-    };
+    // The spec's `json_schema` object is `{name, schema}`: both, as OpenAI and vLLM require too.
+    // The param is the object, as core names it when it refuses the same request before sending.
+    if (typeof spec.name !== 'string' || spec.name === '') {
+      throw invalidField(
+        'response_format.json_schema',
+        `\`response_format.json_schema.name\` is required: a non-empty string naming the schema, got ${shownValue(spec.name)}`,
+      );
+    }
+    return { type, name: spec.name, schema: spec.schema };
   }
   throw invalidField(
     'response_format.type',

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §9 (transcription).
 import { isJsonObject } from '../chat/validate-chat-request';
-import { invalidField, jsonResponse } from '../gateway-error';
+import { invalidField, jsonResponse, shownValue } from '../gateway-error';
 import { contentType, type RequestContext, readJson } from '../request-context';
 import { type AudioFormat, audioDuration, detectAudioFormat } from './audio-format';
 import { checkBinarySize, decodeBase64Field, markerText } from './binary-input';
@@ -14,16 +14,34 @@ interface TranscriptionInput {
   translate: boolean;
 }
 
+// The spec types each field (string, boolean): a JSON `null` is not an omission, and an empty
+// `language` is no spoken language code. Omitted (a form field not sent: `null` from FormData)
+// means detected / the default.
+
 function responseFormat(value: unknown): 'json' | 'text' {
-  if (value === undefined || value === null || value === 'json') return 'json';
+  if (value === undefined || value === 'json') return 'json';
   if (value === 'text') return 'text';
-  throw invalidField('response_format', "`response_format` must be 'json' or 'text'");
+  throw invalidField(
+    'response_format',
+    `\`response_format\` must be 'json' or 'text', got ${shownValue(value)}`,
+  );
 }
 
 function language(value: unknown): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw invalidField('language', '`language` must be a string');
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw invalidField(
+      'language',
+      `\`language\` must be a spoken language code (a non-empty string), got ${shownValue(value)}`,
+    );
+  }
   return value;
+}
+
+/** A multipart field: `FormData.get` gives `null` for one not sent (omitted), a `File` for a file. */
+function formField(form: FormData, name: string): unknown {
+  const value = form.get(name);
+  return value === null ? undefined : value;
 }
 
 async function fromMultipart(ctx: RequestContext): Promise<TranscriptionInput> {
@@ -40,15 +58,15 @@ async function fromMultipart(ctx: RequestContext): Promise<TranscriptionInput> {
     throw invalidField('file', '`file` is required: the audio file (WAV, MP3 or FLAC)');
   }
   checkBinarySize('file', file.size);
-  const translate = form.get('translate');
-  if (translate !== null && translate !== 'true' && translate !== 'false') {
+  const translate = formField(form, 'translate');
+  if (translate !== undefined && translate !== 'true' && translate !== 'false') {
     throw invalidField('translate', "`translate` must be the string 'true' or 'false'");
   }
   return {
     audioField: 'file',
     audio: new Uint8Array(await file.arrayBuffer()),
-    language: language(form.get('language')),
-    responseFormat: responseFormat(form.get('response_format')),
+    language: language(formField(form, 'language')),
+    responseFormat: responseFormat(formField(form, 'response_format')),
     translate: translate === 'true',
   };
 }
@@ -56,15 +74,11 @@ async function fromMultipart(ctx: RequestContext): Promise<TranscriptionInput> {
 function fromJson(ctx: RequestContext): TranscriptionInput {
   const body = readJson(ctx);
   if (!isJsonObject(body)) throw invalidField('body', 'The request body must be a JSON object');
-  if (
-    body.translate !== undefined &&
-    body.translate !== null &&
-    typeof body.translate !== 'boolean'
-  ) {
+  if (body.translate !== undefined && typeof body.translate !== 'boolean') {
     throw invalidField('translate', '`translate` must be a boolean');
   }
   for (const field of ['filename', 'mime_type'] as const) {
-    if (body[field] !== undefined && body[field] !== null && typeof body[field] !== 'string') {
+    if (body[field] !== undefined && typeof body[field] !== 'string') {
       throw invalidField(field, `\`${field}\` must be a string`);
     }
   }

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §7 (translation).
 import { isJsonObject } from '../chat/validate-chat-request';
-import { invalidField, jsonResponse } from '../gateway-error';
+import { invalidField, jsonResponse, shownValue } from '../gateway-error';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
 import { detectLanguage, occupyService, utf8Length } from './service-availability';
 
@@ -12,7 +12,7 @@ function languageField(field: string, value: unknown): string {
   if (typeof value !== 'string' || !LANGUAGE_CODE.test(value)) {
     throw invalidField(
       field,
-      `\`${field}\` must be a language code matching ^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$, got ${JSON.stringify(value)}`,
+      `\`${field}\` must be a language code matching ^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$, got ${shownValue(value)}`,
     );
   }
   return value;
@@ -46,11 +46,12 @@ export function handleTranslation(ctx: RequestContext): Response {
     );
   }
   const target = languageField('target_language', body.target_language);
+  // Optional fields are strings when present: `null` is no omission (no other values are allowed).
   const source =
-    body.source_language === undefined || body.source_language === null
+    body.source_language === undefined
       ? detectLanguage(input)
       : languageField('source_language', body.source_language);
-  if (body.model !== undefined && body.model !== null && typeof body.model !== 'string') {
+  if (body.model !== undefined && typeof body.model !== 'string') {
     throw invalidField('model', '`model` must be a string (it is ignored)');
   }
   occupyService(ctx, 'translation');
