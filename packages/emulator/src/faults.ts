@@ -262,17 +262,18 @@ export function faultRuleProblem(rule: unknown, path = ''): string | undefined {
     return `${path || 'a fault rule'} must be an object such as { "fault": "bad_gateway" }`;
   }
   const fields = rule as Record<string, unknown>;
+  // Other fields first: a misspelt `fault` (`fualt`) is named as such, not as a missing fault.
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === 'fault' || value === undefined) continue;
+    const problem = ruleFieldProblem(name, value, path);
+    if (problem !== undefined) return problem;
+  }
   const fault = fields.fault;
   if (typeof fault !== 'string' || !isFaultName(fault)) {
     const at = fieldPath(path, 'fault');
     return typeof fault === 'string'
       ? unknownValue(at, fault, FAULT_NAMES)
       : `${at} must name a fault (${FAULT_NAMES.join(', ')}), got ${JSON.stringify(fault)}`;
-  }
-  for (const [name, value] of Object.entries(fields)) {
-    if (name === 'fault' || value === undefined) continue;
-    const problem = ruleFieldProblem(name, value, path);
-    if (problem !== undefined) return problem;
   }
   return undefined;
 }

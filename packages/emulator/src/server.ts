@@ -5,7 +5,7 @@ import { type CorsOption, withCors } from './cors';
 import { createEmulator, type Emulator } from './emulator';
 import { refuseUnknownOptions } from './field-names';
 import { fullAccessKey } from './full-access-key';
-import type { Scenario, ScenarioInput } from './scenario';
+import type { ScenarioInput } from './scenario';
 
 export interface StartEmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */

@@ -87,6 +87,28 @@ function toolsNamedIn(text: string, tools: ChatTool[]): ChatTool[] {
   return found.sort((a, b) => a[0] - b[0]).map(([, tool]) => tool);
 }
 
+/**
+ * After tool results a forced `tool_choice` (a named function, `'required'`) still calls a tool, as
+ * a real model must: one not called yet in the conversation (an agent's structured-response tool
+ * after its own tools ran). With every forced tool called already it answers from the results,
+ * so a loop that forces tools on every turn ends.
+ */
+function forcedAfterTools(request: ChatRequest): ChatTool[] {
+  const { tools, toolChoice, messages } = request;
+  if (toolChoice !== 'required' && typeof toolChoice !== 'object') return [];
+  const called = new Set<string>();
+  for (const message of messages) {
+    for (const call of message.tool_calls ?? []) {
+      if (call.function?.name) called.add(call.function.name);
+    }
+  }
+  const forced =
+    typeof toolChoice === 'object'
+      ? tools.filter((tool) => tool.function.name === toolChoice.name)
+      : tools;
+  return forced.filter((tool) => !called.has(tool.function.name)).slice(0, 1);
+}
+
 function toolsToCall(request: ChatRequest, lastUserText: string, lastIsUser: boolean): ChatTool[] {
   const { tools, toolChoice } = request;
   if (tools.length === 0 || toolChoice === 'none') return [];
@@ -172,9 +194,11 @@ export function runScriptedModel(
   const lastUser = [...messages].reverse().find((message) => message.role === 'user');
   const userText = lastUser ? messageText(lastUser.content) : '';
 
-  // After tool results the model answers from them (in the requested format), never calls again.
+  // After tool results the model answers from them (in the requested format), unless forced to call.
   const afterTools = last.role === 'tool';
-  const calls = afterTools ? [] : toolsToCall(request, userText, last.role === 'user');
+  const calls = afterTools
+    ? forcedAfterTools(request)
+    : toolsToCall(request, userText, last.role === 'user');
   if (calls.length > 0) {
     return scriptedAnswer(prompt, [], 'tool_calls', scriptedToolCalls(messages, calls, userText));
   }
