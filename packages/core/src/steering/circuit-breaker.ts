@@ -122,9 +122,10 @@ export function isModelFailure(error: GatewayError): boolean {
  * A burst of failures is one trip: only a probe's failure lengthens the cooldown. After the
  * cooldown the first call to plan the model takes its one probe (realm-wide: one in flight at a
  * time, held until the probe's attempt ends or its call does); the others keep planning around
- * it. An answer from the model closes it for every client. A model that is the call's only
- * candidate is still tried: the caller asked for it; so is every one when all are open (none a
- * probe but the first call after a cooldown). Not shared across processes.
+ * it; a call takes one probe at most (several models past their cooldowns: one probe each, by
+ * successive calls). An answer from the model closes it for every client. A model that is the
+ * call's only candidate is still tried: the caller asked for it; so is every one when all are open
+ * (none a probe but the first call after a cooldown). Not shared across processes.
  */
 export class CircuitBreakers {
   readonly #options: Required<CircuitBreakerOptions>;
@@ -165,8 +166,9 @@ export class CircuitBreakers {
     remember(key, seen);
     const now = monotonicNow();
     // The probe first, even when every other candidate is open too: the first call after the
-    // cooldown is the probe (its event; its failure a failed probe), not one tried anyway.
-    if (now >= openUntil && seen.probe === undefined) {
+    // cooldown is the probe (its event; its failure a failed probe), not one tried anyway. One
+    // probe per call: another model's is left for the next call, so each gets its own.
+    if (now >= openUntil && seen.probe === undefined && this.#probes.size === 0) {
       const token = {};
       seen.probe = token;
       this.#probes.set(model, token);
@@ -217,9 +219,16 @@ export class CircuitBreakers {
     return failed / counted.length >= this.#options.failureShare;
   }
 
+  /**
+   * Whether `model` is open with no call to send to it: in its cooldown, or past it with its probe
+   * taken (by this call too). One past its cooldown whose probe is free is a candidate: its probe
+   * is the next call's to take.
+   */
   #isOpen(model: string): boolean {
     const seen = observed().get(this.#keyOf(model));
-    return seen !== undefined && this.#openUntil(seen) !== 0;
+    if (seen === undefined) return false;
+    const openUntil = this.#openUntil(seen);
+    return openUntil !== 0 && (monotonicNow() < openUntil || seen.probe !== undefined);
   }
 
   /**

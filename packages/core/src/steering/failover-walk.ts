@@ -169,12 +169,19 @@ export class FailoverWalk {
    * run could still answer (`claimLastAnswer`).
    */
   #spent = false;
-  /** When the current model's attempt was sent (its slot held), for `failover.waitedMs`. */
-  #attemptStartedAt = 0;
+  /**
+   * When the current model's attempt was sent (its slot held), for `failover.waitedMs`; undefined
+   * once it failed, until the next attempt is sent.
+   */
+  #attemptStartedAt: number | undefined;
 
-  /** How long the current model's attempt has run (a hedge's `waitedMs` on `from`). */
+  /**
+   * How long the current model's attempt has run (a hedge's `waitedMs` on `from`): 0 between
+   * attempts (a failover or a retry waiting for its slot or its wait), none of `from` having run.
+   */
   get attemptWaitedMs(): number {
-    return performance.now() - this.#attemptStartedAt;
+    const started = this.#attemptStartedAt;
+    return started === undefined ? 0 : performance.now() - started;
   }
 
   constructor(plan: WalkPlan) {
@@ -377,6 +384,7 @@ export class FailoverWalk {
     limits: RetryAllowance & { remainingMs: number },
   ): NextAttempt {
     const step = this.#stepAfter(error, waits, limits);
+    this.#attemptStartedAt = undefined;
     this.#limits = limits;
     this.#waits = step !== undefined && 'waitMs' in step ? waits + 1 : waits;
     return step;
@@ -404,7 +412,7 @@ export class FailoverWalk {
     this.#takeFreed();
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
-      const waitedMs = performance.now() - this.#attemptStartedAt;
+      const waitedMs = this.attemptWaitedMs;
       this.#leaving = { from, hop, reason, waitedMs };
       this.#choose = true;
       return { now: true };

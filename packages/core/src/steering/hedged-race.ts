@@ -40,7 +40,7 @@ export interface Raced<T> {
   answer: T;
   winner: 'first' | 'hedge';
   hedgeModel?: string;
-  /** The other run was still going when this one won, and was aborted. */
+  /** The other run was still going when this one won (or had its first content): aborted. */
   otherCut: boolean;
 }
 
@@ -54,8 +54,12 @@ export const HEDGE_LOST = new GatewayError({
  * Races the first run with a hedge sent `delayMs` after the first run's first request when the
  * first run has not answered by then (a stream: no content yet) and `hedge()` gives one. The first
  * run to answer wins; the other is aborted at once (its slot given back; the call's `done` event
- * waits for its end, the winner's answer does not). When both fail, the
- * first run's error ends the call (the steered call's route adds the hedge's failure). `sent`
+ * waits for its end, the winner's answer does not). A stream's run says its first content
+ * (`content`) before it answers: a structured stream is held past it to its check, and may fail
+ * over within its run. That content decides the race at once — no hedge is sent after it, the
+ * other run is cut — and the run it decided for answers or ends the call with its own error. When
+ * both fail otherwise, the first run's error ends the call (the steered call's route adds the
+ * hedge's failure). `sent`
  * starts the clock: the first run calls it as its first request is sent (a call waiting for its
  * slot is not slow), and only that once counts: the first run's retries and failovers do not ask
  * for a hedge again (one not sent is reported once per call). `delayMs` is clamped to the longest
@@ -64,6 +68,8 @@ export const HEDGE_LOST = new GatewayError({
 export function raceWithHedge<T>(race: HedgeRace<T>): {
   result: Promise<Raced<T>>;
   sent: () => void;
+  /** The run's first content: true when it decided the race now (the other run, if any, cut). */
+  content: (name: 'first' | 'hedge') => boolean;
 } {
   let running: HedgedRace<T> | undefined;
   const result = new Promise<Raced<T>>((resolve, reject) => {
@@ -72,7 +78,11 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
     // (On the next microtask: the caller has `sent` by then, for the first run's first request.)
     queueMicrotask(() => started.start('first', race.first, {}));
   });
-  return { result, sent: () => running?.startClock() };
+  return {
+    result,
+    sent: () => running?.startClock(),
+    content: (name) => running?.content(name) ?? false,
+  };
 }
 
 /** One run of the race: its scope, and how it ended. */
@@ -81,6 +91,8 @@ interface RaceRun {
   scope: CallScope;
   error?: unknown;
   done: boolean;
+  /** The race aborted it: the other run answered, or its first content came first. */
+  cut?: true;
   /** Once the run has ended and its end was handled (its last events sent). */
   settled?: Promise<void>;
 }
@@ -95,6 +107,8 @@ class HedgedRace<T> {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #hedgeModel: string | undefined;
   #hedgePending = false;
+  /** The run whose first content came first: the race is its, though it has not answered yet. */
+  #decided: RaceRun | undefined;
 
   constructor(
     race: HedgeRace<T>,
@@ -123,17 +137,40 @@ class HedgedRace<T> {
     );
   }
 
+  /**
+   * The run `name`'s first content: when the race is still open, it is that run's (the hedge's
+   * wait ends, the other run is cut) and true is returned; else (decided, or cut) false.
+   */
+  content(name: RaceRun['name']): boolean {
+    const entry = this.#runs.find((run) => run.name === name && !run.done);
+    if (this.#settled || this.#decided !== undefined || entry === undefined) return false;
+    this.#decided = entry;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#cutAllBut(entry);
+    return true;
+  }
+
+  /** Aborts every run still going but `entry`. */
+  #cutAllBut(entry: RaceRun): void {
+    for (const other of this.#runs) {
+      if (other === entry || other.done) continue;
+      other.cut = true;
+      other.scope.abort(HEDGE_LOST);
+    }
+  }
+
   #won(entry: RaceRun, answer: T): void {
     const { name, scope } = entry;
-    const runs = this.#runs;
     entry.done = true;
-    if (this.#settled) {
+    // (A run cut at the other's first content may have answered in the same turn.)
+    if (this.#settled || (this.#decided !== undefined && this.#decided !== entry)) {
       this.#race.discard(answer);
       return;
     }
     this.#end();
-    const cut = runs.filter((other) => other !== entry && !other.done);
-    for (const other of cut) other.scope.abort(HEDGE_LOST);
+    this.#cutAllBut(entry);
+    const cut = this.#runs.filter((other) => other.cut);
     // The cut run's `response` and `released` follow its abort: the call's `done` waits for them
     // (the winner's answer does not), as long as a cut request's slot is held at most.
     if (cut.length > 0) {
@@ -150,12 +187,13 @@ class HedgedRace<T> {
     entry.done = true;
     entry.error = error;
     entry.scope.dispose();
-    // Both failed, or the first failed with no hedge on its way: the first's error ends it.
+    // Both failed, or the first failed with no hedge on its way: the first's error ends it, or
+    // the error of the run the race was decided for at its first content.
     if (this.#settled || this.#hedgePending || runs.some((other) => !other.done)) return;
     if (entry.name === 'hedge' && this.#timer !== undefined) return;
     this.#end();
     this.#race.scope.dispose();
-    this.#reject(runs[0]!.error);
+    this.#reject((this.#decided ?? runs[0]!).error);
   }
 
   async #sendHedge(): Promise<void> {
@@ -163,10 +201,10 @@ class HedgedRace<T> {
     this.#timer = undefined;
     if (this.#settled || runs[0]!.done) return;
     this.#hedgePending = true;
-    const open = () => !this.#settled && !runs[0]!.done;
+    const open = () => !this.#settled && this.#decided === undefined && !runs[0]!.done;
     const hedge = await this.#race.hedge(open).catch(() => undefined);
     this.#hedgePending = false;
-    if (hedge === undefined || this.#settled || runs[0]!.done) {
+    if (hedge === undefined || !open()) {
       hedge?.slot.release();
       // The first run may have failed while the hedge was being prepared.
       if (!this.#settled && runs[0]!.done && runs[0]!.error !== undefined) {
@@ -184,7 +222,7 @@ class HedgedRace<T> {
 
   /** The first run's first request was sent: the hedge's delay starts (once per call). */
   startClock(): void {
-    if (this.#clockStarted || this.#settled) return;
+    if (this.#clockStarted || this.#settled || this.#decided !== undefined) return;
     this.#clockStarted = true;
     this.#timer = setTimeout(
       () => void this.#sendHedge(),

@@ -20,6 +20,7 @@ import type { StructuredResult } from '../protocol/chat-result-types';
 import type {
   ChatRoute,
   ChatRouteHop,
+  DeferredModel,
   FailedChatRoute,
   StructuredOutputMethod,
 } from '../protocol/chat-route';
@@ -95,8 +96,9 @@ export interface WalkAhead {
   last(): boolean;
   /**
    * A refusal of the answer would leave the run a model to move on to (`FailoverWalk.movesOn`,
-   * claiming nothing), and the call is not hedged (its runs race to their first content): a stream
-   * must then not let content through before its check.
+   * claiming nothing): a stream must then not let content through before its check. (A hedged
+   * call's race was decided by the stream's first content, before this is asked: no hedge is sent
+   * after it, the other run is cut.)
    */
   movesOn(): boolean;
 }
@@ -128,13 +130,19 @@ interface Answered<T> {
    * A hedged call's other run: its model, its walk (what its route lacks), its error if it failed,
    * whether it was still going when this one won (and was aborted: it `lost`).
    */
-  other?: { model: string; walk: FailoverWalk; error?: unknown; cut: boolean };
+  other?: { model: string; walk: FailoverWalk; error?: unknown; cut: boolean; lostAt?: number };
 }
 
-/** A hedged call's second run, once its hedge is sent: its walk of one model, how it failed. */
+/**
+ * A run of a hedged call: its walk (the hedge's: of one model, once sent), how it failed, whether
+ * the race cut it at the other run's first content.
+ */
 interface HedgeRunState {
   walk?: FailoverWalk;
   error?: unknown;
+  cut?: true;
+  /** Cut at the other's first content: how many hops the route had then. */
+  lostAt?: number;
 }
 
 /** A steered call once planned: what its runs share. */
@@ -165,17 +173,18 @@ export async function runSteeredCall<T>(
   const planned = await readAndPlan(input);
   const { plan, walk, events } = planned;
   const hedge = hedgeOf(planned);
+  const first: HedgeRunState = { walk };
   const second: HedgeRunState = {};
   let answered: Answered<T>;
   try {
     answered = hedge
-      ? await hedged(planned, send, hedge, second)
+      ? await hedged(planned, send, hedge, { first, second })
       : {
           answer: await send({ scope: planned.scope, events, policy: walkPolicyOf(planned) }),
           model: walk.model,
         };
   } catch (error) {
-    const failure = failedCall(error, plan, walk, second, planned.scope.ended);
+    const failure = failedCall(error, plan, { first, second }, planned.scope.ended);
     // A hedged call's runs leave its end to it.
     if (hedge) events?.failed(failure);
     throw failure;
@@ -210,7 +219,8 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
   const method = plan.methods?.get(model);
   // The route as the race was decided: the cut run adds nothing after.
   const log = [...walk.hops];
-  const tail = otherRunHops(other);
+  // (A run cut at the other's first content lost then: before that run's later failures.)
+  log.splice(other?.lostAt ?? log.length, 0, ...otherRunHops(other));
   // A stream's answer is checked at its end: its hop says so then (chat/stream). A whole one
   // handed on unchecked (a step of the caller's tool loop) says it was not checked.
   const checked = !stream && checkedWhole(input, answer);
@@ -224,7 +234,7 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
     route: (answeredBy) => {
       const route: ChatRoute = {
         requested: plan.requested,
-        hops: hopsOf(plan, log, ...tail, { model, outcome: 'answered', ...structured }),
+        hops: hopsOf(plan, log, { model, outcome: 'answered', ...structured }),
         answeredBy,
       };
       given.push(route);
@@ -251,11 +261,7 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
       if (error.code !== 'aborted') {
         for (const route of given) route.hops[route.hops.length - 1] = { ...ended };
       }
-      return withRoute(
-        error,
-        { requested: plan.requested, hops: hopsOf(plan, log, ...tail, ended) },
-        [],
-      );
+      return withRoute(error, { requested: plan.requested, hops: hopsOf(plan, log, ended) }, []);
     },
   };
 }
@@ -363,18 +369,17 @@ interface WalkRun {
   walk?: FailoverWalk;
   /** A hedged call's one count of attempts over both runs. */
   nextAttempt?: () => number;
+  /** A hedged call's stream: its first content decides the race (`raceWithHedge`'s `content`). */
+  onFirstContent?: () => void;
 }
 
 /** The walk's policy: the transport asks it for each attempt of one run of the call. */
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
-  const { onRequest, walk = planned.walk, nextAttempt } = run;
-  // A hedged call's runs race to their first content, which ends the hedge's wait and the other
-  // run: a structured stream held to its end would keep the loser running and hedge past content.
-  const hedged = hedgeOf(planned) !== false;
+  const { onRequest, walk = planned.walk, nextAttempt, onFirstContent } = run;
   const ahead: WalkAhead = {
     last: () => walk.claimLastAnswer(scope.remainingMs),
-    movesOn: () => !hedged && walk.movesOn(scope.remainingMs),
+    movesOn: () => walk.movesOn(scope.remainingMs),
   };
   const stream = input.spec.stream === true;
   return walkPolicy({
@@ -389,6 +394,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
     checkWhole: checkWholeOf(planned, stream, ahead),
     onRequest,
     nextAttempt,
+    onFirstContent,
     onOutcome: (model, failure, ms) => {
       if (failure === undefined) recordFirstContent(budgetId, model, stream, ms);
       breakers?.record(model, failure, ms);
@@ -422,31 +428,36 @@ function checkWholeOf(planned: PlannedCall, stream: boolean, ahead: WalkAhead) {
   };
 }
 
+/** A hedged call's two runs: the first (the call's walk), and the hedge once sent. */
+interface HedgeRuns {
+  first: HedgeRunState;
+  second: HedgeRunState;
+}
+
 /**
  * A hedged call: the walk as its first run, and a second attempt once the first has no content
  * `afterMs` after its request (`'auto'`: the model's running p95), into a free slot only and
  * within the hedge allowance (`maxExtra`), on the model with the most free capacity the walk has
  * not tried (or the same model). The first to deliver content wins; the other is aborted at once.
+ * A structured stream is held on past that content to its check (and may fail over in its run).
  */
 async function hedged<T>(
   planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
   hedge: Exclude<ReadSteering['hedge'], false | undefined>,
-  second: HedgeRunState,
+  runs: HedgeRuns,
 ): Promise<Answered<T>> {
-  const { input, walk, scope, events, budgetId, plan, call } = planned;
+  const { input, walk, scope, events, budgetId } = planned;
+  const { first, second } = runs;
   const stream = input.spec.stream === true;
   earnHedge(budgetId, hedge.maxExtra);
   events?.raceBegins();
-  // 'auto' stays under the first attempt's limit: its stall timeout, or the deadline left.
-  const stallMs = call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs;
-  const limitMs = Math.min(stallMs ?? Number.POSITIVE_INFINITY, scope.remainingMs);
-  const delayMs = hedgeDelay(hedge.afterMs, budgetId, plan.models[0]!, stream, limitMs);
+  const delayMs = hedgeDelayOf(planned, hedge, stream);
   let firstSentAt = 0;
   // The runs share the call's events: their attempts are numbered from one count.
   let attempts = 0;
   const nextAttempt = () => ++attempts;
-  let firstError: unknown;
+  const decided = decidedBy(runs, (name) => race.content(name));
   const race = raceWithHedge<T>({
     scope,
     events,
@@ -454,13 +465,17 @@ async function hedged<T>(
     first: (via) =>
       send({
         ...via,
-        policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt }),
+        policy: walkPolicyOf(planned, {
+          onRequest: sentFirst,
+          nextAttempt,
+          onFirstContent: () => decided('first'),
+        }),
       }).catch((error) => {
-        firstError = error;
+        first.error = error;
         walk.runEnded();
         throw error;
       }),
-    hedge: (open) => hedgeRun(planned, send, { nextAttempt, second, open }),
+    hedge: (open) => hedgeRun(planned, send, { nextAttempt, second, open, decided }),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
@@ -470,17 +485,46 @@ async function hedged<T>(
   const { answer, winner, hedgeModel, otherCut } = await race.result;
   if (hedgeModel === undefined) return { answer, model: walk.model };
   if (winner === 'first') {
-    const other = { model: hedgeModel, walk: second.walk!, error: second.error, cut: otherCut };
+    const { walk: own, error, lostAt } = second;
+    const other = { model: hedgeModel, walk: own!, error, cut: otherCut, lostAt };
     return { answer, model: walk.model, winner, other };
   }
   // The slow first attempt, cut, took at least this long: without it 'auto' would learn only the
-  // fast answers and hedge ever earlier.
+  // fast answers and hedge ever earlier. (A hedge is never held: it won at its first content.)
   if (otherCut) recordFirstContent(budgetId, walk.model, stream, performance.now() - firstSentAt);
   return {
     answer,
     model: hedgeModel,
     winner,
-    other: { model: walk.model, walk, error: firstError, cut: otherCut },
+    other: { model: walk.model, walk, error: first.error, cut: otherCut, lostAt: first.lostAt },
+  };
+}
+
+/** The hedge's wait ('auto': under the first attempt's limit, its stall or the deadline left). */
+function hedgeDelayOf(
+  { input, call, scope, budgetId, plan }: PlannedCall,
+  hedge: Exclude<ReadSteering['hedge'], false | undefined>,
+  stream: boolean,
+): number {
+  const stallMs = call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs;
+  const limitMs = Math.min(stallMs ?? Number.POSITIVE_INFINITY, scope.remainingMs);
+  return hedgeDelay(hedge.afterMs, budgetId, plan.models[0]!, stream, limitMs);
+}
+
+/**
+ * What a run's first content does to a hedged call's race (`content`: the race's): when it decided
+ * it, the other run is cut, and it can answer no more (the winner's answer is then the last).
+ */
+function decidedBy(
+  runs: HedgeRuns,
+  content: (name: 'first' | 'hedge') => boolean,
+): (name: 'first' | 'hedge') => void {
+  return (name) => {
+    if (!content(name)) return;
+    const other = name === 'first' ? runs.second : runs.first;
+    other.cut = true;
+    other.lostAt = runs.first.walk!.hops.length;
+    other.walk?.runEnded();
   };
 }
 
@@ -495,10 +539,11 @@ async function hedgeRun<T>(
     nextAttempt: () => number;
     second: HedgeRunState;
     open: () => boolean;
+    decided: (name: 'hedge') => void;
   },
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
-  const { nextAttempt, second, open } = run;
+  const { nextAttempt, second, open, decided } = run;
   // (`waitedMs`: measured on the slow attempt, the walk's current one, not the configured delay.)
   const skipped = (reason: HedgeSkipReason) => {
     events?.hedgeSkipped(walk.model, reason, walk.attemptWaitedMs);
@@ -526,27 +571,38 @@ async function hedgeRun<T>(
     return skipped('no_candidate');
   }
   events?.hedgeSent(from, model, walk.attemptWaitedMs);
-  // One attempt on its model: no retries, no failover (the first run walks on). Its failed hop
-  // goes to the call's route, among the first run's, in the order they happened.
-  const own = new FailoverWalk({
-    models: [model],
-    bodyFor: (id) => walk.bodyOf(id),
-    methodOf: (id) => plan.methods?.get(id),
-    routeOf: walk,
-    passedOver: spare?.deferred,
-  });
+  const own = hedgeWalk(planned, model, spare?.deferred);
   second.walk = own;
   const single = { ...planned, input: { ...input, options: { ...input.options, maxRetries: 0 } } };
+  const policy = { walk: own, nextAttempt, onFirstContent: () => decided('hedge') };
   return {
     model,
     slot,
     run: (via) =>
-      send({ ...via, policy: walkPolicyOf(single, { walk: own, nextAttempt }) }).catch((error) => {
+      send({ ...via, policy: walkPolicyOf(single, policy) }).catch((error) => {
         second.error = error;
         own.runEnded();
         throw error;
       }),
   };
+}
+
+/**
+ * The hedge's walk: one attempt on its model, no retries, no failover (the first run walks on). Its
+ * failed hop goes to the call's route, among the first run's, in the order they happened.
+ */
+function hedgeWalk(
+  { walk, plan }: PlannedCall,
+  model: string,
+  passedOver: DeferredModel[] | undefined,
+): FailoverWalk {
+  return new FailoverWalk({
+    models: [model],
+    bodyFor: (id) => walk.bodyOf(id),
+    methodOf: (id) => plan.methods?.get(id),
+    routeOf: walk,
+    passedOver,
+  });
 }
 
 /** A route's hops: the plan's skips, the walk's failed hops (`log`), then `last`. */
@@ -565,30 +621,28 @@ function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
 /**
  * The error a walk ended with, carrying the route: its skips, and every hop that failed, a hedged
  * call's of both runs (the hedge's own failure too, when it is no failover: an `ended` hop before
- * the one of the error that ends the call, the first run's). A call that ended during a wait ends
- * its route with its error's hop too; its message does not count that as an attempt. A call that
- * its own abort or deadline ended (`callEnded`) before any attempt failed keeps that end's message
- * (`The call was aborted`), hedged or not: its runs' ends are in the route, but no model failed.
+ * the one of the error that ends the call, the first run's — or the hedge's, when its first
+ * content decided the race and it failed after; a run cut then is its `lost` hop, no failure). A
+ * call that ended during a wait ends its route with its error's hop too; its message does not count
+ * that as an attempt. A call that its own abort or deadline ended (`callEnded`) before any attempt
+ * failed keeps that end's message (`The call was aborted`), hedged or not: its runs' ends are in
+ * the route, but no model failed.
  */
-function failedCall(
-  error: unknown,
-  plan: HopPlan,
-  walk: FailoverWalk,
-  hedge: HedgeRunState,
-  callEnded: boolean,
-): unknown {
+function failedCall(error: unknown, plan: HopPlan, runs: HedgeRuns, callEnded: boolean): unknown {
   if (!isGatewayError(error)) return error;
+  const { first, second } = runs;
+  const walk = first.walk!;
   const hops = hopsOf(plan, walk.hops);
   const noneFailed = callEnded && walk.failed.length === 0;
   const failed = [...walk.failed];
   const recorded = new Set(failed.map((hop) => hop.error));
-  const ends: [FailoverWalk | undefined, unknown][] = [
-    [hedge.walk, hedge.error],
-    [walk, error],
-  ];
-  for (const [run, end] of ends) {
+  const ends: HedgeRunState[] = [second, { ...first, error: first.error ?? error }];
+  for (const { walk: run, error: end, cut, lostAt } of ends) {
+    const lost = cut && run?.unlistedHop();
+    // (Among the hops at the place it was cut: before the later failures of the run that cut it.)
+    if (lost) hops.splice(plan.skipped.length + lostAt!, 0, lost);
     // A run's last failure, when the walk did not record it (not a failover reason).
-    if (!run || !isGatewayError(end) || recorded.has(end)) continue;
+    if (cut || !run || !isGatewayError(end) || recorded.has(end)) continue;
     const usage = end.usage === undefined ? {} : { usage: end.usage };
     hops.push({ model: run.model, outcome: 'ended', code: end.code, ...usage });
     // Every attempt of the run has its hop already: the call ended while it waited (to retry, or

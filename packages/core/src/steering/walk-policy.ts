@@ -60,6 +60,11 @@ export interface WalkPolicyInput {
   /** Told as each request is sent (a hedged call's clock starts at the first). */
   onRequest?: () => void;
   /**
+   * Told as a stream's first content came, before a structured one is held to its check (a hedged
+   * call's race is decided by it: no hedge after it, the other run cut).
+   */
+  onFirstContent?: () => void;
+  /**
    * Numbers the attempts when several runs of one call share its events (a hedged call's runs
    * count from one count); default 1, 2, 3…
    */
@@ -111,6 +116,7 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       if (failure) return failure;
       watch?.arrived();
+      if (stream) input.onFirstContent?.();
       // Time to first content: the headers (or first piece), not the check's read of the body.
       const ms = performance.now() - sentAt;
       const refused = await checkHeld(input, answer, request.requestedModel!, signal);

@@ -30,8 +30,9 @@ export interface HeldRead {
  * Reads on from the bytes `answer.chunks` holds until `hooks`' map lets content through before
  * the answer's end (undefined: the stream is handed over, those bytes decoded again), else — and
  * always with `read.toEnd` — to the end: the check's failure, or undefined when it passed (the
- * stream is handed over then too, its whole answer given at once). Past `maxBytes`, it is handed over for
- * the stream to report; `read.signal` aborting (a stall, the call's end) cancels the read and is
+ * stream is handed over then too, its whole answer given at once). Past `maxBytes` with nothing let
+ * through, it fails `response_too_large` (none of its text, unchecked, reaches the caller: rv-2so
+ * F4); `read.signal` aborting (a stall, the call's end) cancels the read and is
  * the failure. Nothing reached the caller: a stream that fails, is cut or ends short is the
  * attempt's failure, and the walk moves on (§4.7 rule 3).
  */
@@ -67,13 +68,28 @@ export async function checkStructuredStart(
   const failure = endedAtFinish
     ? undefined
     : (ahead.failure ?? (through || !ahead.ended ? undefined : endOf(decoder)));
-  if (failure !== undefined) return unanswered(answer, decoder, failure, { model, answering });
-  if (through || ahead.bytes > maxBytes) return undefined;
+  const models = { model, answering };
+  if (failure !== undefined) return unanswered(answer, decoder, failure, models);
+  if (through) return undefined;
+  if (ahead.bytes > maxBytes)
+    return unanswered(answer, decoder, tooLarge(answer, maxBytes), models);
   // The answer is whole: the gateway has finished the request, refusing it cuts nothing.
   if (!endedAtFinish) answer.readToEnd = true;
   return hooks.check(decoder.result()).then(
     () => undefined,
     (error: GatewayError) => error,
+  );
+}
+
+/** A held stream past `maxResponseBytes`: stopped in its attempt, nothing of it handed over. */
+function tooLarge(answer: AttemptAnswer, maxBytes: number): GatewayError {
+  return gatewayFailure(
+    {
+      code: 'response_too_large',
+      status: answer.response.status,
+      message: `The stream passed maxResponseBytes (${maxBytes} bytes) in total while held for the structured-output check; it was stopped before any of its text reached the caller`,
+    },
+    {},
   );
 }
 
