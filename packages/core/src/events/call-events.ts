@@ -26,6 +26,7 @@ import type {
   GatewayStartEvent,
   HedgeSkipReason,
 } from './gateway-events';
+import { requestParameters } from './request-parameters';
 
 /** An event as a method of CallEvents fills it: `#send` adds what every event has. */
 type Fields<E> = E extends GatewayEvent ? Omit<E, keyof GatewayEventBase> : never;
@@ -144,6 +145,11 @@ export class CallEvents {
     };
     if (this.#shownRequestedModel !== undefined) event.requestedModel = this.#shownRequestedModel;
     if (init.parent !== undefined) event.parentCallId = init.parent.callId;
+    const operation = this.#operation;
+    if ((operation === 'chat' || operation === 'embeddings') && typeof init.body === 'string') {
+      const parameters = requestParameters(operation, init.body, init.redact);
+      if (parameters !== undefined) event.parameters = parameters;
+    }
     if (this.recordContent && typeof init.body === 'string') {
       this.#body = init.body;
       event.input = init.redact(init.body);

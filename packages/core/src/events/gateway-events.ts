@@ -48,6 +48,27 @@ export interface GatewayStartEvent extends GatewayEventBase {
   input?: string;
   /** A request another call made for itself (the catalog read a chat call's gate needed): that call. */
   parentCallId?: number;
+  /** What the request body sets of the parameters the GenAI conventions record (chat, embeddings). */
+  parameters?: GatewayRequestParameters;
+}
+
+/**
+ * The parameters a chat or embeddings request body sets, as sent, that the OpenTelemetry GenAI
+ * conventions record (`gen_ai.request.*`, `gen_ai.output.type`, `gen_ai.embeddings.dimension.count`).
+ */
+export interface GatewayRequestParameters {
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  seed?: number;
+  /** `stop`, as a list. */
+  stopSequences?: string[];
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  /** `json` for a `response_format` of `json_schema` or `json_object`; `text` for another. */
+  outputType?: 'json' | 'text';
+  /** Embeddings: the `dimensions` asked for. */
+  dimensions?: number;
 }
 
 /** The call asks for a slot (its client's `maxConcurrency`, then the key's budget). */

@@ -256,6 +256,7 @@ function begin(
   if (event.requestedModel !== undefined) {
     attributes['gen_ai.request.model'] = event.requestedModel;
   }
+  Object.assign(attributes, parameterAttributes(event.parameters));
   if (event.input !== undefined) {
     const messages = inputMessages(event.input);
     if (messages !== undefined) attributes['gen_ai.input.messages'] = messages;
@@ -282,6 +283,36 @@ function begin(
     usage,
   };
 }
+
+/**
+ * The GenAI conventions' request attributes (Recommended) of what the request body set: none it
+ * did not (the model server's defaults are not known here).
+ */
+function parameterAttributes(parameters: GatewayStartEvent['parameters']): Attributes {
+  const attributes: Attributes = {};
+  if (parameters === undefined) return attributes;
+  for (const [name, attribute] of PARAMETER_ATTRIBUTES) {
+    const value = parameters[name];
+    if (value !== undefined) attributes[attribute] = value;
+  }
+  return attributes;
+}
+
+/** Each request parameter's attribute. */
+const PARAMETER_ATTRIBUTES = [
+  ['temperature', 'gen_ai.request.temperature'],
+  ['maxTokens', 'gen_ai.request.max_tokens'],
+  ['topP', 'gen_ai.request.top_p'],
+  ['seed', 'gen_ai.request.seed'],
+  ['stopSequences', 'gen_ai.request.stop_sequences'],
+  ['frequencyPenalty', 'gen_ai.request.frequency_penalty'],
+  ['presencePenalty', 'gen_ai.request.presence_penalty'],
+  ['outputType', 'gen_ai.output.type'],
+  ['dimensions', 'gen_ai.embeddings.dimension.count'],
+] as const satisfies readonly (readonly [
+  keyof NonNullable<GatewayStartEvent['parameters']>,
+  string,
+])[];
 
 function record(
   tracer: Tracer,

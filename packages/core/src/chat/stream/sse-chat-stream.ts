@@ -51,7 +51,12 @@ export interface StructuredStream {
   check(answer: AssembledChat): Promise<AssembledChat>;
 }
 
-type State = 'open' | 'done' | 'failed';
+/**
+ * `whole`: the answer is read to its end (its slot back, its body let go) but the caller has not
+ * taken every event yet (`#rest`): an abort or a cancel still ends the call, dropping them, as a
+ * `fetch` body whose chunks wait unread. `done`: the caller took the last one (the call's `done`).
+ */
+type State = 'open' | 'whole' | 'done' | 'failed';
 
 /** No redaction here: `#own` redacts the whole error, its headers too. */
 
@@ -77,6 +82,8 @@ export class GatewayChatStream implements ChatStream {
   #state: State = 'open';
   #error: GatewayError | undefined;
   #result: AssembledChat | undefined;
+  /** A `whole` stream's events not taken yet (never empty while `whole`). */
+  #rest: ChatStreamEvent[] = [];
   /** Bytes received so far, and their bound: the answer assembled from them stays bounded too. */
   #received = 0;
   readonly #maxBytes: number;
@@ -183,13 +190,14 @@ export class GatewayChatStream implements ChatStream {
   }
 
   /**
-   * The call's scope ended (the caller's abort, the deadline) while the stream was open: the call
-   * ends now, read or not (its `done`), and what was buffered is dropped — the next read rejects
-   * with the scope's error, as a fetch body does once its signal aborted.
+   * The call's scope ended (the caller's abort, the deadline while the body comes) before the
+   * caller took the stream's last event: the call ends now, read or not (its `done`), and what was
+   * buffered is dropped — the next read rejects with the scope's error, as a fetch body does once
+   * its signal aborted (a body already in whole too).
    */
   #ended(): void {
     // (`#body` unset: still in the constructor, which checks once it is set.)
-    if (this.#state !== 'open' || this.#body === undefined || !this.#open.scope.aborted) return;
+    if (this.#body === undefined || !this.#open.scope.aborted) return;
     this.#stop(this.#open.scope.error(this.#models()));
   }
 
@@ -255,6 +263,7 @@ export class GatewayChatStream implements ChatStream {
   /** The next event, or undefined at the end; throws the stream's typed error. */
   async next(): Promise<ChatStreamEvent | undefined> {
     for (;;) {
+      if (this.#state === 'whole') return this.#handOut(this.#rest.splice(0, 1))[0];
       const event = this.#events.take();
       if (event !== undefined) return event;
       if (this.#state === 'done') return undefined;
@@ -269,6 +278,7 @@ export class GatewayChatStream implements ChatStream {
    */
   async readBatch(): Promise<ChatStreamEvent[] | undefined> {
     for (;;) {
+      if (this.#state === 'whole') return this.#handOut(this.#rest.splice(0));
       const events = this.#events.takeAll();
       if (events !== undefined) return events;
       if (this.#state === 'done') return undefined;
@@ -375,6 +385,15 @@ export class GatewayChatStream implements ChatStream {
     return { requestedModel, servedModel };
   }
 
+  /** `events` of a `whole` stream: once its last event is out, the call ends (its `done`). */
+  #handOut(events: ChatStreamEvent[]): ChatStreamEvent[] {
+    if (this.#rest.length === 0) {
+      this.#state = 'done';
+      this.#end();
+    }
+    return events;
+  }
+
   /** The stream read to its end; a structured one's answer first checked (`checked`: it passed). */
   #finish(checked?: AssembledChat): void {
     if (this.#state !== 'open') return;
@@ -388,9 +407,12 @@ export class GatewayChatStream implements ChatStream {
       );
       return;
     }
-    this.#state = 'done';
+    this.#state = 'whole';
     this.#result = checked ?? this.#decoder.result();
+    this.#rest = this.#events.takeAll() ?? [];
     this.#close();
+    // (None left for the caller: the call ends now.)
+    this.#handOut([]);
   }
 
   #fail(error: GatewayError): void {
@@ -409,16 +431,22 @@ export class GatewayChatStream implements ChatStream {
     return redactOwnKey(this.#routed ? this.#routed(error) : error, this.#open.owner);
   }
 
+  /** The stream is read (or failed): its slot, body and deadline let go; its call ends unless `whole`. */
   #close(reason?: unknown): void {
-    this.#open.callerSignal?.removeEventListener('abort', this.#onCallerAbort);
     this.#silence?.stop();
     this.#contentBegan();
     // Released before the body is cancelled: a stream that reached [DONE] is complete at the
     // gateway, not cut, though its body has not ended yet (the read-ahead's release is then a
-    // no-op; a slot is released once).
-    this.#open.release(this.#state !== 'done');
+    // no-op; a slot is released once: a `whole` stream stopped later releases nothing).
+    this.#open.release(this.#state === 'failed');
     this.#body.cancel(reason);
     this.#open.scope.dispose();
+    if (this.#state !== 'whole') this.#end();
+  }
+
+  /** The call's end as its caller sees it: its `done` event; the caller's signal left. */
+  #end(): void {
+    this.#open.callerSignal?.removeEventListener('abort', this.#onCallerAbort);
     this.#open.events?.streamEnded(this.#error, this.#result);
   }
 
@@ -430,7 +458,6 @@ export class GatewayChatStream implements ChatStream {
   }
 
   async cancel(reason?: unknown): Promise<void> {
-    if (this.#state !== 'open') return;
     this.#stop(
       new GatewayError({
         code: 'aborted',
@@ -442,11 +469,16 @@ export class GatewayChatStream implements ChatStream {
     );
   }
 
-  /** Fails the stream dropping its pending events: a cancelled or aborted stream yields nothing more. */
+  /**
+   * Fails the stream dropping its pending events: a cancelled or aborted stream yields nothing more.
+   * A no-op once the call ended for its caller: it failed, or the caller took its last event.
+   */
   #stop(error: GatewayError, reason?: unknown): void {
+    if (this.#state === 'done' || this.#state === 'failed') return;
     this.#state = 'failed';
     this.#error = this.#own(error);
     this.#events.takeAll();
+    this.#rest = [];
     // (A cancel's scope is aborted here, so is the request; an ended scope's was already.)
     if (!this.#open.scope.aborted) this.#open.scope.abort(reason);
     this.#close(reason);
