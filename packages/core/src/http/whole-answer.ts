@@ -97,8 +97,10 @@ export async function readWholeAnswer(
  * whole answer was asked for): said as the stream path says it (stream-first-bytes.ts).
  */
 function bodyKind(contentType: string, text: string): string {
-  const type = contentType === '' ? 'no content type' : contentType;
-  if (/^\s*</.test(text) || contentType.includes('text/html')) return `an HTML page (${type})`;
-  if (startsAsEventStream(text.slice(0, 1024))) return `an event stream (${type})`;
-  return text.trim() === '' ? `an empty body (${type})` : `a body of ${type}`;
+  const kind = /^\s*</.test(text)
+    ? 'an HTML page'
+    : startsAsEventStream(text.slice(0, 1024))
+      ? 'an event stream'
+      : 'a body';
+  return `${kind} (${contentType || 'no content type'})`;
 }
