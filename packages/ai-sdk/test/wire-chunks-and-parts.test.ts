@@ -4,8 +4,10 @@
 // core does not know, with a string `text`, is text.
 import { emulate } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
+import { streamText as streamTextV6 } from 'ai-v6';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../src';
+import { createGateway as createGatewayV6 } from '../src/v6';
 
 const MODEL = 'community/general';
 const first = {
@@ -25,15 +27,15 @@ const last = {
   choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
 };
 
-/** A provider on an emulated gateway whose chat answers are `answer` (the emulator serves the rest). */
-async function answering(answer: (streamed: boolean) => Response) {
+/** An emulated gateway's settings whose chat answers are `answer` (the emulator serves the rest). */
+async function connection(answer: (streamed: boolean) => Response) {
   const gateway = await emulate();
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const request = new Request(input, init);
     if (!request.url.endsWith('/chat/completions')) return gateway.fetch(request);
     return answer((await request.json()).stream === true);
   };
-  return createGateway({ ...gateway.connection, fetch });
+  return { ...gateway.connection, fetch };
 }
 
 const sse = (...chunks: object[]) =>
@@ -44,7 +46,7 @@ const sse = (...chunks: object[]) =>
 
 describe('raw parts (include: { rawChunks: true })', () => {
   it('carry each SSE chunk as sent, its extra fields included', async () => {
-    const gateway = await answering(() => sse(first, last));
+    const gateway = createGateway(await connection(() => sse(first, last)));
     for (const asked of [{ include: { rawChunks: true } }, { includeRawChunks: true }]) {
       const result = streamText({ model: gateway(MODEL), prompt: 'capital?', ...asked });
       const raw: unknown[] = [];
@@ -54,8 +56,20 @@ describe('raw parts (include: { rawChunks: true })', () => {
     }
   });
 
+  it('the same from /v6 (AI SDK 6: includeRawChunks)', async () => {
+    const gateway = createGatewayV6(await connection(() => sse(first, last)));
+    const result = streamTextV6({
+      model: gateway(MODEL),
+      prompt: 'capital?',
+      includeRawChunks: true,
+    });
+    const raw: unknown[] = [];
+    for await (const part of result.fullStream) if (part.type === 'raw') raw.push(part.rawValue);
+    expect(raw).toEqual([first, last]);
+  });
+
   it('none unless asked', async () => {
-    const gateway = await answering(() => sse(first, last));
+    const gateway = createGateway(await connection(() => sse(first, last)));
     const result = streamText({ model: gateway(MODEL), prompt: 'capital?' });
     const types = [];
     for await (const part of result.fullStream) types.push(part.type);
@@ -67,17 +81,21 @@ describe('a content part of a type core does not know, with a string text', () =
   const content = [{ type: 'output_text', text: 'Hello' }];
 
   it('is the text of generateText and streamText', async () => {
-    const gateway = await answering((streamed) =>
-      streamed
-        ? sse(
-            { id: 'c1', choices: [{ index: 0, delta: { content }, finish_reason: null }] },
-            { id: 'c1', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
-          )
-        : Response.json({
-            id: 'c1',
-            object: 'chat.completion',
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          }),
+    const gateway = createGateway(
+      await connection((streamed) =>
+        streamed
+          ? sse(
+              { id: 'c1', choices: [{ index: 0, delta: { content }, finish_reason: null }] },
+              { id: 'c1', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+            )
+          : Response.json({
+              id: 'c1',
+              object: 'chat.completion',
+              choices: [
+                { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' },
+              ],
+            }),
+      ),
     );
     expect((await generateText({ model: gateway(MODEL), prompt: 'hi' })).text).toBe('Hello');
     expect(await streamText({ model: gateway(MODEL), prompt: 'hi' }).text).toBe('Hello');

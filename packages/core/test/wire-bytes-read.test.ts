@@ -134,6 +134,18 @@ describe('a 200 labelled a stream whose body is a JSON error', () => {
     }
   });
 
+  it("Google's one-item list of one is read too", async () => {
+    const list = JSON.stringify([{ error: { code: 429, message: 'Quota', status: 'EXHAUSTED' } }]);
+    const client = await chat({ body: list });
+    const error = await failure(() => client.chatStream(hi(MODEL)));
+    expect([error.code, error.status, error.message, error.body]).toEqual([
+      'upstream_error',
+      200,
+      'Quota',
+      list,
+    ]);
+  });
+
   it('JSON that reports no failure is invalid_response naming what came', async () => {
     const client = await chat({ body: completion({ content: 'hi' }) });
     const error = await failure(() => client.chatStream(hi(MODEL)));

@@ -69,8 +69,9 @@ export async function readFirstBytes(
     signal.removeEventListener('abort', onAbort);
   }
   if (labelled && !stream) return notAStream(response, labelled, attempt, reader, chunks);
-  // (Labelled a stream, a body starting as JSON holds no event the decoder could read.)
-  if (stream === false && start.trimStart().startsWith('{')) {
+  // (Labelled a stream, a body starting as JSON holds no event the decoder could read: an object,
+  // or Google's one-item list of one.)
+  if (stream === false && /^[[{]/.test(start.trimStart())) {
     const kind = `JSON labelled ${contentType === '' ? 'with no content type' : contentType}`;
     return notAStream(response, kind, attempt, reader, chunks);
   }
