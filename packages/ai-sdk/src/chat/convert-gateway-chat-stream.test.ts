@@ -227,15 +227,16 @@ describe('convertGatewayChatStream', () => {
     await expect(collect(converted)).rejects.toBe(abort);
   });
 
-  it('emits raw events when asked', async () => {
-    const { stream } = gatewayStream([{ type: 'finish', reason: 'stop', choiceIndex: 0 }]);
+  it("emits core's raw chunks when asked, and only those", async () => {
+    const chunk = { id: 'c1', citations: ['https://example.test'], choices: [] };
+    const { stream } = gatewayStream([
+      { type: 'raw', chunk },
+      { type: 'finish', reason: 'stop', choiceIndex: 0 },
+    ]);
     const parts = await collect(
       convertGatewayChatStream(stream, { ...options, includeRawChunks: true }),
     );
-    expect(parts).toContainEqual({
-      type: 'raw',
-      rawValue: { type: 'finish', reason: 'stop', choiceIndex: 0 },
-    });
+    expect(parts.filter((part) => part.type === 'raw')).toEqual([{ type: 'raw', rawValue: chunk }]);
   });
 
   it('cancels the gateway stream when the consumer cancels', async () => {

@@ -23,7 +23,10 @@ type ChatEventSource = Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'>;
 
 interface StreamConversionOptions {
   warnings: SharedV4Warning[];
-  /** Also emit each gateway event as a `raw` part. */
+  /**
+   * Emit core's `raw` events (each SSE chunk's JSON, kept when the call asked with `rawChunks`)
+   * as `raw` parts.
+   */
   includeRawChunks?: boolean;
   /** Maps a failure of the gateway stream to the error put into the `error` part. */
   mapError: (error: unknown) => unknown;
@@ -178,9 +181,11 @@ class GatewayStreamParts {
   }
 
   event(event: ChatStreamEvent, out: PartSink): void {
-    if (this.#options.includeRawChunks) this.#put(out, { type: 'raw', rawValue: event });
-
     switch (event.type) {
+      case 'raw':
+        if (this.#options.includeRawChunks) this.#put(out, { type: 'raw', rawValue: event.chunk });
+        break;
+
       case 'metadata':
         // Core announces id/model/created from whichever chunk first carries them.
         this.#put(out, {

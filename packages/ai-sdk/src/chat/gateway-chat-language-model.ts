@@ -161,6 +161,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       stream = await client.chatStream(body, {
         ...this.callOptions(options, settings),
         streamUsage,
+        // `raw` parts carry each SSE chunk's JSON (as @ai-sdk/openai-compatible's do): core keeps them.
+        ...(options.includeRawChunks === true && { rawChunks: true }),
       });
     } catch (error) {
       const mapError = (failure: unknown) => this.mapError(failure, sent);

@@ -54,6 +54,12 @@ export interface ChatStreamOptions extends ChatCallOptions {
    * sent as given either way.
    */
   streamUsage?: boolean;
+  /**
+   * `true`: the stream also gives each SSE event's JSON as the server sent it, as a `raw` event
+   * before the events decoded from it (for fields core does not read: `citations`, `x_groq`, …).
+   * Default `false` (nothing kept).
+   */
+  rawChunks?: boolean;
 }
 
 /** What a chat call uses of its client. */
@@ -166,7 +172,7 @@ export async function openChatStream(
     const { transport } = context;
     owner = transport;
     const req = readChatCall(given, opts, 'chatStream');
-    for (const name of ['assemble', 'streamUsage'] as const) {
+    for (const name of ['assemble', 'streamUsage', 'rawChunks'] as const) {
       const value = opts?.[name];
       if (value !== undefined && typeof value !== 'boolean') {
         throw refusal('call option', name, `must be a boolean, got ${typeof value}`);
@@ -206,6 +212,7 @@ function chatStream(
     headers: open.response.headers,
     // A schema's answer is checked whole at its end: assembled whatever `assemble` says.
     assemble: opts?.assemble !== false || structuredStream !== undefined,
+    rawChunks: opts?.rawChunks === true,
     silence: answered.silence,
     failed: answered.failed,
     structured: structuredStream?.(route) ?? json?.jsonTextHooks((req.tools ?? []).length > 0),

@@ -5,7 +5,8 @@
  * - `content`: a string, or an array of parts (docs/gateway-protocol.md §4.1, §4.3): `{type:'text', text}`;
  *   `{type:'thinking', thinking}` where `thinking` is a string or an array of `{type:'text', text}`
  *   (Mistral's reasoning models); `{type:'reasoning', text}` (or `reasoning`/`summary` as a string).
- *   Parts of any other type are ignored (images, citations, …), never fatal.
+ *   A part of any other type (or none) is text when it has a string `text` (`output_text`, …);
+ *   without one it is ignored (images, citations, …), never fatal.
  * - `reasoning_content` (DeepSeek, Qwen, Moonshot, xAI) or `reasoning` as a string (Groq, vLLM).
  * - `refusal` (OpenAI and servers that copy it): the model declined; read as text (see
  *   `refusedFinishReason`).
@@ -38,11 +39,13 @@ export function readContent(content: unknown): MessageParts | undefined {
     }
     if (typeof part !== 'object' || part === null) continue;
     const { type } = part as Json;
-    if (type === 'text' || type === undefined) {
+    if (type === 'thinking' || type === 'reasoning') {
+      reasoning += reasoningPartText(part as Json);
+    } else {
+      // Any other part with a string `text` is text, whatever its type (`output_text` of servers
+      // that copy OpenAI's Responses API, …): dropping it would give an empty success.
       const value = (part as Json).text;
       if (typeof value === 'string') text += value;
-    } else if (type === 'thinking' || type === 'reasoning') {
-      reasoning += reasoningPartText(part as Json);
     }
   }
   return { text, reasoning };

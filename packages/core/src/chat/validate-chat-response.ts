@@ -2,11 +2,13 @@
 
 import { isJsonObject } from '../protocol/json-object';
 import { readContent } from './read-message-parts';
+import { typedUsage } from './typed-usage';
 
 /**
  * Shape checks of 2xx answers, so that what a call returns is what its type promises. Each returns
  * what is wrong (for an `invalid_response` message) or undefined. They look only at the fields the
- * spec requires and the packages read: one pass, no copies, nothing rewritten.
+ * spec requires and the packages read: one pass, no copies, nothing rewritten but `usage` counts
+ * of the wrong type (`typedUsage`).
  */
 
 const isAbsent = (value: unknown) => value === undefined || value === null;
@@ -53,7 +55,9 @@ export function chatCompletionProblem(data: unknown): string | undefined {
     const problem = choiceProblem(choices[i]);
     if (problem) return `has a choices[${i}]${problem}`;
   }
-  if (!isAbsent(data.usage) && !isJsonObject(data.usage))
-    return 'has a `usage` that is not an object';
+  if (isAbsent(data.usage)) return undefined;
+  if (!isJsonObject(data.usage)) return 'has a `usage` that is not an object';
+  // The one field rewritten: counts of the wrong type, so that they are the numbers `Usage` says.
+  data.usage = typedUsage(data.usage);
   return undefined;
 }

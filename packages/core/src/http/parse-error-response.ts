@@ -36,15 +36,23 @@ export function readGatewayErrorShape(
 
 /**
  * The `error.message` of an OpenAI-style body whose `code` is not the gateway's (`null`, a number,
- * another service's word): a model server's own words, better than its raw JSON.
+ * another service's word): a model server's own words, better than its raw JSON. Also TGI's
+ * `{error: "<words>", error_type}`: the same rule for an error answer and a 200's body or event.
  */
 export function readForeignError(data: unknown): { message: string; type?: string } | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   // Google's OpenAI-compatible endpoint answers with a one-item list of its error objects.
-  const body = Array.isArray(data) && data.length === 1 ? data[0] : data;
-  const error = (body as { error?: unknown } | null)?.error;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { message, type } = error as Record<string, unknown>;
+  const body = (Array.isArray(data) && data.length === 1 ? data[0] : data) as Record<
+    string,
+    unknown
+  > | null;
+  const error = body?.error;
+  const { message, type } =
+    typeof error === 'string'
+      ? { message: error, type: body?.error_type }
+      : typeof error === 'object' && error !== null
+        ? (error as Record<string, unknown>)
+        : {};
   if (typeof message !== 'string' || message.trim() === '') return undefined;
   return { message: clip(message, 1000), type: typeof type === 'string' ? type : undefined };
 }

@@ -26,10 +26,9 @@ export function reportedFailure(
   typed?: boolean,
 ): ReportedFailure | undefined {
   const body = googleErrorItem(data) ?? (isJson(data) ? data : undefined);
-  let error = body?.error;
-  if (typeof error === 'string') error = { message: error, type: body?.error_type };
-  else if (typed && error === undefined) error = body ?? { message: text };
-  const shape = readGatewayErrorShape(body) ?? readForeignError({ error });
+  // (An event typed `error` is a failure whatever its shape: its own `message`, else its text.)
+  const foreign = typed && body?.error === undefined ? { error: body ?? { message: text } } : body;
+  const shape = readGatewayErrorShape(body) ?? readForeignError(foreign);
   const code = (shape as { code?: unknown } | undefined)?.code;
   return shape && { ...shape, code: isGatewayServerErrorCode(code) ? code : 'upstream_error' };
 }

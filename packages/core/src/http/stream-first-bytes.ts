@@ -30,8 +30,10 @@ export async function readFirstBytes(
   const { scope, request } = attempt;
   const asked = { requestedModel: request.requestedModel };
   // A body labelled JSON or HTML is read as a stream when it starts as one (as the AI SDK's and
-  // openai-node's readers read it): its first bytes decide.
-  const labelled = notAStreamKind(response.headers.get('content-type') ?? '');
+  // openai-node's readers read it): its first bytes decide. One labelled a stream (or not at all)
+  // that starts as JSON instead is read as JSON too: a bare `{"error": …}` keeps its failure.
+  const contentType = response.headers.get('content-type') ?? '';
+  const labelled = notAStreamKind(contentType);
   const reader = response.body?.getReader();
   if (!reader) {
     if (labelled) return notAStream(response, labelled, attempt);
@@ -42,8 +44,8 @@ export async function readFirstBytes(
   const onAbort = () => reader.cancel().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
-  // (Only a body labelled other than a stream has its start read, to tell whether it is one.)
-  let start = labelled === undefined ? undefined : '';
+  // The start is read until it tells whether it is a stream (a stream's first read: `data:`).
+  let start = '';
   let stream: boolean | undefined;
   try {
     do {
@@ -53,7 +55,6 @@ export async function readFirstBytes(
       if (stalled) return stalled;
       if (next.done) break;
       chunks.push(next.value);
-      if (start === undefined) break;
       start += new TextDecoder().decode(next.value);
       stream = startsAsEventStream(start);
     } while (stream === undefined);
@@ -68,6 +69,12 @@ export async function readFirstBytes(
     signal.removeEventListener('abort', onAbort);
   }
   if (labelled && !stream) return notAStream(response, labelled, attempt, reader, chunks);
+  // (Labelled a stream, a body starting as JSON holds no event the decoder could read: an object,
+  // or Google's one-item list of one.)
+  if (stream === false && /^[[{]/.test(start.trimStart())) {
+    const kind = `JSON labelled ${contentType === '' ? 'with no content type' : contentType}`;
+    return notAStream(response, kind, attempt, reader, chunks);
+  }
   if (chunks.length === 0) return lostStream(response, asked.requestedModel);
   return { response, reader, chunks };
 }
@@ -76,7 +83,7 @@ export async function readFirstBytes(
  * Whether a body's start reads as an event stream (a field line or a comment, after blank lines);
  * undefined: the next bytes tell.
  */
-function startsAsEventStream(start: string): boolean | undefined {
+export function startsAsEventStream(start: string): boolean | undefined {
   const text = start.trimStart();
   if (/^(?::|(?:data|event|id|retry)[:\r\n])/.test(text)) return true;
   // Blanks, or a field's name cut by the read (past 1 KiB of blanks: no stream).

@@ -7,6 +7,7 @@ import type { CallEvents } from '../events/call-events';
 import { tooLarge, unreadBody } from './answer-errors';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import type { OpenResponse, RequestSpec } from './request-types';
+import { startsAsEventStream } from './stream-first-bytes';
 
 /** A body read whole: its text, and with `json` its parsed value. */
 export interface WholeAnswer {
@@ -76,7 +77,8 @@ export async function readWholeAnswer(
       if (reports) events?.answered(data, text);
       return { data, text, headers, status };
     }
-    const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
+    const kind = bodyKind(headers.get('content-type') ?? '', text);
+    const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON: ${kind}`, {
       status,
       body: options.redact(text),
       responseHeaders: responseHeadersOf(headers, options.redact),
@@ -88,4 +90,17 @@ export async function readWholeAnswer(
   }
   if (reports) events?.answered(data, text);
   return { data, text, headers, status };
+}
+
+/**
+ * What a body that is not JSON is, for its message (a proxy's or login page, a stream where a
+ * whole answer was asked for): said as the stream path says it (stream-first-bytes.ts).
+ */
+function bodyKind(contentType: string, text: string): string {
+  const kind = /^\s*</.test(text)
+    ? 'an HTML page'
+    : startsAsEventStream(text.slice(0, 1024))
+      ? 'an event stream'
+      : 'a body';
+  return `${kind} (${contentType || 'no content type'})`;
 }

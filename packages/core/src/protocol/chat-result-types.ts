@@ -115,7 +115,13 @@ export type ChatStreamEvent =
    * A piece of choice 0's legacy `function_call` (OpenAI's `functions` API, before tool calls):
    * its name where the piece had one, and its arguments' text. Not a tool call; not assembled.
    */
-  | { type: 'function-call-delta'; name?: string; argumentsDelta: string };
+  | { type: 'function-call-delta'; name?: string; argumentsDelta: string }
+  /**
+   * One SSE event's JSON as the server sent it (every field, known or not: Perplexity's
+   * `citations`, Groq's `x_groq`, …), before the events decoded from it; only when the call asked
+   * with `rawChunks: true`. An error event fails the stream instead; `[DONE]` has none.
+   */
+  | { type: 'raw'; chunk: Record<string, unknown> };
 
 export interface AssembledToolCall {
   id: string;

@@ -5,9 +5,9 @@ import { clip } from '../../errors/escape-control';
 import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
-import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
 import { argumentsText, readContent, readReasoningField } from '../read-message-parts';
+import { typedUsage } from '../typed-usage';
 import { SseDataSplitter } from './split-sse-data';
 
 interface DecoderContext {
@@ -15,6 +15,8 @@ interface DecoderContext {
   servedModel?: string;
   /** Keep the answer's text and reasoning for `result()` (default true). */
   assemble?: boolean;
+  /** Give each event's JSON as a `raw` event too (default false: nothing kept). */
+  rawChunks?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -57,9 +59,12 @@ export class ChatStreamDecoder {
   readonly #tags: Pick<Finish, 'systemFingerprint' | 'serviceTier'> = {};
   readonly #splitter: SseDataSplitter;
   readonly #context: DecoderContext;
+  /** `DecoderContext.rawChunks`, read once: a stream that did not ask pays one test per event. */
+  readonly #raw: boolean;
 
   constructor(context: DecoderContext = {}) {
     this.#context = context;
+    this.#raw = context.rawChunks === true;
     if (context.assemble === false) this.#assembler.keepText = false;
     this.#splitter = new SseDataSplitter(
       (data) => this.#onData(data),
@@ -164,9 +169,11 @@ export class ChatStreamDecoder {
         : `The connection ${how === 'cut' ? 'failed' : 'closed'} before [DONE] and before any finish_reason, after ${events}${dropped}${
             cause instanceof Error ? `: ${cause.message}` : ''
           }`;
+    // (The gateway answered 200: the stream's other failures say so too.)
     return new GatewayError({
       code: 'stream_incomplete',
       message,
+      status: 200,
       cause,
       ...this.#context,
     });
@@ -208,6 +215,7 @@ export class ChatStreamDecoder {
     }
     // `error: null` beside an answer (Foundry Local sends it on every chunk) is no failure.
     if (chunk.error != null) throw this.#streamError(chunk, data);
+    if (this.#raw) this.#queue.push({ type: 'raw', chunk });
     this.#onChunk(chunk, data);
   }
 
@@ -271,8 +279,9 @@ export class ChatStreamDecoder {
       if (typeof usage !== 'object' || Array.isArray(usage)) {
         throw this.#protocolError('`usage` is not an object', data);
       }
-      assembler.usage = usage as Usage;
-      this.#queue.push({ type: 'usage', usage: usage as Usage });
+      const read = typedUsage(usage as Json);
+      assembler.usage = read;
+      this.#queue.push({ type: 'usage', usage: read });
     }
   }
 

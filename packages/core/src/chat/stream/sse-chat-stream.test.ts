@@ -93,7 +93,13 @@ describe('GatewayChatStream over a byte stream', () => {
             ? new Uint8Array([...VALID.subarray(0, 200), ...noise])
             : noise;
           const client = clientServing(split(bytes, cuts));
-          const stream = await client.chatStream(request);
+          const stream = await client.chatStream(request).catch((error: unknown) => {
+            // A body that starts as JSON is no stream: chatStream rejects. Its slot is given back
+            // as a cut request's (after the grace the gateway may count it): waited for.
+            expect(isGatewayError(error)).toBe(true);
+            return undefined;
+          });
+          if (stream === undefined) return client.budget.whenIdle();
           try {
             await stream.result();
           } catch (error) {

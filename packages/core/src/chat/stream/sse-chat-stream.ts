@@ -22,6 +22,8 @@ interface ChatStreamMeta {
   headers: Headers;
   route: ChatRoute;
   assemble: boolean;
+  /** Each event's JSON as a `raw` event too (`ChatStreamOptions.rawChunks`). */
+  rawChunks?: boolean;
   /**
    * `chunkTimeoutMs`'s clock: restarted by each piece of content decoded (comments and empty
    * chunks do not count); when it runs out the stream fails with its stall. With it the stream is
@@ -97,7 +99,12 @@ export class GatewayChatStream implements ChatStream {
    * The models the stream's errors name (the answering one may come with the first chunk): one
    * record, the decoder's context too, so that its errors and the stream's name the same models.
    */
-  readonly #decoding: { requestedModel: string; servedModel: string; assemble: boolean };
+  readonly #decoding: {
+    requestedModel: string;
+    servedModel: string;
+    assemble: boolean;
+    rawChunks?: boolean;
+  };
   /** `ChatStreamMeta.modelInChunks`, until a chunk named the model. */
   #modelInChunks: boolean;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
@@ -110,8 +117,8 @@ export class GatewayChatStream implements ChatStream {
     this.route = meta.route;
     this.#routed = meta.failed;
     this.#modelInChunks = meta.modelInChunks;
-    const { requestedModel, servedModel, assemble } = meta;
-    this.#decoding = { requestedModel, servedModel, assemble };
+    const { requestedModel, servedModel, assemble, rawChunks } = meta;
+    this.#decoding = { requestedModel, servedModel, assemble, rawChunks };
     this.#decoder = new ChatStreamDecoder(this.#decoding);
     this.#structured = meta.structured;
     this.#events = meta.structured?.events(this.#decoder) ?? this.#decoder;
