@@ -70,6 +70,7 @@ export type {
   GatewayOperation,
   GatewayQueuedEvent,
   GatewayReleasedEvent,
+  GatewayRequestParameters,
   GatewayResponseEvent,
   GatewayRetryEvent,
   GatewayStartEvent,
