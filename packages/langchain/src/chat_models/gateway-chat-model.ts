@@ -313,10 +313,13 @@ export class GatewayChatModel
     return PROVIDER;
   }
 
-  /** Live capabilities → LangChain's model profile (createAgent reads it). */
+  /**
+   * Live capabilities → LangChain's model profile (createAgent reads it). With `fallbackModels`,
+   * those every listed model has: `createAgent` then picks a way each of them serves.
+   */
   override get profile(): ModelProfile {
     return profileFromCapabilities(
-      this.#gate.known(),
+      this.#gate.knownForList(),
       this.acceptsContentParts,
       this.structuredOutput?.methods,
     );
