@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { examplesDir, type RunResult, runExample } from '../helpers/run';
+import { examplesDir, type RunResult, runExample, runNode } from '../helpers/run';
 
 // Every command-line example, run as a user runs it (`node src/index.ts`), against the
 // emulator's real HTTP server named by INFERGATE_BASE_URL / INFERGATE_API_KEY.
@@ -80,6 +80,24 @@ describe('examples/langchain-agent', () => {
     expect(result.stdout).toContain('Structured response:');
     expect(result.stdout).toContain('"orderId": "A-1042"');
     expect(result.stdout).toContain('"status": "shipped"');
+  });
+
+  it('says why when the run ends without a structured response (a tools-only model)', async () => {
+    // community/tools has no json_schema: the tool strategy, which the scripted model answers in
+    // text after the tool's result.
+    const result = await runNode(
+      examplesDir('langchain-agent'),
+      ['--experimental-strip-types', 'src/index.ts'],
+      {
+        INFERGATE_BASE_URL: gateway.baseURL,
+        INFERGATE_API_KEY: gateway.apiKey,
+        INFERGATE_MODEL: 'community/tools',
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('The run ended without a structured response');
+    expect(result.stdout).toContain('Pick a model with json_schema');
+    expect(result.output).not.toContain('ZodError');
   });
 });
 

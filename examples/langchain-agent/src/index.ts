@@ -69,6 +69,15 @@ await runExample(async () => {
       if ('structuredResponse' in state) structuredResponse = state.structuredResponse;
     }
   }
+  if (structuredResponse === undefined) {
+    // The tool strategy (a model without json_schema) needs the model to call the agent's
+    // structured-output tool; a model that answers in text instead ends the run without it.
+    console.log(
+      `\nThe run ended without a structured response: ${MODEL} answered in text instead of calling the agent's structured-output tool. Pick a model with json_schema (INFERGATE_MODEL), which createAgent asks natively.`,
+    );
+    process.exitCode = 1;
+    return;
+  }
   console.log('\nStructured response:');
   console.log(JSON.stringify(Reply.parse(structuredResponse), null, 2));
 });

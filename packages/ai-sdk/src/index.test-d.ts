@@ -78,6 +78,7 @@ expectTypeOf<GatewayChatOptions>().toEqualTypeOf<{
   structuredOutput?: { methods?: StructuredOutputMethod[] | undefined } | undefined;
   streamUsage?: boolean | undefined;
   reasoningEffort?: string | undefined;
+  textVerbosity?: string | undefined;
   strictJsonSchema?: boolean | undefined;
 }>();
 // The steering fields are core's (its one reader checks them): the same shape as SteeringOptions.

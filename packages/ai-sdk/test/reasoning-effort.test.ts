@@ -87,7 +87,7 @@ describe('reasoning effort', () => {
     );
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as InvalidArgumentError).message).toBe(
-      'providerOptions.infergate.reasoningEffort is 3; allowed: a string such as "low", "medium" or "high"',
+      'providerOptions.infergate.reasoningEffort is 3; allowed: a string such as "low", "medium" or "high" (null is not sent: leave it out)',
     );
     const wrongLevel = await caught(
       generateText({
@@ -99,6 +99,63 @@ describe('reasoning effort', () => {
     );
     expect(InvalidArgumentError.isInstance(wrongLevel)).toBe(true);
     expect((wrongLevel as InvalidArgumentError).argument).toBe('reasoning');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('reasoningEffort: null is refused, saying a null is not sent (core drops a null reasoning_effort)', async () => {
+    const error = await caught(
+      generateText({
+        model: gateway()('community/reasoner'),
+        prompt: 'hi',
+        maxRetries: 0,
+        providerOptions: { infergate: { reasoningEffort: null } },
+      }),
+    );
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as InvalidArgumentError).message).toBe(
+      'providerOptions.infergate.reasoningEffort is null; allowed: a string such as "low", "medium" or "high" (null is not sent: leave it out)',
+    );
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});
+
+describe('textVerbosity and user (the other options of @ai-sdk/openai-compatible)', () => {
+  it('textVerbosity is sent as verbosity (over a raw verbosity), user as user: generateText and streamText', async () => {
+    const { bodies, settings } = recording();
+    const model = gateway(settings)('community/general');
+    const providerOptions = { infergate: { textVerbosity: 'low', user: 'u-1' } };
+    const answer = await generateText({ model, prompt: 'hi', providerOptions });
+    expect(answer.warnings ?? []).toEqual([]);
+    const streamed = streamText({
+      model,
+      prompt: 'hi',
+      providerOptions: { infergate: { ...providerOptions.infergate, verbosity: 'high' } },
+    });
+    await streamed.consumeStream();
+    expect(await streamed.warnings).toEqual([]);
+    for (const body of bodies) {
+      expect(body).toMatchObject({ verbosity: 'low', user: 'u-1' });
+      expect(body).not.toHaveProperty('textVerbosity');
+    }
+    expect(bodies).toHaveLength(2);
+  });
+
+  it('a textVerbosity that is not a string, or text_verbosity, is refused naming it; nothing is sent', async () => {
+    for (const [infergate, message] of [
+      [{ textVerbosity: 1 }, 'providerOptions.infergate.textVerbosity is 1; allowed: a string'],
+      [{ text_verbosity: 'low' }, 'textVerbosity'],
+    ] as const) {
+      const error = await caught(
+        generateText({
+          model: gateway()('community/general'),
+          prompt: 'hi',
+          maxRetries: 0,
+          providerOptions: { infergate },
+        }),
+      );
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as InvalidArgumentError).message).toContain(message);
+    }
     expect(emulator.counters.requests.chat).toBe(0);
   });
 });

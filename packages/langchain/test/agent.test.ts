@@ -125,6 +125,30 @@ describe('createAgent responseFormat with a model built by new', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
+  it('no create hint on a refusal that is no responseFormat tool strategy', async () => {
+    const { emulator, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/json-schema', connection);
+    const noHint = { message: expect.stringContaining('GatewayChatModel.create') };
+    // A plain bindTools call, forced or not: building the model with create changes nothing.
+    for (const bound of [
+      model.bindTools([weather]),
+      model.bindTools([weather], { tool_choice: 'any' }),
+    ]) {
+      const refused = bound.invoke('weather for "Kyiv"');
+      await expect(refused).rejects.toMatchObject({ code: 'unsupported_model_capability' });
+      await expect(refused).rejects.not.toMatchObject(noHint);
+    }
+    // An agent with tools of its own and no responseFormat.
+    const agent = createAgent({
+      model: new GatewayChatModel('community/json-schema', connection),
+      tools: [weather],
+    });
+    const run = agent.invoke({ messages: [{ role: 'user', content: 'weather for "Kyiv"' }] });
+    await expect(run).rejects.toMatchObject({ code: 'unsupported_model_capability' });
+    await expect(run).rejects.not.toMatchObject(noHint);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
   it('works with GatewayChatModel.create (json_schema through the profile)', async () => {
     const { emulator, bodies, connection } = await recordingGateway();
     const model = await GatewayChatModel.create('combo/soj', connection);

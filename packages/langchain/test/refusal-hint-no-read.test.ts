@@ -3,16 +3,19 @@
 // with `catalogTtlMs: 0` would be a fresh request that could fail, hang or replace the refusal.
 import { createGatewayClient } from '@infergate/core';
 import { emulate } from '@infergate/emulator/testing';
+import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { weatherTool } from './helpers';
 
 describe('a capability refusal (catalogTtlMs: 0): no request after the call failed', () => {
   it('the create hint, from the refusal alone: one GET /models, the call’s', async () => {
     const { emulator, connection } = await emulate();
     const client = createGatewayClient({ ...connection, catalogTtlMs: 0 });
     const model = new GatewayChatModel('community/json-schema', { client });
-    const refused = model.bindTools([weatherTool]).invoke('hi');
+    // createAgent's tool strategy for responseFormat (the model's profile empty when it read it).
+    const agent = createAgent({ model, tools: [], responseFormat: z.object({ city: z.string() }) });
+    const refused = agent.invoke({ messages: [{ role: 'user', content: 'hi' }] });
     await expect(refused).rejects.toMatchObject({
       code: 'unsupported_model_capability',
       missing: ['tools'],

@@ -27,7 +27,7 @@ type JsonOption<V> = V extends readonly (infer U)[]
  * What a chat call's `providerOptions.infergate` may set besides request fields: core's `steering`
  * group (`fallbackModels`, `firstChunkTimeoutMs`, `chunkTimeoutMs`, `hedge`; each over the model's
  * setting, `fallbackModels: []` and `hedge: false` turning the model's off), `streamUsage`,
- * `reasoningEffort` and `strictJsonSchema`.
+ * `reasoningEffort`, `textVerbosity` and `strictJsonSchema`.
  */
 export type GatewayChatOptions = Flat<
   JsonOption<SteeringOptions> & {
@@ -38,6 +38,8 @@ export type GatewayChatOptions = Flat<
      * the model server knows and `reasoning` has not (`'max'` sent as `'max'`, …).
      */
     reasoningEffort?: string | undefined;
+    /** Sent as `verbosity` (`'low'`, `'medium'`, `'high'`), as `@ai-sdk/openai-compatible` sends it. */
+    textVerbosity?: string | undefined;
     /** This call's `strict` with a schema (over the model's `strictJsonSchema`). */
     strictJsonSchema?: boolean | undefined;
   }
@@ -57,6 +59,7 @@ const chatCallSettingsSchema = z.object({
   ...Object.fromEntries(STEERING_KEYS.map((key) => [key, z.unknown().optional()])),
   streamUsage: z.boolean().optional(),
   reasoningEffort: z.string().optional(),
+  textVerbosity: z.string().optional(),
   strictJsonSchema: z.boolean().optional(),
 });
 
@@ -66,7 +69,9 @@ const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
   // (Never used: core's reader refuses a bad steering value, in its own words.)
   ...Object.fromEntries(STEERING_KEYS.map((key) => [key, "what core's SteeringOptions take"])),
   streamUsage: 'true or false',
-  reasoningEffort: 'a string such as "low", "medium" or "high"',
+  // (A null is no "unset" here: core sends no null `reasoning_effort`, the server's default applies.)
+  reasoningEffort: 'a string such as "low", "medium" or "high" (null is not sent: leave it out)',
+  textVerbosity: 'a string such as "low", "medium" or "high"',
   strictJsonSchema: 'true or false',
 });
 
@@ -99,8 +104,9 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
     'a model setting: pass it to the model factory (`infergate(modelId, { … })`)',
   ]),
   // Settings of ours with no request field of that name: snake_case, they would be sent and do
-  // nothing (`reasoning_effort` is the wire field, and core refuses its steering options' own).
-  ...['streamUsage', 'strictJsonSchema'].map((key) => [
+  // nothing (`reasoning_effort` and `verbosity` are wire fields, and core refuses its steering
+  // options' own).
+  ...['streamUsage', 'strictJsonSchema', 'textVerbosity'].map((key) => [
     key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
     `did you mean \`${key}\`?`,
   ]),

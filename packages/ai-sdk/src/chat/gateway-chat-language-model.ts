@@ -208,7 +208,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       messages: convertToGatewayChatMessages(options.prompt, conversion),
       responseFormat: mapResponseFormat(options.responseFormat, strict),
       reasoningEffort,
-      extraFields,
+      // `verbosity` is the wire field (over a raw one), as @ai-sdk/openai-compatible sends it.
+      extraFields:
+        settings.textVerbosity === undefined
+          ? extraFields
+          : { ...extraFields, verbosity: settings.textVerbosity },
     });
     return { body, warnings, settings };
   }

@@ -17,6 +17,7 @@ import { throwIfAborted } from '../utils/errors';
 interface GatedModel {
   readonly model: string;
   readonly capabilities?: readonly string[];
+  readonly fallbackModels?: readonly string[];
 }
 
 /**
@@ -42,6 +43,20 @@ export class ChatModelCapabilityGate {
     const { model, capabilities } = this.#model;
     if (capabilities) return capabilities;
     return this.#learned?.model === model ? this.#learned.capabilities : undefined;
+  }
+
+  /**
+   * What a call can count on whichever model of the model's fallback list answers (`profile`):
+   * the capabilities every listed model has. Unknown (undefined) while one of them is unknown.
+   */
+  knownForList(): readonly string[] | undefined {
+    let common = this.known();
+    for (const id of this.#model.fallbackModels ?? []) {
+      const entry = this.catalog?.find((listed) => listed.id === id);
+      const capabilities = entry && capabilitiesOf(entry);
+      common = capabilities && common?.filter((capability) => capabilities.includes(capability));
+    }
+    return common;
   }
 
   /**
@@ -75,6 +90,10 @@ export class ChatModelCapabilityGate {
    * look-up here. Never fails the call it follows (an abort or a failed read leaves them unknown).
    */
   async learnAfterCall(lookup: CallOptions): Promise<void> {
+    // The fallback list's models are read from the catalog core's gate read to walk it.
+    if (this.#model.fallbackModels?.length) {
+      this.catalog = await this.#client.models(lookup).catch(() => this.catalog);
+    }
     if (this.#model.capabilities) return;
     await this.learn(lookup).catch(() => undefined);
   }

@@ -313,10 +313,13 @@ export class GatewayChatModel
     return PROVIDER;
   }
 
-  /** Live capabilities → LangChain's model profile (createAgent reads it). */
+  /**
+   * Live capabilities → LangChain's model profile (createAgent reads it). With `fallbackModels`,
+   * those every listed model has: `createAgent` then picks a way each of them serves.
+   */
   override get profile(): ModelProfile {
     return profileFromCapabilities(
-      this.#gate.known(),
+      this.#gate.knownForList(),
       this.acceptsContentParts,
       this.structuredOutput?.methods,
     );
@@ -450,7 +453,7 @@ export class GatewayChatModel
         });
         return withTokenUsage(convertChatResult(result));
       } catch (error) {
-        throw this.#withHint(error);
+        throw this.#withHint(error, options);
       }
     });
   }
@@ -501,7 +504,7 @@ export class GatewayChatModel
   ): AsyncGenerator<ChatGenerationChunk> {
     try {
       const chunks = await this.#answerChunks(messages, options).catch((error: unknown) => {
-        throw this.#withHint(error);
+        throw this.#withHint(error, options);
       });
       for await (const chunk of chunks) {
         yield chunk;
@@ -670,14 +673,15 @@ export class GatewayChatModel
 
   /**
    * Core's capability refusal, with the `create` hint when the model was built with `new` and
-   * without capabilities (its profile was empty when `createAgent` read it). The capabilities are
+   * without capabilities (its profile was empty when `createAgent` read it) and the call is
+   * `createAgent`'s tool strategy for `responseFormat` (`withCreateHint`). The capabilities are
    * those core's gate refused with (on its error, learnt for `profile` too): no request is made
    * after the call failed, and the error is never delayed or replaced.
    */
-  #withHint(error: unknown): unknown {
+  #withHint(error: unknown, options: this['ParsedCallOptions']): unknown {
     if (this.capabilities || this.#warmed) return error;
     this.#gate.learnFromRefusal(error);
-    return withCreateHint(error, this.#gate.known());
+    return withCreateHint(error, this.#gate.known(), options);
   }
 
   /**

@@ -120,17 +120,25 @@ export function configurationError(message: string, field?: string): GatewayErro
  * A model built with `new` and no `capabilities` has an empty `profile` until its first call, so
  * `createAgent` asks a model without tools that serves a schema natively (its profile's
  * `structuredOutput`: json_schema, or json_object) through a tool. Its refusal then says how to
- * let `createAgent` pick `response_format: json_schema` instead.
+ * let `createAgent` pick `response_format: json_schema` instead: only when the call is that tool
+ * strategy, told as LangChain's agent tells it (its structured-output tool is named `extract-<n>`
+ * when the schema has no title; it forces a tool call, `tool_choice: "any"`). A titled schema's
+ * tool is not told apart from the user's tools, and gets no hint.
  */
 export function withCreateHint(
   error: unknown,
   capabilities: readonly string[] | undefined,
+  call: { tools?: readonly unknown[]; tool_choice?: unknown },
 ): unknown {
   if (
     !(error instanceof GatewayError) ||
     error.code !== 'unsupported_model_capability' ||
     !error.missing?.includes('tools') ||
-    profileFromCapabilities(capabilities, true).structuredOutput !== true
+    profileFromCapabilities(capabilities, true).structuredOutput !== true ||
+    call.tool_choice !== 'any' ||
+    !call.tools?.some((tool) =>
+      String((tool as { function?: { name?: unknown } }).function?.name).startsWith('extract-'),
+    )
   ) {
     return error;
   }

@@ -1,0 +1,52 @@
+// With `fallbackModels`, `profile` states what the call can count on whichever listed model answers
+// (the capabilities every listed model has): `createAgent` then picks a `responseFormat` strategy
+// every hop serves, so the list still serves the agent when the first model is down.
+import { createAgent } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { GatewayChatModel } from '../src/index';
+import { recordingGateway } from './helpers';
+
+describe('profile over a fallback list', () => {
+  it('createAgent asks through a tool when a listed model lacks json_schema; a fallback answers', async () => {
+    const { emulator, bodies, connection } = await recordingGateway();
+    emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
+    const model = await GatewayChatModel.create('community/general', {
+      ...connection,
+      fallbackModels: ['community/tools', 'pool-a/qwen-7b'],
+      maxRetries: 0,
+    });
+    // community/general has json_schema; the listed fallbacks have tools only.
+    expect(model.profile).toMatchObject({ toolCalling: true, structuredOutput: false });
+    const Answer = z.object({ city: z.string(), temperature: z.number() });
+    // No tools of the agent's own: the forced call is its structured-output tool's.
+    const agent = createAgent({ model, tools: [], responseFormat: Answer });
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
+    expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
+    expect(bodies[0]?.response_format).toBeUndefined();
+    expect(bodies[0]?.tool_choice).toBe('required');
+    const answered = result.messages.find((message) => message.type === 'ai');
+    expect(answered?.response_metadata).toMatchObject({ model_name: 'community/tools' });
+  });
+
+  it('a list of models that all have json_schema keeps the native strategy', async () => {
+    const { connection } = await recordingGateway();
+    const model = await GatewayChatModel.create('community/general', {
+      ...connection,
+      fallbackModels: ['combo/soj'],
+    });
+    // combo/soj has no tools: the profile says so for the call.
+    expect(model.profile).toMatchObject({ toolCalling: false, structuredOutput: true });
+  });
+
+  it('a model built with new learns the listed models from the catalog its call read', async () => {
+    const { connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      fallbackModels: ['community/tools'],
+    });
+    expect(model.profile).toEqual({});
+    await model.invoke('hi');
+    expect(model.profile).toMatchObject({ toolCalling: true, structuredOutput: false });
+  });
+});
