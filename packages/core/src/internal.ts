@@ -26,6 +26,7 @@ export {
 } from './call/option-groups';
 export { readHedge } from './call/steering-option-values';
 export { MAX_TIMEOUT_MS } from './call/timer-limit';
+export { RECHECK_MIN_MS } from './catalog/catalog-watch';
 export { capabilitiesOf, checkCapabilities } from './catalog/model-capabilities';
 export {
   buildChatRequest,
@@ -45,6 +46,7 @@ export {
   thoughtSignatureOf,
   toolCallOf,
 } from './chat/tool-call-extra';
+export { steersCall } from './client/client';
 export { apiKeyOrEnv, normalizeBaseURL, settingsFound } from './client/options';
 export { withSettingNames } from './client/setting-names';
 export { encodeBase64 } from './encoding/base64-bytes';

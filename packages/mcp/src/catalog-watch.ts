@@ -9,6 +9,7 @@ import type {
 import {
   SERVICE_OF_TOOL as CORE_SERVICE_OF_TOOL,
   isServiceOffered,
+  RECHECK_MIN_MS,
 } from '@infergate/core/internal';
 
 /** The tools this server offers. */
@@ -50,26 +51,24 @@ export function availabilityOf(services: readonly GatewayService[]): ToolAvailab
 }
 
 /**
- * The least time between two re-reads that failed calls ask for (`recheck`): a burst of
- * `provider_unavailable` failures costs one read now and at most one more after it, each taking
- * one of the key's slots, not one read per failure.
+ * The least time between two re-reads of the services that service calls answered
+ * `provider_unavailable` ask for: core's rule (its catalog watch does these reads), named here for
+ * this package's tests.
  */
-export const RECHECK_MIN_MS = 5_000;
+export { RECHECK_MIN_MS };
 
 /**
  * Keeps the tools' availability in step with the gateway's `GET /capabilities`, through core's
- * catalog watch (`client.watchCatalog`: read again every `intervalMs` and on `refresh()`, past
- * the cache). A read that fails keeps what was known (a gateway hiccup must not empty the tool
- * list); until the first read, every tool is offered.
+ * catalog watch (`client.watchCatalog`: it reads past the cache every `intervalMs`, on `refresh()`,
+ * and after a service call answered `provider_unavailable`, by core's rule: see core's README,
+ * "The catalog watch"). This class only maps each list read to the tools. A read that fails keeps
+ * what was known (a gateway hiccup must not empty the tool list); until the first read, every
+ * tool is offered.
  */
 export class CatalogWatch {
   readonly #client: GatewayClient;
   readonly #onChange: (availability: ToolAvailability) => void;
   readonly #watch: CoreCatalogWatch;
-  /** When the last `recheck` read began (monotonic ms). */
-  #lastRecheck = Number.NEGATIVE_INFINITY;
-  /** A `recheck` read due once `RECHECK_MIN_MS` has passed since the last one. */
-  #due: ReturnType<typeof setTimeout> | undefined;
   #availability: ToolAvailability = allAvailable();
   /** Whether the last list read changed the availability. */
   #changed = false;
@@ -94,29 +93,7 @@ export class CatalogWatch {
   }
 
   /**
-   * A call found a service unavailable: read the services again, now when the last such read began
-   * `RECHECK_MIN_MS` ago or more, else once that time has passed (one read due at most, whatever
-   * the number of failures meanwhile; a read in flight is joined, core's watch reads one at a time).
-   */
-  recheck(): void {
-    if (this.#due !== undefined) return;
-    const wait = this.#lastRecheck + RECHECK_MIN_MS - performance.now();
-    const read = () => {
-      this.#due = undefined;
-      this.#lastRecheck = performance.now();
-      void this.refresh();
-    };
-    if (wait <= 0) {
-      read();
-      return;
-    }
-    this.#due = setTimeout(read, wait);
-    // A due read must not keep the process alive on its own.
-    (this.#due as { unref?: () => void }).unref?.();
-  }
-
-  /**
-   * A tool the list left out was served: core read the services again before the call (its rule
+   * A tool the list left out was called: core read the services again before the call (its rule
    * for a service its cached list refuses), so its cache has them; the list follows that copy,
    * with no read of its own while it is fresh.
    */
@@ -129,8 +106,6 @@ export class CatalogWatch {
   }
 
   close(): void {
-    clearTimeout(this.#due);
-    this.#due = undefined;
     this.#watch.close();
   }
 

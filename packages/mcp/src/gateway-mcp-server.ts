@@ -102,7 +102,8 @@ export interface GatewayMcpServerOptions extends ServerSteering {
   fetch?: typeof fetch;
   /**
    * How often the gateway's services are read again to update the tool list (ms). Default 60000;
-   * `0` reads them only at start, on `refreshCatalog()` and after a service tool's `provider_unavailable` (at most once every 5 s).
+   * `0` reads them only at start, on `refreshCatalog()` and after a service tool's
+   * `provider_unavailable` (core's catalog watch: at most once every 5 s).
    */
   catalogRefreshMs?: number;
   /**
@@ -304,20 +305,17 @@ function sessionFactory(
         guard: urlGuard,
         mediaFetch: options.mediaFetch ?? options.fetch,
       },
-      onGatewayError: (code) => {
-        if (code === 'provider_unavailable') watch.recheck();
-      },
     };
     listOnlyOffered(
       server,
       (name) => watch.availability[name as GatewayToolName] !== false,
       () => void watch.fromCache(),
     );
+    // (A service tool's `provider_unavailable` reads the services again: core's catalog watch
+    // hears it from the client, at most once every 5 s; a model tool's reads nothing.)
     registerServiceTools(server, context, files);
     registerEmbeddingTools(server, context);
-    // A model offline, or a models list that cannot be read, is no news about the services: the
-    // model tools' failures read nothing again.
-    registerModelTools(server, { ...context, onGatewayError: () => {} }, askOptions);
+    registerModelTools(server, context, askOptions);
     registerCatalogResources(server, client);
     const session: Session = { server };
     sessions.add(session);

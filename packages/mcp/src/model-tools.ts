@@ -14,6 +14,7 @@ import {
   capabilitiesOf,
   isServiceOffered,
   planChatCall,
+  steersCall,
   streamsOptionally,
 } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -165,12 +166,6 @@ async function plan(
   return { streams, options };
 }
 
-/** Whether core steers this call: a list, a schema, or the server's steering (stalls, hedge). */
-function isSteered(args: AskModelArgs, askOptions: AskModelOptions): boolean {
-  if (args.fallback_models !== undefined || args.output_schema !== undefined) return true;
-  return Object.values(askOptions).some((value) => value !== undefined && value !== false);
-}
-
 /** Models passed over that the note after an answer names; the rest are counted. */
 const NOTED_HOPS = 3;
 
@@ -188,9 +183,10 @@ function passedOver(hop: ChatRouteHop): string[] {
 }
 
 /**
- * `ask_model`'s result: the answer, and which model gave it. The route with it whenever the call
- * was steered (`steered`: a list, a schema, the server's stall timeouts or hedge), and whenever it
- * took more than one hop (a client's own steering): a hedge's loser is then in it.
+ * `ask_model`'s result: the answer, and which model gave it. The route with it exactly when core
+ * steered the call (`steered`: core's answer, `steersCall` — a list, a schema, the server's or the
+ * client's stall timeouts or hedge): a hedge's loser is then in it; a call core did not steer has
+ * one hop, its model, which the result names already.
  * With `output_schema` or `json` the text is the answer's JSON alone (what MCP asks of structured
  * content, and what a client parsing the text block needs), and a note of another model answering
  * comes as a second text block.
@@ -203,10 +199,9 @@ function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallTo
   if (answer.finishReason !== null) structured.finish_reason = answer.finishReason;
   if (answer.fallback) structured.requested_model = args.model;
   if (answer.structured !== undefined) structured.output = answer.structured.value;
-  if (steered || answer.route.hops.length > 1) structured.route = answer.route;
+  if (steered) structured.route = answer.route;
   const left = answer.route.hops.flatMap(passedOver);
   // A long list would bury the answer under the note: a few are named, the route has them all.
-  if (left.length > NOTED_HOPS) structured.route = answer.route;
   const more =
     left.length > NOTED_HOPS
       ? ` and ${left.length - NOTED_HOPS} more (every one in the result's structured route)`
@@ -291,8 +286,9 @@ export function registerModelTools(
           const request = chatRequest(args);
           const base: ChatCallOptions = { signal: extra.signal, ...askOptions };
           const { streams, options } = await plan(client, args, progress.wanted, base);
+          const steered = steersCall(client, request, options);
           const answer = await ask(client, request, streams, progress, options);
-          return askResult(args, answer, isSteered(args, askOptions));
+          return askResult(args, answer, steered);
         },
         askModelArgument,
       ),

@@ -1,7 +1,5 @@
-// docs/gateway-protocol.md §10 (a failed gateway call becomes a result the model can act on), §3.3
-// (`provider_unavailable`: the catalog is read again).
+// docs/gateway-protocol.md §10 (a failed gateway call becomes a result the model can act on).
 import type { GatewayClient } from '@infergate/core';
-import { isGatewayError } from '@infergate/core';
 import type {
   McpServer,
   RegisteredTool,
@@ -20,8 +18,6 @@ export interface ToolContext {
   /** The server's one client: every session's calls share its key budget. */
   client: GatewayClient;
   media: MediaSources;
-  /** Told of every gateway error (a service tool's `provider_unavailable` makes the server re-read the services). */
-  onGatewayError: (code: string) => void;
   /** The server's `queueProgressMs` (undefined: the default). */
   queueProgressMs?: number | undefined;
 }
@@ -41,7 +37,6 @@ export async function runTool(
   try {
     return await withProgress(progress, () => body(progress));
   } catch (error) {
-    if (isGatewayError(error)) context.onGatewayError(error.code);
     return toolErrorResult(error, argumentOf);
   } finally {
     progress.finish();

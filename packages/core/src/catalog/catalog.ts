@@ -132,7 +132,7 @@ export class Catalog {
   services(options?: CallOptions): Promise<GatewayService[]> {
     const cached = this.#fresh(this.#services);
     if (cached) return Promise.resolve(cached);
-    return this.#readServices(options);
+    return this.rereadServices(options);
   }
 
   /**
@@ -140,10 +140,6 @@ export class Catalog {
    * list only (the models list, its misses and a read of it in progress are left as they are).
    */
   rereadServices(options?: CallOptions): Promise<GatewayService[]> {
-    return this.#readServices(options);
-  }
-
-  #readServices(options: CallOptions | undefined): Promise<GatewayService[]> {
     return this.#read(ENDPOINTS.capabilities, options, undefined, () => {
       const generation = this.#generation;
       return (value?: GatewayService[]) => {

@@ -2,11 +2,16 @@ import { budgetId } from '../budget/budget-id';
 import { ClientBudgetView } from '../budget/client-budget-view';
 import { defaultBudget } from '../budget/in-process-budget';
 import type { ConcurrencyBudgetState } from '../budget/key-budget';
+import { realmValue } from '../budget/realm';
 import { createSemaphore } from '../budget/runtime-semaphore';
 import type { Semaphore } from '../budget/semaphore';
 import { type CallName, type CallOptions, checkCallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
-import { type CatalogWatch, watchCatalog } from '../catalog/catalog-watch';
+import {
+  type CatalogWatch,
+  type ServiceFailureWatchers,
+  watchCatalog,
+} from '../catalog/catalog-watch';
 import type { CheckModelOptions } from '../catalog/resolve-model';
 import { gateModel, listedModel } from '../catalog/resolve-model';
 import type { ChatCallOptions, ChatContext, ChatStreamOptions } from '../chat/chat-calls';
@@ -32,6 +37,7 @@ import type {
 } from '../protocol/wire-types';
 import type { EmbedManyOptions, ServiceContext } from '../services/service-calls';
 import { watchCatalogReads } from '../steering/model-inflight';
+import { type ClientSteering, steers } from '../steering/steering-options';
 import type { GatewayClientOptions } from './options';
 import { type Connection, resolveBaseURL, resolveConnection, resolveOptions } from './options';
 
@@ -42,6 +48,13 @@ import { type Connection, resolveBaseURL, resolveConnection, resolveOptions } fr
  */
 const loadServices = lazily('the service calls', () => import('../services/service-calls'));
 type ServiceCalls = typeof import('../services/service-calls');
+
+/**
+ * Each client's own steering (its read options), in the realm: a client made by another copy of
+ * core (the CJS build beside the ESM one, a bundle of its own) is found too.
+ */
+const steeringOfClients = () =>
+  realmValue('clientSteering', () => new WeakMap<object, ClientSteering>());
 
 /** What a client's calls use once its connection is known. */
 type Ready = ChatContext & ServiceContext & { budget: ClientBudgetView; baseURL: string };
@@ -58,10 +71,14 @@ export class GatewayClient {
   readonly #local: Semaphore;
   /** Set by the first call that finds the base URL and the key (given, or in the environment). */
   #ready: Ready | undefined;
+  /** The open catalog watches, told of every service call's failure (catalog-watch.ts). */
+  readonly #watchers: ServiceFailureWatchers = new Set();
 
   /** @internal Use `createGatewayClient`. */
   constructor(options: GatewayClientOptions | undefined) {
     this.#options = resolveOptions(options);
+    // (`steersCall` reads it, whichever copy of core made this client: no public getter.)
+    steeringOfClients().set(this, this.#options.steering);
     this.#local = createSemaphore();
     if (this.#options.baseURL !== undefined && this.#options.apiKey !== undefined) {
       this.#connect({ baseURL: this.#options.baseURL, apiKey: this.#options.apiKey });
@@ -170,14 +187,11 @@ export class GatewayClient {
   /**
    * Reads the services again every `intervalMs` (`0`: only on the watch's `refresh()`), past the
    * cache, and gives each list read to `onRead` (for a list of tools kept in step with the
-   * gateway). A failed read is skipped; `close()` stops the reads.
+   * gateway). A failed read is skipped; `close()` stops the reads. A service call answered
+   * `provider_unavailable` reads them again too, at most once every 5 s (catalog-watch.ts).
    */
   watchCatalog(intervalMs: number, onRead: (services: GatewayService[]) => void): CatalogWatch {
-    const source = {
-      invalidate: () => this.refreshCatalog(),
-      services: (options: CallOptions) => this.services(options),
-    };
-    return watchCatalog(source, intervalMs, onRead);
+    return watchCatalog(this, this.#watchers, intervalMs, onRead);
   }
 
   // The model look-ups. One rule, core's capability gate (`gateModel`, catalog/resolve-model.ts),
@@ -259,13 +273,27 @@ export class GatewayClient {
     }
   }
 
-  /** Runs a service call with the services' code (loaded by the first one). */
+  /**
+   * Runs a service call with the services' code (loaded by the first one); its failure is told to
+   * the catalog watches (whether it asks for a re-read of the services is theirs to say).
+   */
   #withServices<T>(
     opts: CallOptions | undefined,
     call: (services: ServiceCalls, context: ServiceContext) => Promise<T>,
     name: CallName,
   ): Promise<T> {
-    return this.#run(opts, async (context) => call(await loadServices(), context), name);
+    return this.#run(
+      opts,
+      async (context) => {
+        try {
+          return await call(await loadServices(), context);
+        } catch (error) {
+          for (const heard of this.#watchers) heard(error);
+          throw error;
+        }
+      },
+      name,
+    );
   }
 
   /** The embedding engines `GET /capabilities` lists. */
@@ -365,6 +393,29 @@ export class GatewayClient {
     );
   }
 }
+
+/**
+ * Whether `client` steers this chat call (runs it through the steering module: failover, stall
+ * timeouts, hedge, structured output), by the rule its chat calls go by (`steers`, with the
+ * client's own steering): for an adapter that shows what only a steered call has (MCP's route).
+ * Any copy of core's client is known (`client` is typed `object`: the internal entry's declarations
+ * name a `GatewayClient` class of their own); anything else is judged by the call alone.
+ */
+export function steersCall(
+  client: object,
+  request: ChatRequest,
+  options?: ChatCallOptions,
+): boolean {
+  return steers(options, steeringOfClients().get(client) ?? NO_STEERING, request);
+}
+
+/** The steering of a client that sets none. */
+const NO_STEERING: ClientSteering = {
+  firstChunkTimeoutMs: undefined,
+  chunkTimeoutMs: undefined,
+  hedge: undefined,
+  circuitBreaker: false,
+};
 
 /**
  * Creates a gateway client. `baseURL` and `apiKey` default to `INFERGATE_BASE_URL` and
