@@ -222,24 +222,15 @@ describe('stream_incomplete after a 200', () => {
   });
 });
 
-describe('OCR confidence outside 0..1', () => {
-  it.each([7, -0.1, '0.5'])('%s is invalid_response', async (confidence) => {
+describe('an OCR confidence outside 0..1', () => {
+  // Liberal: the text is the answer the caller paid for; a confidence as a percentage, a string
+  // or out of range is passed on as sent (MCP's output conforms it; a caller reads it as it is).
+  it.each([7, -0.1, '0.5', 98])('%s keeps the answer', async (confidence) => {
     const client = await answering('/ocr', {
       headers: JSON_TYPE,
       body: JSON.stringify({ text: 'Привіт', confidence }),
     });
-    const error = await failure(() => client.ocr({ image: new Uint8Array([1, 2, 3]) }));
-    expect(error.code).toBe('invalid_response');
-    expect(error.message).toMatch(/confidence/);
-  });
-
-  it('0 and 1 are read', async () => {
-    for (const confidence of [0, 1]) {
-      const client = await answering('/ocr', {
-        headers: JSON_TYPE,
-        body: JSON.stringify({ text: 'Привіт', confidence }),
-      });
-      expect((await client.ocr({ image: new Uint8Array([1, 2, 3]) })).confidence).toBe(confidence);
-    }
+    const answer = await client.ocr({ image: new Uint8Array([1, 2, 3]) });
+    expect([answer.text, answer.confidence]).toEqual(['Привіт', confidence]);
   });
 });

@@ -96,14 +96,5 @@ export function serviceAnswerProblem(
   for (const field of REQUIRED_TEXT_FIELDS[service]) {
     if (typeof data[field] !== 'string') return `has no string \`${field}\``;
   }
-  if (service === 'ocr') return confidenceProblem(data.confidence);
   return undefined;
-}
-
-/** docs/gateway-protocol.md §8: OCR's `confidence`, when sent, is a number from 0 to 1 inclusive. */
-function confidenceProblem(confidence: unknown): string | undefined {
-  if (confidence === undefined || confidence === null) return undefined;
-  if (typeof confidence === 'number' && confidence >= 0 && confidence <= 1) return undefined;
-  const sent = typeof confidence === 'number' ? String(confidence) : `a ${typeof confidence}`;
-  return `has a \`confidence\` of ${sent}, not a number from 0 to 1`;
 }
