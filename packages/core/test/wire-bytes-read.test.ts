@@ -169,6 +169,10 @@ describe('a 200 whole answer that is not JSON', () => {
     expect((await failure(() => stream.chat(hi(MODEL)))).message).toMatch(
       /not valid JSON: an event stream \(text\/event-stream\)$/,
     );
+    const broken = await chat({ headers: JSON_TYPE, body: '{"id": ' });
+    expect((await failure(() => broken.chat(hi(MODEL)))).message).toBe(
+      "The gateway's /chat/completions answer is not valid JSON (application/json)",
+    );
   });
 });
 

@@ -78,7 +78,7 @@ export async function readWholeAnswer(
       return { data, text, headers, status };
     }
     const kind = bodyKind(headers.get('content-type') ?? '', text);
-    const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON: ${kind}`, {
+    const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON${kind}`, {
       status,
       body: options.redact(text),
       responseHeaders: responseHeadersOf(headers, options.redact),
@@ -97,10 +97,8 @@ export async function readWholeAnswer(
  * whole answer was asked for): said as the stream path says it (stream-first-bytes.ts).
  */
 function bodyKind(contentType: string, text: string): string {
-  const kind = /^\s*</.test(text)
-    ? 'an HTML page'
-    : startsAsEventStream(text.slice(0, 1024))
-      ? 'an event stream'
-      : 'a body';
-  return `${kind} (${contentType || 'no content type'})`;
+  const type = contentType || 'no content type';
+  if (/^\s*</.test(text)) return `: an HTML page (${type})`;
+  if (startsAsEventStream(text.slice(0, 1024))) return `: an event stream (${type})`;
+  return ` (${type})`;
 }
