@@ -547,7 +547,6 @@ describe('scripted answers', () => {
     const body = await answer({
       model: 'community/general',
       tools: [orderTool],
-      tool_choice: 'required', // still answers: after tool results the model does not call again
       messages: afterOrderLookup('shipped on Monday'),
       response_format: { type: 'json_schema', json_schema: { name: 'reply', schema } },
     });

@@ -89,24 +89,28 @@ function toolsNamedIn(text: string, tools: ChatTool[]): ChatTool[] {
 
 /**
  * After tool results a forced `tool_choice` (a named function, `'required'`) still calls a tool, as
- * a real model must: one not called yet in the conversation (an agent's structured-response tool
- * after its own tools ran). With every forced tool called already it answers from the results,
- * so a loop that forces tools on every turn ends.
+ * a real model must. Of the forced tools not called since the last user message, the last one
+ * listed: an agent's own answer tool comes after the user's tools (createAgent's structured
+ * response, an AI SDK loop's `answer`), and tools the user did not ask for stay uncalled. When
+ * every one has been called this turn, the last is called again: the caller's loop ends it
+ * (`stopWhen`, a recursion limit), as with a real model.
  */
 function forcedAfterTools(request: ChatRequest): ChatTool[] {
   const { tools, toolChoice, messages } = request;
   if (toolChoice !== 'required' && typeof toolChoice !== 'object') return [];
-  const called = new Set<string>();
-  for (const message of messages) {
-    for (const call of message.tool_calls ?? []) {
-      if (call.function?.name) called.add(call.function.name);
-    }
-  }
   const forced =
     typeof toolChoice === 'object'
       ? tools.filter((tool) => tool.function.name === toolChoice.name)
       : tools;
-  return forced.filter((tool) => !called.has(tool.function.name)).slice(0, 1);
+  const lastUser = messages.findLastIndex((message) => message.role === 'user');
+  const called = new Set<string>();
+  for (const message of messages.slice(lastUser + 1)) {
+    for (const call of message.tool_calls ?? []) {
+      if (call.function?.name) called.add(call.function.name);
+    }
+  }
+  const fresh = forced.filter((tool) => !called.has(tool.function.name));
+  return (fresh.length > 0 ? fresh : forced).slice(-1);
 }
 
 function toolsToCall(request: ChatRequest, lastUserText: string, lastIsUser: boolean): ChatTool[] {
