@@ -82,9 +82,9 @@ describe('examples/langchain-agent', () => {
     expect(result.stdout).toContain('"status": "shipped"');
   });
 
-  it('says why when the run ends without a structured response (a tools-only model)', async () => {
-    // community/tools has no json_schema: the tool strategy, which the scripted model answers in
-    // text after the tool's result.
+  it('ends with the structured response on a tools-only model too (the tool strategy)', async () => {
+    // community/tools has no json_schema: createAgent asks through its structured-output tool,
+    // which the scripted model calls after the order tool's result (a forced tool_choice).
     const result = await runNode(
       examplesDir('langchain-agent'),
       ['--experimental-strip-types', 'src/index.ts'],
@@ -94,9 +94,8 @@ describe('examples/langchain-agent', () => {
         INFERGATE_MODEL: 'community/tools',
       },
     );
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain('The run ended without a structured response');
-    expect(result.stdout).toContain('Pick a model with json_schema');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Structured response:');
     expect(result.output).not.toContain('ZodError');
   });
 });
