@@ -1,7 +1,7 @@
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, type GatewayError, isGatewayError } from '../src/index';
-import { hi } from './helpers';
+import { createGatewayClient } from '../src/index';
+import { caught, hi } from './helpers';
 
 // Bytes a hostile-wire review served (rv-wire): what core reads of them, whole and streamed. The
 // emulator serves the catalog; a stub answers the one path with the canned bytes.
@@ -48,16 +48,6 @@ const completion = (message: object, extra: object = {}) =>
     ...extra,
   });
 
-async function failure(run: () => Promise<unknown>): Promise<GatewayError> {
-  try {
-    await run();
-  } catch (error) {
-    if (isGatewayError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
-}
-
 async function streamed(client: ReturnType<typeof createGatewayClient>, rawChunks?: boolean) {
   const stream = await client.chatStream(hi(MODEL), rawChunks === undefined ? {} : { rawChunks });
   const events = [];
@@ -91,7 +81,7 @@ describe('raw chunks of a stream (rawChunks)', () => {
 
   it('is a boolean option of chatStream', async () => {
     const client = await chat({ body: sse(first, last) });
-    const refused = await failure(() =>
+    const refused = await caught(() =>
       client.chatStream(hi(MODEL), { rawChunks: 'yes' as unknown as boolean }),
     );
     expect(refused.message).toMatch(/rawChunks/);
@@ -124,7 +114,7 @@ describe('a 200 labelled a stream whose body is a JSON error', () => {
       const headers: Record<string, string> = { 'retry-after': '5' };
       if (type !== '') headers['content-type'] = type;
       const client = await chat({ headers, body });
-      const error = await failure(() => client.chatStream(hi(MODEL)));
+      const error = await caught(() => client.chatStream(hi(MODEL)));
       expect([error.code, error.status, error.retryAfterMs, error.body]).toEqual([
         'model_busy',
         200,
@@ -137,7 +127,7 @@ describe('a 200 labelled a stream whose body is a JSON error', () => {
   it("Google's one-item list of one is read too", async () => {
     const list = JSON.stringify([{ error: { code: 429, message: 'Quota', status: 'EXHAUSTED' } }]);
     const client = await chat({ body: list });
-    const error = await failure(() => client.chatStream(hi(MODEL)));
+    const error = await caught(() => client.chatStream(hi(MODEL)));
     expect([error.code, error.status, error.message, error.body]).toEqual([
       'upstream_error',
       200,
@@ -148,7 +138,7 @@ describe('a 200 labelled a stream whose body is a JSON error', () => {
 
   it('JSON that reports no failure is invalid_response naming what came', async () => {
     const client = await chat({ body: completion({ content: 'hi' }) });
-    const error = await failure(() => client.chatStream(hi(MODEL)));
+    const error = await caught(() => client.chatStream(hi(MODEL)));
     expect(error.code).toBe('invalid_response');
     expect(error.message).toMatch(/JSON labelled text\/event-stream/);
   });
@@ -160,17 +150,17 @@ describe('a 200 whole answer that is not JSON', () => {
       headers: { 'content-type': 'text/html; charset=utf-8' },
       body: '<html><body>Sign in</body></html>',
     });
-    const page = await failure(() => html.chat(hi(MODEL)));
+    const page = await caught(() => html.chat(hi(MODEL)));
     expect([page.code, page.message]).toEqual([
       'invalid_response',
       "The gateway's /chat/completions answer is not valid JSON: an HTML page (text/html; charset=utf-8)",
     ]);
     const stream = await chat({ body: sse(chunk({ content: 'hi' }, 'stop')) });
-    expect((await failure(() => stream.chat(hi(MODEL)))).message).toMatch(
+    expect((await caught(() => stream.chat(hi(MODEL)))).message).toMatch(
       /not valid JSON: an event stream \(text\/event-stream\)$/,
     );
     const broken = await chat({ headers: JSON_TYPE, body: '{"id": ' });
-    expect((await failure(() => broken.chat(hi(MODEL)))).message).toBe(
+    expect((await caught(() => broken.chat(hi(MODEL)))).message).toBe(
       "The gateway's /chat/completions answer is not valid JSON (application/json)",
     );
   });
@@ -184,7 +174,7 @@ describe("TGI's string error on an HTTP error status", () => {
       headers: JSON_TYPE,
       body: JSON.stringify({ error: words, error_type: 'validation' }),
     });
-    const error = await failure(() => client.chat(hi(MODEL)));
+    const error = await caught(() => client.chat(hi(MODEL)));
     expect([error.code, error.status, error.message, error.type]).toEqual([
       'upstream_error',
       422,
@@ -221,7 +211,7 @@ describe('usage counts of the wrong type', () => {
 describe('stream_incomplete after a 200', () => {
   it('has status 200, as the stream’s other failures', async () => {
     const client = await chat({ body: `data: ${JSON.stringify(chunk({ content: 'hi' }))}\n\n` });
-    const error = await failure(() => streamed(client));
+    const error = await caught(() => streamed(client));
     expect([error.code, error.status]).toEqual(['stream_incomplete', 200]);
   });
 });

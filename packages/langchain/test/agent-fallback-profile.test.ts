@@ -1,11 +1,9 @@
 // With `fallbackModels`, `profile` states what the call can count on whichever listed model answers
 // (the capabilities every listed model has): `createAgent` then picks a `responseFormat` strategy
 // every hop serves, so the list still serves the agent when the first model is down.
-import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { recordingGateway } from './helpers';
+import { askedHowWarm, recordingGateway } from './helpers';
 
 describe('profile over a fallback list', () => {
   it('createAgent asks through a tool when a listed model lacks json_schema; a fallback answers', async () => {
@@ -18,11 +16,8 @@ describe('profile over a fallback list', () => {
     });
     // community/general has json_schema; the listed fallbacks have tools only.
     expect(model.profile).toMatchObject({ toolCalling: true, structuredOutput: false });
-    const Answer = z.object({ city: z.string(), temperature: z.number() });
     // No tools of the agent's own: the forced call is its structured-output tool's.
-    const agent = createAgent({ model, tools: [], responseFormat: Answer });
-    const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
-    expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
+    const result = await askedHowWarm(model);
     expect(bodies[0]?.response_format).toBeUndefined();
     expect(bodies[0]?.tool_choice).toBe('required');
     const answered = result.messages.find((message) => message.type === 'ai');

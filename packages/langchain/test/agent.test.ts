@@ -3,7 +3,7 @@ import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGatewayTools, GatewayChatModel } from '../src/index';
-import { intercepting, recordingGateway, streamOf, weatherTool } from './helpers';
+import { askedHowWarm, intercepting, recordingGateway, streamOf, weatherTool } from './helpers';
 
 const weather = weatherTool;
 
@@ -60,10 +60,7 @@ describe('createAgent', () => {
   it('native structured output (responseFormat zod) when the profile says json_schema', async () => {
     const { bodies, connection } = await recordingGateway();
     const model = await GatewayChatModel.create('community/general', connection);
-    const Answer = z.object({ city: z.string(), temperature: z.number() });
-    const agent = createAgent({ model, tools: [weather], responseFormat: Answer });
-    const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
-    expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
+    await askedHowWarm(model, [weather]);
     expect(bodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
   });
 
@@ -84,9 +81,7 @@ describe('createAgent', () => {
       ...connection,
       streaming: true,
     });
-    const Answer = z.object({ city: z.string(), temperature: z.number() });
-    const agent = createAgent({ model, tools: [weather], responseFormat: Answer });
-    const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
+    const result = await askedHowWarm(model, [weather]);
     const texts = result.messages.filter((message) => message.type === 'ai').map((m) => m.text);
     expect(texts[0]).toBe(stepText);
     expect(result.structuredResponse).toEqual({ city: 'Lviv', temperature: 21 });
@@ -96,11 +91,8 @@ describe('createAgent', () => {
     const { bodies, connection } = await recordingGateway();
     const model = await GatewayChatModel.create('community/tools', connection);
     expect(model.profile.structuredOutput).toBe(false);
-    const Answer = z.object({ city: z.string(), temperature: z.number() });
     // The only tool is the structured-output one, so the scripted model's forced call is that one.
-    const agent = createAgent({ model, tools: [], responseFormat: Answer });
-    const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
-    expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
+    await askedHowWarm(model);
     expect(bodies[0]?.response_format).toBeUndefined();
     expect(bodies[0]?.tool_choice).toBe('required');
   });

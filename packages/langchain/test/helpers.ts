@@ -8,7 +8,8 @@ import {
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
-import { vi } from 'vitest';
+import { createAgent } from 'langchain';
+import { expect, vi } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
 
@@ -109,6 +110,20 @@ export const weatherTool = tool(async ({ city }) => `sunny in ${city}`, {
   description: 'Current weather in a city',
   schema: z.object({ city: z.string() }),
 });
+
+/** The structured answer the agent tests ask for ('how warm is it?'). */
+export const WarmthAnswer = z.object({ city: z.string(), temperature: z.number() });
+
+/**
+ * `createAgent` on `model` with `tools` and `responseFormat: WarmthAnswer`, asked how warm it is:
+ * its result, its structured response checked to be a `WarmthAnswer`.
+ */
+export async function askedHowWarm(model: GatewayChatModel, tools: (typeof weatherTool)[] = []) {
+  const agent = createAgent({ model, tools, responseFormat: WarmthAnswer });
+  const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
+  expect(WarmthAnswer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
+  return result;
+}
 
 /** A client tool without parameters ('call now'). */
 export const nowTool = tool(async () => '12:00', {

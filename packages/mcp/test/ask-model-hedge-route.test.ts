@@ -4,12 +4,11 @@
  * an answer by another model names the loser. Through the MCP SDK's own Client against the
  * emulator, in-process, on a driven clock (the hedge's delay is the subject).
  */
-import { drivenClock, type EmulatedGateway, emulate } from '@infergate/emulator/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { drivenClock } from '@infergate/emulator/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGatewayMcpServer, type GatewayMcpServerOptions } from '../src/index';
+import type { GatewayMcpServerOptions } from '../src/index';
+import { expectEchoRouted, inMemoryServer } from './harness';
 
 const HEDGE_AFTER_MS = 50;
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
@@ -22,21 +21,8 @@ const opened: (() => Promise<void>)[] = [];
 
 /** A fresh gateway (its key's hedge allowance fresh) and a server on it with `options`. */
 async function connected(options: Partial<GatewayMcpServerOptions>) {
-  const gateway: EmulatedGateway = await emulate();
-  const mcp = createGatewayMcpServer({
-    catalogRefreshMs: 0,
-    ...options,
-    clientOptions: { ...gateway.connection, maxRetries: 0 },
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(serverSide);
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(clientSide);
-  opened.push(async () => {
-    await client.close();
-    await mcp.close();
-    await gateway.close();
-  });
+  const { gateway, client, close } = await inMemoryServer(options, { maxRetries: 0 });
+  opened.push(close);
   const ask = (args: Record<string, unknown>) =>
     client.callTool({ name: 'ask_model', arguments: args }) as Promise<CallToolResult>;
   return { gateway, ask };
@@ -73,18 +59,11 @@ afterEach(async () => {
 describe('a hedged ask_model: its route and note show the race', () => {
   it('without fallback_models: the route is in the result, the first attempt lost', async () => {
     const result = await hedgedAsk({ model: 'community/general', prompt: 'hi' });
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({
-      text: 'Echo: hi',
-      model: 'community/general',
-      route: {
-        requested: ['community/general'],
-        hops: [
-          { model: 'community/general', outcome: 'lost' },
-          { model: 'community/general', outcome: 'answered' },
-        ],
-      },
-    });
+    expectEchoRouted(
+      result,
+      { model: 'community/general', outcome: 'lost' },
+      { model: 'community/general', outcome: 'answered' },
+    );
   });
 
   it('with fallback_models: the note names the loser beside the answering model', async () => {

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { type Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GatewayClientOptions } from '@infergate/core';
 import type { ScenarioInput } from '@infergate/emulator';
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -117,6 +118,22 @@ export function textOf(result: unknown): string {
   const content = (result as CallToolResult).content;
   const first = content[0];
   return first?.type === 'text' ? first.text : '';
+}
+
+/**
+ * An `ask_model` result that is community/general's echo of 'hi', asked with no list, and carries
+ * its route: through `hops`, answered by community/general.
+ */
+export function expectEchoRouted(
+  result: CallToolResult,
+  ...hops: { model: string; outcome: string }[]
+): void {
+  expect(result.isError).toBeFalsy();
+  expect(result.structuredContent).toMatchObject({
+    text: 'Echo: hi',
+    model: 'community/general',
+    route: { requested: ['community/general'], hops, answeredBy: 'community/general' },
+  });
 }
 
 /** A raw MCP `initialize` request body, for tests that speak HTTP without the SDK's client. */
@@ -274,9 +291,44 @@ export const untilChatsHeld = (harness: () => Harness, sent: number, inflight = 
   );
 
 /**
- * For the file's tests that drive the clock: the emulator in-process (its fetch, no socket, so a
- * moved clock is all that passes), a gateway MCP server on it (no catalog refresh, no retries
- * unless `maxRetries` says) and one SDK client over an in-memory pair, started before the tests.
+ * The emulator in-process (its fetch, no socket, so a moved clock is all that passes), a gateway
+ * MCP server on it (no catalog refresh, `server` over that; its client on the emulator's connection,
+ * `clientOptions` over it) and one SDK client over an in-memory pair. `close()` closes all three.
+ */
+export async function inMemoryServer(
+  server: Partial<Omit<GatewayMcpServerOptions, 'clientOptions'>> = {},
+  clientOptions: GatewayClientOptions = {},
+): Promise<{
+  gateway: EmulatedGateway;
+  mcp: GatewayMcpServer;
+  client: Client;
+  close(): Promise<void>;
+}> {
+  const gateway = await emulate();
+  const mcp = createGatewayMcpServer({
+    catalogRefreshMs: 0,
+    ...server,
+    clientOptions: { ...gateway.connection, ...clientOptions },
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(serverSide);
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  await client.connect(clientSide);
+  return {
+    gateway,
+    mcp,
+    client,
+    async close() {
+      await client.close();
+      await mcp.close();
+      await gateway.close();
+    },
+  };
+}
+
+/**
+ * For the file's tests that drive the clock: `inMemoryServer` (no retries unless `maxRetries`
+ * says), started before the tests and closed after them.
  * `warm` makes the first calls (through `client()`) on real timers: what loads on first use
  * (core's steering) waits on timers under vitest, so it loads before a test fakes them. Each test
  * starts with no faults and zeroed counters, and ends on real timers.
@@ -286,33 +338,18 @@ export function inMemoryServerOfFile(options: {
   maxRetries?: number;
   warm: () => Promise<unknown>;
 }): { gateway: () => EmulatedGateway; mcp: () => GatewayMcpServer; client: () => Client } {
-  let gateway: EmulatedGateway | undefined;
-  let mcp: GatewayMcpServer | undefined;
-  let client: Client | undefined;
+  let opened: Awaited<ReturnType<typeof inMemoryServer>> | undefined;
   beforeAll(async () => {
-    gateway = await emulate();
-    mcp = createGatewayMcpServer({
-      catalogRefreshMs: 0,
-      ...options.server,
-      clientOptions: { ...gateway.connection, maxRetries: options.maxRetries ?? 0 },
-    });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await mcp.connect(serverSide);
-    client = new Client({ name: 'test-client', version: '1.0.0' });
-    await client.connect(clientSide);
+    opened = await inMemoryServer(options.server, { maxRetries: options.maxRetries ?? 0 });
     await options.warm();
   });
-  afterAll(async () => {
-    await client?.close();
-    await mcp?.close();
-    await gateway?.close();
-  });
+  afterAll(() => opened?.close());
   beforeEach(() => {
-    gateway!.emulator.clearFaults();
-    gateway!.emulator.resetCounters();
+    opened!.gateway.emulator.clearFaults();
+    opened!.gateway.emulator.resetCounters();
   });
   afterEach(() => {
     vi.useRealTimers();
   });
-  return { gateway: () => gateway!, mcp: () => mcp!, client: () => client! };
+  return { gateway: () => opened!.gateway, mcp: () => opened!.mcp, client: () => opened!.client };
 }
