@@ -40,7 +40,7 @@ describe('n on streamText', () => {
       expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
       expect(error.argument).toBe('providerOptions.infergate.n');
       expect(error.message).toBe(
-        `providerOptions.infergate.n is ${shown}, not 1: a stream has a place for one choice, any other the server generates would be billed and dropped; leave n out or set it to 1`,
+        `providerOptions.infergate.n is ${shown}, not 1: a stream carries one choice, any other would be billed and dropped; leave n out or set it to 1`,
       );
       expect(bodies).toEqual([]);
     },

@@ -168,10 +168,10 @@ export function readChatProviderOptions(
  */
 function pathIn(given: object, group: string | undefined, field: string): string {
   const value = group === undefined ? undefined : (given as Record<string, unknown>)[group];
+  // (A list's fields are all its own: `fallbackModels[0]`.)
   const inGroup =
     typeof value === 'object' &&
     value !== null &&
-    !Array.isArray(value) &&
     !field.startsWith(`${group}.`) &&
     !field.startsWith(`${group}[`);
   return inGroup ? `${group}.${field}` : field;

@@ -14,6 +14,6 @@ export function refuseStreamedChoices(body: object): void {
   if (!asksSeveralChoices(n)) return;
   throw new InvalidArgumentError({
     argument: 'providerOptions.infergate.n',
-    message: `providerOptions.infergate.n is ${describeGiven(n)}, not 1: a stream has a place for one choice, any other the server generates would be billed and dropped; leave n out or set it to 1`,
+    message: `providerOptions.infergate.n is ${describeGiven(n)}, not 1: a stream carries one choice, any other would be billed and dropped; leave n out or set it to 1`,
   });
 }
