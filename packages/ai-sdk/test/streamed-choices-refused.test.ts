@@ -32,7 +32,7 @@ describe('n > 1 on a stream', () => {
     expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
     expect(error.argument).toBe('providerOptions.infergate.n');
     expect(error.message).toMatch(
-      /^providerOptions\.infergate\.n is [23]: a stream has one answer/,
+      /^providerOptions\.infergate\.n is [23], not 1: a stream carries one choice/,
     );
     expect(sent()).toBe(0);
   });

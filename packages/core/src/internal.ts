@@ -62,6 +62,7 @@ export { isRetryableWithin, RETRY_DEFAULTS } from './http/retry-policy';
 export { ENDPOINTS, isServiceOffered, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { joinTextParts } from './protocol/joined-text';
 export { readUsage } from './protocol/read-usage';
+export { asksSeveralChoices } from './protocol/several-choices';
 export {
   type OcrToolArguments,
   type ServiceToolName,

@@ -1,7 +1,8 @@
 // docs/gateway-protocol.md §4.3: a stream's chunks join into one message, so `n` > 1 on a streamed
 // call would have the other choices generated and billed, then dropped unseen. Refused before
 // anything is sent, the catalog read too (`invalid_request_error` naming `modelKwargs.n`);
-// `generate()` without streaming gives every choice (logprobs-and-choices.test.ts).
+// `generate()` without streaming gives every choice (logprobs-and-choices.test.ts); the other
+// ways onto the stream path and `disableStreaming: true`: streamed-choices-stream-path.test.ts.
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
@@ -55,7 +56,7 @@ describe('n > 1 on a streamed call', () => {
       (error: unknown) => error as { code?: string; field?: string; message: string },
     );
     expect(refused).toMatchObject({ code: 'invalid_request_error', field: 'modelKwargs.n' });
-    expect(refused?.message).toMatch(/^modelKwargs\.n: [23] choices, but a stream has one message/);
+    expect(refused?.message).toMatch(/^modelKwargs\.n: [23], not 1, on LangChain's stream path/);
     expect(sent).toEqual([]);
     await close();
   });

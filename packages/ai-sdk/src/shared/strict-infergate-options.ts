@@ -1,8 +1,7 @@
 // docs/gateway-protocol.md §6 (embeddings), §9 (transcription): options wholly ours.
-import { InvalidArgumentError } from '@ai-sdk/provider';
-import { isGatewayError } from '@infergate/core';
 import { keyKeptOut, refuseUnknownOptions } from '@infergate/core/internal';
 import type { z } from 'zod/v4';
+import { optionRefusal } from './option-refusal';
 import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from './parse-infergate-options';
 
 /**
@@ -43,11 +42,6 @@ function refuseUnknownKeys(
   try {
     keyKeptOut(sentKey, () => refuseUnknownOptions(value, known, where, 'call option'));
   } catch (error) {
-    if (!isGatewayError(error)) throw error;
-    throw new InvalidArgumentError({
-      argument: `${where}.${error.field}`,
-      message: error.message,
-      cause: error,
-    });
+    throw optionRefusal(error, (field) => `${where}.${field}`);
   }
 }
