@@ -371,12 +371,14 @@ interface WalkRun {
   nextAttempt?: () => number;
   /** A hedged call's stream: its first content decides the race (`raceWithHedge`'s `content`). */
   onFirstContent?: () => void;
+  /** A hedged call's run: its own scope's signal (the race aborts a cut run's alone). */
+  runSignal?: AbortSignal;
 }
 
 /** The walk's policy: the transport asks it for each attempt of one run of the call. */
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
-  const { onRequest, walk = planned.walk, nextAttempt, onFirstContent } = run;
+  const { onRequest, walk = planned.walk, nextAttempt, onFirstContent, runSignal } = run;
   const ahead: WalkAhead = {
     last: () => walk.claimLastAnswer(scope.remainingMs),
     movesOn: () => walk.movesOn(scope.remainingMs),
@@ -385,6 +387,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   return walkPolicy({
     walk,
     scope,
+    runSignal,
     budgetId,
     retry: input.transport.retryAllowance(input.options),
     stream,
@@ -466,6 +469,7 @@ async function hedged<T>(
       send({
         ...via,
         policy: walkPolicyOf(planned, {
+          runSignal: via.scope?.signal,
           onRequest: sentFirst,
           nextAttempt,
           onFirstContent: () => decided('first'),
@@ -579,7 +583,10 @@ async function hedgeRun<T>(
     model,
     slot,
     run: (via) =>
-      send({ ...via, policy: walkPolicyOf(single, policy) }).catch((error) => {
+      send({
+        ...via,
+        policy: walkPolicyOf(single, { ...policy, runSignal: via.scope?.signal }),
+      }).catch((error) => {
         second.error = error;
         own.runEnded();
         throw error;
