@@ -143,6 +143,19 @@ interface HedgeRunState {
   cut?: true;
   /** Cut at the other's first content: how many hops the route had then. */
   lostAt?: number;
+  /** Its first content decided the race: its `hedge` `won` event was sent then. */
+  won?: true;
+}
+
+/**
+ * The model a run cut by the other lost, for the `hedge` `won` event: only one with an attempt in
+ * flight (its `lost` hop); a run between attempts (waiting to retry) or failed lost nothing.
+ */
+function lostModel(
+  { walk, error, cut }: { walk?: FailoverWalk; error?: unknown; cut?: boolean },
+  model: string,
+): string | undefined {
+  return cut && walk?.unlistedHop(error)?.outcome === 'lost' ? model : undefined;
 }
 
 /** A steered call once planned: what its runs share. */
@@ -193,9 +206,9 @@ export async function runSteeredCall<T>(
   }
   const { answer, model, other } = answered;
   if (hedge) events?.raceWon(model, headersOf(answer, input.spec.stream === true));
-  // Only a run cut in flight lost: one that had failed on its own is a hop of the route, no loser.
-  if (other)
-    events?.hedgeWon(model, answered.winner ?? 'first', other.cut ? other.model : undefined);
+  // (A stream's race was told when its first content decided it: `decidedBy`.)
+  if (other && !first.won && !second.won)
+    events?.hedgeWon(model, answered.winner ?? 'first', lostModel(other, other.model));
   if (hedge && events && !input.spec.stream) {
     // A hedged call's answer read whole: its `done` event, sent once the race is decided (each
     // run leaves its end to the call).
@@ -460,7 +473,7 @@ async function hedged<T>(
   // The runs share the call's events: their attempts are numbered from one count.
   let attempts = 0;
   const nextAttempt = () => ++attempts;
-  const decided = decidedBy(runs, (name) => race.content(name));
+  const decided = decidedBy(runs, events, (name) => race.content(name));
   const race = raceWithHedge<T>({
     scope,
     events,
@@ -517,18 +530,24 @@ function hedgeDelayOf(
 
 /**
  * What a run's first content does to a hedged call's race (`content`: the race's): when it decided
- * it, the other run is cut, and it can answer no more (the winner's answer is then the last).
+ * it, the other run is cut, and it can answer no more (the winner's answer is then the last). With
+ * a hedge sent, the race's `hedge` `won` event goes now, naming this run's model: what its answer
+ * does later (a held one failing its check, failing over) follows it.
  */
 function decidedBy(
   runs: HedgeRuns,
+  events: CallEvents | undefined,
   content: (name: 'first' | 'hedge') => boolean,
 ): (name: 'first' | 'hedge') => void {
   return (name) => {
     if (!content(name)) return;
-    const other = name === 'first' ? runs.second : runs.first;
+    const [own, other] = name === 'first' ? [runs.first, runs.second] : [runs.second, runs.first];
     other.cut = true;
     other.lostAt = runs.first.walk!.hops.length;
     other.walk?.runEnded();
+    if (runs.second.walk === undefined) return;
+    own.won = true;
+    events?.hedgeWon(own.walk!.model, name, lostModel(other, other.walk!.model));
   };
 }
 
