@@ -41,6 +41,7 @@ describe('a hedged structured stream: its `hedge` `won` event when its first con
       fault: 'stall_first_chunk',
       model: 'community/so-object',
       ms: FOREVER,
+      times: 1,
     });
     driveClock();
     const opened = client.chatStream(askingPlace('community/so-claimed'), {
@@ -60,7 +61,7 @@ describe('a hedged structured stream: its `hedge` `won` event when its first con
     ]);
     const stream = await settledAfter(SILENT_MS + 100, opened);
     expect((await stream.result()).structured?.value).toMatchObject({ city: expect.any(String) });
-    expect(stream.servedModel).toBe('community/so-native');
+    expect(stream.servedModel).toBe('community/so-object');
     const order = events
       .filter((event) => event.type === 'hedge' || event.type === 'failover')
       .map((event) => (event.type === 'hedge' ? event.phase : event.type));

@@ -511,7 +511,8 @@ async function hedged<T>(
   if (otherCut) recordFirstContent(budgetId, walk.model, stream, performance.now() - firstSentAt);
   return {
     answer,
-    model: hedgeModel,
+    // (The hedge's run may have moved on from its model: to what the first run had left.)
+    model: second.walk!.model,
     winner,
     other: { model: walk.model, walk, error: first.error, cut: otherCut, lostAt: first.lostAt },
   };
@@ -548,6 +549,9 @@ function decidedBy(
     if (runs.second.walk === undefined) return;
     own.won = true;
     events?.hedgeWon(own.walk!.model, name, lostModel(other, other.walk!.model));
+    // A held answer refused by its check moves on to what the cut run had left (its model cut in
+    // flight, a spare the hedge took), as the unhedged call's walk would.
+    own.walk!.takeOver(other.walk!.leftWhenCut());
   };
 }
 
