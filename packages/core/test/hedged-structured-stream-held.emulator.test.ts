@@ -132,11 +132,12 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
       afterChunks: 3,
       ms: SILENT_MS,
     });
-    // The hedge's model never answers: only its cut frees its slot.
+    // The hedge's request never answers: only its cut frees its slot (the model answers later).
     gateway.emulator.injectFault({
       fault: 'stall_first_chunk',
       model: 'community/so-object',
       ms: FOREVER,
+      times: 1,
     });
     driveClock();
     const opened = client.chatStream(askingPlace('community/so-claimed'), {
@@ -158,7 +159,8 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
       expect.objectContaining({ attempt: 2, ok: false, code: 'aborted' }),
     );
     expect(await settled(opened)).toBe(false);
-    // Its answer, whole, breaks the schema: the walk moves on to so-native, whose JSON is handed over.
+    // Its answer, whole, breaks the schema: the walk moves on, first to so-object, the spare whose
+    // hedge it cut (back in its walk, as the unhedged call would try it), whose JSON is handed over.
     const stream = await settledAfter(SILENT_MS + 100, opened);
     const result = await stream.result();
     expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
@@ -172,9 +174,9 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
         usage: SPENT,
       },
       {
-        model: 'community/so-native',
+        model: 'community/so-object',
         outcome: 'answered',
-        structured: { method: 'json_schema', checked: true },
+        structured: { method: 'json_object', checked: true },
       },
     ]);
     expect(only(events, 'hedge').map((event) => event.phase)).toEqual(['sent', 'won']);
@@ -185,12 +187,16 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
     expect(gateway.emulator.counters.requests.chat).toBe(3);
   });
 
-  it('a hedge whose first content cut the first run, then failing while held, ends the call with its own failure', async () => {
+  it('a hedge whose first content cut the first run, then failing while held, moves on to the cut run’s model', async () => {
+    // (rv-2hedge F2: the call failed with the hedge's own error, the healthy first model never
+    // asked again, though the unhedged call recovers.)
     const { gateway, client } = await structuredGateway();
+    // so-native's first request stalls (only the cut frees its slot); asked again, it answers.
     gateway.emulator.injectFault({
       fault: 'stall_first_chunk',
       model: 'community/so-native',
       ms: FOREVER,
+      times: 1,
     });
     // so-prose's text is held by its map (prose before the JSON): cut there, nothing let through.
     gateway.emulator.injectFault({
@@ -199,21 +205,24 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
       afterChunks: 3,
     });
     driveClock();
-    const failed = caught(
-      () =>
-        client.chatStream(askingPlace('community/so-native'), {
-          fallbackModels: ['community/so-prose'],
-          hedge: HEDGE,
-        }),
-      isGatewayError,
-    );
-    const error: GatewayError = await settledAfter(HEDGE.afterMs, failed);
-    // Not the cut first run's `aborted`: the run that had the race's content failed.
-    expect(error.code).toBe('stream_incomplete');
-    expect(error.route?.hops).toEqual([
+    const opened = client.chatStream(askingPlace('community/so-native'), {
+      fallbackModels: ['community/so-prose'],
+      hedge: HEDGE,
+    });
+    const stream = await settledAfter(HEDGE.afterMs + 100, opened);
+    const result = await settledAfter(100, stream.result());
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+    expect(stream.servedModel).toBe('community/so-native');
+    expect(stream.route.hops).toEqual([
       { model: 'community/so-native', outcome: 'lost' },
       { model: 'community/so-prose', outcome: 'failed', reason: 'stream_incomplete' },
+      {
+        model: 'community/so-native',
+        outcome: 'answered',
+        structured: { method: 'json_schema', checked: true },
+      },
     ]);
+    expect(gateway.emulator.counters.requests.chat).toBe(3);
     await settledAfter(0, gateway.untilIdle());
   });
 });

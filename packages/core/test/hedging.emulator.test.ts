@@ -444,8 +444,10 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(order).toMatchObject([
       { type: 'retry', reason: 'upstream_error', status: 500 },
       { type: 'hedge', phase: 'sent', from: 'community/general', model: 'community/streamer' },
-      { type: 'hedge', phase: 'won', winner: 'hedge', lost: 'community/general' },
+      { type: 'hedge', phase: 'won', winner: 'hedge' },
     ]);
+    // No request of the first run was in flight: nothing of it was lost (rv-2hedge F3a).
+    expect(only(events, 'hedge')[1]).not.toHaveProperty('lost');
     expect(emulator.counters.requests.chat).toBe(2);
     // One hop per attempt sent: the first's 500 (a failure retried on its own model), the hedge's
     // answer; no `lost` hop, as no request of the first run was in flight.

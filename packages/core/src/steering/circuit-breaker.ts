@@ -178,15 +178,20 @@ export class CircuitBreakers {
     // Every other candidate open (in or past its cooldown: open until a probe answers): tried
     // anyway, no probe.
     if (others.every((other) => other === model || this.#isOpen(other))) return undefined;
-    const state =
-      now < openUntil
-        ? `open for ${Math.ceil(openUntil - now)} ms more`
-        : 'open, its one probe in flight';
     return {
       model,
       reason: 'circuit_open',
-      detail: `Model "${model}" failed ${seen.streak} times in a row: its circuit breaker is ${state}`,
+      detail: `Model "${model}" failed ${seen.streak} times in a row: its circuit breaker is ${this.#openState(seen, openUntil, now)}`,
     };
+  }
+
+  /** Why an open model is skipped: its cooldown, its probe in flight, or left to the next call. */
+  #openState(seen: Observations, openUntil: number, now: number): string {
+    if (now < openUntil) return `open for ${Math.ceil(openUntil - now)} ms more`;
+    if (seen.probe !== undefined) return 'open, its one probe in flight';
+    // Past its cooldown, its probe free: this call holds another model's (one probe per call).
+    const held = [...this.#probes.keys()][0];
+    return `open past its cooldown, its probe left to the next call (this call probes "${held}")`;
   }
 
   /** Until when this client holds `seen`'s model open (monotonic ms; 0: closed). */

@@ -355,6 +355,30 @@ export class FailoverWalk {
   }
 
   /**
+   * A hedged call's run whose first content decided the race takes over what the run it cut had
+   * left (`models`: the model it was cut in flight on, and those it had not tried): they join this
+   * round right after its current model, each once (one this run tried already is not asked again),
+   * so a refused answer of this run moves on to them as the unhedged walk would have.
+   */
+  takeOver(models: readonly string[]): void {
+    const added = models.filter(
+      (model, at) => !this.#round.includes(model) && models.indexOf(model) === at,
+    );
+    if (added.length === 0) return;
+    const upTo = this.#index + 1;
+    this.#round = [...this.#round.slice(0, upTo), ...added, ...this.#round.slice(upTo)];
+  }
+
+  /**
+   * What a run cut by the other's first content leaves (`takeOver`): the model it was cut in flight
+   * on (none when it was between attempts), then the models of its round it had not tried.
+   */
+  leftWhenCut(): string[] {
+    const inFlight = this.unlistedHop()?.outcome === 'lost' ? [this.model] : [];
+    return [...inFlight, ...this.#round.slice(this.#index + 1)];
+  }
+
+  /**
    * A model for a hedged attempt: the one with the most free capacity now among those this round has not
    * tried yet (those whose breaker opened since left out), taken out of the walk (the first attempt will not go to it); undefined when no other
    * is left (the hedge then asks the same model: the gateway sends it to another copy), or when

@@ -143,6 +143,19 @@ interface HedgeRunState {
   cut?: true;
   /** Cut at the other's first content: how many hops the route had then. */
   lostAt?: number;
+  /** Its first content decided the race: its `hedge` `won` event was sent then. */
+  won?: true;
+}
+
+/**
+ * The model a run cut by the other lost, for the `hedge` `won` event: only one with an attempt in
+ * flight (its `lost` hop); a run between attempts (waiting to retry) or failed lost nothing.
+ */
+function lostModel(
+  { walk, error, cut }: { walk?: FailoverWalk; error?: unknown; cut?: boolean },
+  model: string,
+): string | undefined {
+  return cut && walk?.unlistedHop(error)?.outcome === 'lost' ? model : undefined;
 }
 
 /** A steered call once planned: what its runs share. */
@@ -193,9 +206,9 @@ export async function runSteeredCall<T>(
   }
   const { answer, model, other } = answered;
   if (hedge) events?.raceWon(model, headersOf(answer, input.spec.stream === true));
-  // Only a run cut in flight lost: one that had failed on its own is a hop of the route, no loser.
-  if (other)
-    events?.hedgeWon(model, answered.winner ?? 'first', other.cut ? other.model : undefined);
+  // (A stream's race was told when its first content decided it: `decidedBy`.)
+  if (other && !first.won && !second.won)
+    events?.hedgeWon(model, answered.winner ?? 'first', lostModel(other, other.model));
   if (hedge && events && !input.spec.stream) {
     // A hedged call's answer read whole: its `done` event, sent once the race is decided (each
     // run leaves its end to the call).
@@ -371,12 +384,14 @@ interface WalkRun {
   nextAttempt?: () => number;
   /** A hedged call's stream: its first content decides the race (`raceWithHedge`'s `content`). */
   onFirstContent?: () => void;
+  /** A hedged call's run: its own scope's signal (the race aborts a cut run's alone). */
+  runSignal?: AbortSignal;
 }
 
 /** The walk's policy: the transport asks it for each attempt of one run of the call. */
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
-  const { onRequest, walk = planned.walk, nextAttempt, onFirstContent } = run;
+  const { onRequest, walk = planned.walk, nextAttempt, onFirstContent, runSignal } = run;
   const ahead: WalkAhead = {
     last: () => walk.claimLastAnswer(scope.remainingMs),
     movesOn: () => walk.movesOn(scope.remainingMs),
@@ -385,6 +400,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   return walkPolicy({
     walk,
     scope,
+    runSignal,
     budgetId,
     retry: input.transport.retryAllowance(input.options),
     stream,
@@ -457,7 +473,7 @@ async function hedged<T>(
   // The runs share the call's events: their attempts are numbered from one count.
   let attempts = 0;
   const nextAttempt = () => ++attempts;
-  const decided = decidedBy(runs, (name) => race.content(name));
+  const decided = decidedBy(runs, events, (name) => race.content(name));
   const race = raceWithHedge<T>({
     scope,
     events,
@@ -466,6 +482,7 @@ async function hedged<T>(
       send({
         ...via,
         policy: walkPolicyOf(planned, {
+          runSignal: via.scope?.signal,
           onRequest: sentFirst,
           nextAttempt,
           onFirstContent: () => decided('first'),
@@ -494,7 +511,8 @@ async function hedged<T>(
   if (otherCut) recordFirstContent(budgetId, walk.model, stream, performance.now() - firstSentAt);
   return {
     answer,
-    model: hedgeModel,
+    // (The hedge's run may have moved on from its model: to what the first run had left.)
+    model: second.walk!.model,
     winner,
     other: { model: walk.model, walk, error: first.error, cut: otherCut, lostAt: first.lostAt },
   };
@@ -513,18 +531,27 @@ function hedgeDelayOf(
 
 /**
  * What a run's first content does to a hedged call's race (`content`: the race's): when it decided
- * it, the other run is cut, and it can answer no more (the winner's answer is then the last).
+ * it, the other run is cut, and it can answer no more (the winner's answer is then the last). With
+ * a hedge sent, the race's `hedge` `won` event goes now, naming this run's model: what its answer
+ * does later (a held one failing its check, failing over) follows it.
  */
 function decidedBy(
   runs: HedgeRuns,
+  events: CallEvents | undefined,
   content: (name: 'first' | 'hedge') => boolean,
 ): (name: 'first' | 'hedge') => void {
   return (name) => {
     if (!content(name)) return;
-    const other = name === 'first' ? runs.second : runs.first;
+    const [own, other] = name === 'first' ? [runs.first, runs.second] : [runs.second, runs.first];
     other.cut = true;
     other.lostAt = runs.first.walk!.hops.length;
     other.walk?.runEnded();
+    if (runs.second.walk === undefined) return;
+    own.won = true;
+    events?.hedgeWon(own.walk!.model, name, lostModel(other, other.walk!.model));
+    // A held answer refused by its check moves on to what the cut run had left (its model cut in
+    // flight, a spare the hedge took), as the unhedged call's walk would.
+    own.walk!.takeOver(other.walk!.leftWhenCut());
   };
 }
 
@@ -579,7 +606,10 @@ async function hedgeRun<T>(
     model,
     slot,
     run: (via) =>
-      send({ ...via, policy: walkPolicyOf(single, policy) }).catch((error) => {
+      send({
+        ...via,
+        policy: walkPolicyOf(single, { ...policy, runSignal: via.scope?.signal }),
+      }).catch((error) => {
         second.error = error;
         own.runEnded();
         throw error;

@@ -28,6 +28,11 @@ export type FirstContentReader = (
 export interface WalkPolicyInput {
   walk: FailoverWalk;
   scope: CallScope;
+  /**
+   * The run's own signal (a hedged call's run: its scope's, aborted alone when the other run won);
+   * default the call's. An attempt's watches follow it, so a cut run's request is stopped at once.
+   */
+  runSignal?: AbortSignal;
   /** The key's budget id: our requests per model are counted under it. */
   budgetId: string;
   retry: RetryAllowance;
@@ -80,6 +85,7 @@ export interface WalkPolicyInput {
  */
 export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
   const { walk, scope, budgetId, retry, stream, firstChunkMs, firstContent, onOutcome } = input;
+  const runSignal = input.runSignal ?? scope.signal;
   let watch: FirstChunkWatch | undefined;
   let sentAt = 0;
   /** What ends when the attempt's slot is given back: its count, its first-content clock. */
@@ -93,7 +99,7 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       const attemptWatch =
         firstChunkMs === undefined
           ? undefined
-          : new FirstChunkWatch(scope.signal, firstChunkMs, model, answer);
+          : new FirstChunkWatch(runSignal, firstChunkMs, model, answer);
       watch = attemptWatch;
       held = { counted: countModelInflight(budgetId, model), watch: attemptWatch };
       const request: AttemptRequest = { body: walk.body(), requestedModel: model, model };
@@ -109,7 +115,7 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       held = undefined;
     },
     async accept(answer, request) {
-      const signal = request.signal ?? scope.signal;
+      const signal = request.signal ?? runSignal;
       const failure = stream
         ? await firstContent(answer, signal, request.requestedModel!)
         : undefined;
