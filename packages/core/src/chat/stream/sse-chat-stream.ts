@@ -204,9 +204,9 @@ export class GatewayChatStream implements ChatStream {
 
   /**
    * The call's scope ended (the caller's abort, the deadline while the body comes) before the
-   * caller took the stream's last event: the call ends now, read or not (its `done`), and what was
-   * buffered is dropped — the next read rejects with the scope's error, as a fetch body does once
-   * its signal aborted (a body already in whole too).
+   * caller took the stream's finish (or last event): the call ends now, read or not (its `done`),
+   * and what was buffered is dropped — the next read rejects with the scope's error, as a fetch
+   * body does once its signal aborted (a body already in whole too).
    */
   #ended(): void {
     const open = this.#open;
@@ -496,7 +496,8 @@ export class GatewayChatStream implements ChatStream {
 
   /**
    * Fails the stream dropping its pending events: a cancelled or aborted stream yields nothing more.
-   * A no-op once the call ended for its caller: it failed, or the caller took its last event.
+   * A no-op once the call ended for its caller: it failed, or the caller took its finish (or its
+   * last event).
    */
   #stop(error: GatewayError, reason?: unknown): void {
     if (this.#state === 'done' || this.#state === 'failed') return;
