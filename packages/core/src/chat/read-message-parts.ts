@@ -4,9 +4,9 @@
  * (the gateway passes them through):
  * - `content`: a string, or an array of parts (docs/gateway-protocol.md §4.1, §4.3): `{type:'text', text}`;
  *   `{type:'thinking', thinking}` where `thinking` is a string or an array of `{type:'text', text}`
- *   (Mistral's reasoning models); `{type:'reasoning', text}` (or `reasoning`/`summary` as a string);
- *   any type naming reasoning or thinking, or starting `summary` (`reasoning_text`, `summary_text`
- *   of the Responses API's family), is reasoning too.
+ *   (Mistral's reasoning models); `{type:'reasoning', text}` (or `reasoning`/`summary` as a
+ *   string); any type naming reasoning or thinking, or starting `summary` (`reasoning_text`,
+ *   `summary_text` of the Responses API's family), is reasoning too.
  *   A part of any other type (or none) is text when it has a string `text` (`output_text`, …);
  *   without one it is ignored (images, citations, …), never fatal.
  * - `reasoning_content` (DeepSeek, Qwen, Moonshot, xAI) or `reasoning` as a string (Groq, vLLM).

@@ -24,7 +24,7 @@ export interface AttemptRequest {
 export interface AnswerStatus {
   cut: boolean;
   status?: number;
-  /** Its body was read to its end (a failure a 2xx reported in it): the request finished, not cut. */
+  /** Its body was read to its end (for a failure a 2xx reported): the request finished, not cut. */
   readToEnd?: boolean;
 }
 
