@@ -8,9 +8,10 @@ import { otelRecorder } from './otel-recorder';
 
 // A short answer is often read whole, and decoded at the caller's first read, before the caller
 // has taken its events (docs/gateway-protocol.md §2.5: the slot is back once the body ended). A
-// Stop button must still stop it: until the caller has taken the last event, an abort or a cancel
-// ends the call — nothing more is handed out, every read rejects with `aborted`, the call's
-// `done` and span say `aborted`. Once the caller took the last event, the answer is its own.
+// Stop button must still stop it: until the caller has taken the answer's finish (or every
+// event), an abort or a cancel ends the call — nothing more is handed out, every read rejects with
+// `aborted`, the call's `done` and span say `aborted`. Once the caller took it, the answer is its
+// own (whole-stream-ends-at-finish.emulator.test.ts: the finish, the usage after it, any steering).
 
 /** The gateway's chat bodies handed over in one chunk: the whole answer decoded at one read. */
 function inOneChunk(gatewayFetch: typeof fetch): typeof fetch {

@@ -3,6 +3,7 @@
 import type { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import { reportedFailure } from '../http/reported-failure';
+import { parseRetryAfter } from '../http/retry-policy';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import { isJsonObject } from '../protocol/json-object';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
@@ -42,12 +43,14 @@ export function readCheckedCompletion(
     : 'The chat completion has no choice 0 (its choices are all of other indexes)';
   // A body that is an error object (and no answer) is read as that error, as in a stream (§5.3).
   const reported = reportedFailure(answer.data, answer.text);
+  // (With its Retry-After, as an error status's and a stream's: the same body either way.)
+  const retryAfterMs = reported && parseRetryAfter(answer.headers.get('retry-after'));
   const error = invalidAnswer(
     (text) => redactor.redact(text),
     message,
     answer,
     requestedModel,
-    reported,
+    reported && { ...reported, retryAfterMs },
   );
   throw failed ? failed(error) : error;
 }

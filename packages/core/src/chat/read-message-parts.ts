@@ -4,7 +4,9 @@
  * (the gateway passes them through):
  * - `content`: a string, or an array of parts (docs/gateway-protocol.md §4.1, §4.3): `{type:'text', text}`;
  *   `{type:'thinking', thinking}` where `thinking` is a string or an array of `{type:'text', text}`
- *   (Mistral's reasoning models); `{type:'reasoning', text}` (or `reasoning`/`summary` as a string).
+ *   (Mistral's reasoning models); `{type:'reasoning', text}` (or `reasoning`/`summary` as a
+ *   string); any type naming reasoning or thinking, or starting `summary` (`reasoning_text`,
+ *   `summary_text` of the Responses API's family), is reasoning too.
  *   A part of any other type (or none) is text when it has a string `text` (`output_text`, …);
  *   without one it is ignored (images, citations, …), never fatal.
  * - `reasoning_content` (DeepSeek, Qwen, Moonshot, xAI) or `reasoning` as a string (Groq, vLLM).
@@ -39,11 +41,13 @@ export function readContent(content: unknown): MessageParts | undefined {
     }
     if (typeof part !== 'object' || part === null) continue;
     const { type } = part as Json;
-    if (type === 'thinking' || type === 'reasoning') {
+    // (The Responses API's family has `reasoning_text` and `summary_text`: never the answer's text,
+    // a JSON answer would break.)
+    if (typeof type === 'string' && /reasoning|thinking|^summary/.test(type)) {
       reasoning += reasoningPartText(part as Json);
     } else {
       // Any other part with a string `text` is text, whatever its type (`output_text` of servers
-      // that copy OpenAI's Responses API, …): dropping it would give an empty success.
+      // that copy OpenAI's Responses API, …, or none): dropping it would give an empty success.
       const value = (part as Json).text;
       if (typeof value === 'string') text += value;
     }

@@ -16,14 +16,15 @@ export function invalidResponse(
 /**
  * `invalid_response` for a 2xx JSON answer of the wrong shape, with its raw body and its headers
  * (the key redacted by `redact`). The parsed `data` is kept only when the body did not echo the
- * key. A failure the body `reported` instead of an answer is that error (its code and words).
+ * key. A failure the body `reported` instead of an answer is that error (its code and words, and
+ * the answer's Retry-After).
  */
 export function invalidAnswer(
   redact: (text: string) => string,
   message: string,
   answer: { data: unknown; status: number; text: string; headers?: Headers },
   requestedModel?: string,
-  reported?: { code: GatewayErrorCode; message: string; type?: string },
+  reported?: { code: GatewayErrorCode; message: string; type?: string; retryAfterMs?: number },
 ): GatewayError {
   const body = redact(answer.text);
   const data = body === answer.text ? answer.data : undefined;

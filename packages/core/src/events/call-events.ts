@@ -523,7 +523,7 @@ export class CallEvents {
     this.#sendDone(event);
   }
 
-  failed(error: unknown): void {
+  failed(error: unknown, usage?: Usage): void {
     const known = isGatewayError(error) ? error : undefined;
     this.#failureCode = known?.code;
     const code = known?.code ?? (error instanceof Error ? this.#shown(error.name) : typeof error);
@@ -531,13 +531,18 @@ export class CallEvents {
     const invalid = known?.invalidOutput;
     const structured = invalid && { method: invalid.method, checked: false };
     // (A refused structured answer's tokens were spent: its usage is the `done` event's.)
-    this.#failed(status === undefined ? { code } : { code, status }, structured, known?.usage);
+    this.#failed(
+      status === undefined ? { code } : { code, status },
+      structured,
+      usage ?? known?.usage,
+    );
   }
 
   /** A chat stream ended: read to its end (`answer`), or failed or cancelled (`error`). */
   streamEnded(error: unknown, answer: AssembledChat | undefined): void {
     if (error !== undefined || answer === undefined) {
-      this.failed(error);
+      // (Aborted once read whole: its tokens were spent, its usage known.)
+      this.failed(error, answer?.usage);
       return;
     }
     // Without the header, the chunks' `model` names it (§4.6), as a whole answer's body does.

@@ -46,6 +46,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
   /** The slot of the attempt under way, while this loop owns it. */
   let held: Slot | undefined;
   let inFlight = false;
+  let answerStatus: AnswerStatus | undefined;
   let lastCut = false;
   let waits = 0;
   let count = 0;
@@ -57,7 +58,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       const ask = { ahead, events, attempt, requestedModel: spec.requestedModel, taken };
       taken = undefined;
       held = await slots.acquire(scope, ask);
-      const answerStatus: AnswerStatus = { cut: false };
+      answerStatus = { cut: false };
       const request = policy.request(attempt, events, answerStatus);
       held = tellingPolicyOnRelease(held, policy, request);
       // (The policy's events ran the caller's handler, which may have aborted the call.)
@@ -92,8 +93,9 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
   } catch (error) {
     // Before the slot is released: lets siblings stop before they take it.
     policy.failed?.(error);
-    // (A request in flight when the call ended, aborted, is cut.)
-    held?.release(inFlight || lastCut);
+    // (A request in flight when the call ended, aborted, is cut; not one whose body was read to
+    // its end for the failure it reported.)
+    held?.release((inFlight && !answerStatus?.readToEnd) || lastCut);
     throw error;
   }
 }

@@ -24,6 +24,8 @@ export interface AttemptRequest {
 export interface AnswerStatus {
   cut: boolean;
   status?: number;
+  /** Its body was read to its end (for a failure a 2xx reported): the request finished, not cut. */
+  readToEnd?: boolean;
 }
 
 /** A 2xx answer, before it is handed over: a stream's reader and the bytes already read from it. */

@@ -70,7 +70,8 @@ export async function sendOnce(
   if (response.ok) {
     if (!spec.stream) return { response };
     const { maxErrorBodyBytes, redact, apiKey } = config;
-    const attempt = { path: spec.path, request, scope, maxErrorBodyBytes, redact, apiKey };
+    const answer = sending.answerStatus;
+    const attempt = { path: spec.path, request, scope, maxErrorBodyBytes, redact, apiKey, answer };
     return readFirstBytes(response, attempt);
   }
   const error = await errorFromAnswer(

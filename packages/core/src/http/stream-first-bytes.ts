@@ -4,7 +4,12 @@ import type { CallScope } from '../call/call-scope';
 import { describeCause, GatewayError, gatewayFailure, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import { readErrorBody } from './answer-errors';
-import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
+import {
+  type AnswerStatus,
+  type AttemptAnswer,
+  type AttemptRequest,
+  ownAbort,
+} from './attempt-policy';
 import { parseErrorResponse } from './parse-error-response';
 import { reportedFailure } from './reported-failure';
 
@@ -16,6 +21,8 @@ export interface StreamAttempt {
   maxErrorBodyBytes: number;
   redact: (text: string) => string;
   apiKey: string;
+  /** The attempt's answer as it comes: a body read to its end for its failure is told here. */
+  answer: AnswerStatus;
 }
 
 /**
@@ -124,6 +131,9 @@ async function notAStream(
   const stalled = ownAbort(attempt.request);
   if (stalled) return stalled;
   if (attempt.scope.aborted) throw attempt.scope.error({ requestedModel });
+  // Read (within maxErrorBodyBytes, as an error status's body): the request finished, its slot
+  // comes back at once, not held as a cut one's.
+  attempt.answer.readToEnd = true;
   const reported = reportedInstead(response, body, attempt, requestedModel);
   if (reported) throw reported;
   throw invalidResponse(`Asked for a stream, the gateway answered with ${kind}`, {

@@ -55,8 +55,9 @@ export interface StructuredStream {
 
 /**
  * `whole`: the answer is read to its end (its slot back, its body let go) but the caller has not
- * taken every event yet (`#rest`): an abort or a cancel still ends the call, dropping them, as a
- * `fetch` body whose chunks wait unread. `done`: the caller took the last one (the call's `done`).
+ * taken its (last) `finish` event yet (`#rest`): an abort or a cancel still ends the call, dropping
+ * the rest, as a `fetch` body whose chunks wait unread. `done`: the caller took it, or every event
+ * (the call's `done`, ok); the events after it (the usage) are still handed out.
  */
 type State = 'open' | 'whole' | 'done' | 'failed';
 
@@ -84,8 +85,13 @@ export class GatewayChatStream implements ChatStream {
   #state: State = 'open';
   #error: GatewayError | undefined;
   #result: AssembledChat | undefined;
-  /** A `whole` stream's events not taken yet (never empty while `whole`). */
+  /**
+   * The events of a read stream not taken yet, last first (taken by `pop`: linear, each let go
+   * as taken); never empty while `whole`.
+   */
   #rest: ChatStreamEvent[] = [];
+  /** While `whole`: the call ends once `#rest` is this short (its last `finish` taken). */
+  #endsAt = 0;
   /** Bytes received so far, and their bound: the answer assembled from them stays bounded too. */
   #received = 0;
   readonly #maxBytes: number;
@@ -198,13 +204,15 @@ export class GatewayChatStream implements ChatStream {
 
   /**
    * The call's scope ended (the caller's abort, the deadline while the body comes) before the
-   * caller took the stream's last event: the call ends now, read or not (its `done`), and what was
-   * buffered is dropped — the next read rejects with the scope's error, as a fetch body does once
-   * its signal aborted (a body already in whole too).
+   * caller took the stream's finish (or last event): the call ends now, read or not (its `done`),
+   * and what was buffered is dropped — the next read rejects with the scope's error, as a fetch
+   * body does once its signal aborted (a body already in whole too).
    */
   #ended(): void {
-    // (`#body` unset: still in the constructor, which checks once it is set.)
-    if (this.#body === undefined || !this.#open.scope.aborted) return;
+    const open = this.#open;
+    // (`#body` unset: still in the constructor, which checks once it is set. The caller's own
+    // signal too: a hedged run's scope left it with its race's once the body was in.)
+    if (this.#body === undefined || !(open.scope.aborted || open.callerSignal?.aborted)) return;
     this.#stop(this.#open.scope.error(this.#models()));
   }
 
@@ -270,7 +278,7 @@ export class GatewayChatStream implements ChatStream {
   /** The next event, or undefined at the end; throws the stream's typed error. */
   async next(): Promise<ChatStreamEvent | undefined> {
     for (;;) {
-      if (this.#state === 'whole') return this.#handOut(this.#rest.splice(0, 1))[0];
+      if (this.#rest.length > 0) return this.#handOut(this.#rest.pop());
       const event = this.#events.take();
       if (event !== undefined) return event;
       if (this.#state === 'done') return undefined;
@@ -285,7 +293,11 @@ export class GatewayChatStream implements ChatStream {
    */
   async readBatch(): Promise<ChatStreamEvent[] | undefined> {
     for (;;) {
-      if (this.#state === 'whole') return this.#handOut(this.#rest.splice(0));
+      if (this.#rest.length > 0) {
+        const events = this.#rest.reverse();
+        this.#rest = [];
+        return this.#handOut(events);
+      }
       const events = this.#events.takeAll();
       if (events !== undefined) return events;
       if (this.#state === 'done') return undefined;
@@ -392,9 +404,12 @@ export class GatewayChatStream implements ChatStream {
     return { requestedModel, servedModel };
   }
 
-  /** `events` of a `whole` stream: once its last event is out, the call ends (its `done`). */
-  #handOut(events: ChatStreamEvent[]): ChatStreamEvent[] {
-    if (this.#rest.length === 0) {
+  /**
+   * `events` of a read stream: once its last `finish` is out (the answer is complete for the
+   * caller; the usage may follow it), the call ends (its `done`, ok).
+   */
+  #handOut<T>(events: T): T {
+    if (this.#state === 'whole' && this.#rest.length <= this.#endsAt) {
       this.#state = 'done';
       this.#end();
     }
@@ -416,10 +431,13 @@ export class GatewayChatStream implements ChatStream {
     }
     this.#state = 'whole';
     this.#result = checked ?? this.#decoder.result();
-    this.#rest = this.#events.takeAll() ?? [];
+    const rest = this.#events.takeAll()?.reverse() ?? [];
+    this.#rest = rest;
+    // (Its last `finish` already taken, or none left: the call ends now.)
+    this.#endsAt = rest.findIndex((event) => event.type === 'finish');
+    if (this.#endsAt < 0) this.#endsAt = rest.length;
     this.#close();
-    // (None left for the caller: the call ends now.)
-    this.#handOut([]);
+    this.#handOut(0);
   }
 
   #fail(error: GatewayError): void {
@@ -478,7 +496,8 @@ export class GatewayChatStream implements ChatStream {
 
   /**
    * Fails the stream dropping its pending events: a cancelled or aborted stream yields nothing more.
-   * A no-op once the call ended for its caller: it failed, or the caller took its last event.
+   * A no-op once the call ended for its caller: it failed, or the caller took its finish (or its
+   * last event).
    */
   #stop(error: GatewayError, reason?: unknown): void {
     if (this.#state === 'done' || this.#state === 'failed') return;
