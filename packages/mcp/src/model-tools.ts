@@ -33,11 +33,14 @@ import { type AskModelArgs, askModelInput, listModelsInput, SCHEMA_NAME } from '
  * sent, read through `list_models`' output schema (conform-output.ts): what cannot be read is
  * left out, an engine whose id is not a string with it (it could not be named to `embed`).
  *
- * The two lists are read apart: one that fails (its error thrown by `models()` / `services()`)
+ * Read fresh, past core's cache. The two lists are read apart: one that fails (its error thrown by `models()` / `services()`)
  * leaves the other as read, so a 503 on `GET /capabilities` alone costs the services, not the
  * models (and the other way round).
  */
 export async function readCatalog(client: GatewayClient, signal?: AbortSignal) {
+  // Read past core's cache (up to `catalogTtlMs` old): both say what is available now, and a
+  // gateway gone since the last read is an error here, not an old list.
+  client.refreshCatalog();
   const [models, services] = await Promise.allSettled([
     client.models({ signal }),
     client.services({ signal }),
