@@ -6,6 +6,7 @@
 // provider's is (`LoadSettingError`).
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
 import { isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
 import { generateText as generateTextV6 } from 'ai-v6';
 import { describe, expect, it } from 'vitest';
@@ -41,31 +42,25 @@ function expectSettingRefused(error: unknown) {
   expect(LoadSettingError.isInstance(error), String(error)).toBe(true);
 }
 
-describe('an Authorization header', () => {
-  it("in generateText's headers is refused, nothing sent", async () => {
-    const error = await generateText({
-      model: gateway()('community/general'),
-      prompt: 'hi',
-      headers: { Authorization: `Bearer ${OTHER}` },
-      maxRetries: 0,
-    }).then(
-      () => 'answered',
-      (e: unknown) => e,
-    );
-    expectArgumentRefused(error);
-  });
+/** A call's settings carrying another key in its `Authorization` header. */
+const withOtherKey = {
+  prompt: 'hi',
+  headers: { Authorization: `Bearer ${OTHER}` },
+  maxRetries: 0,
+};
 
-  it("in ai@6's generateText headers is refused the same way", async () => {
-    const error = await generateTextV6({
-      model: gatewayV3()('community/general'),
-      prompt: 'hi',
-      headers: { Authorization: `Bearer ${OTHER}` },
-      maxRetries: 0,
-    }).then(
-      () => 'answered',
-      (e: unknown) => e,
-    );
-    expectArgumentRefused(error);
+describe('an Authorization header', () => {
+  it.each([
+    [
+      "in generateText's headers is refused, nothing sent",
+      () => generateText({ model: gateway()('community/general'), ...withOtherKey }),
+    ],
+    [
+      "in ai@6's generateText headers is refused the same way",
+      () => generateTextV6({ model: gatewayV3()('community/general'), ...withOtherKey }),
+    ],
+  ])('%s', async (_name, call) => {
+    expectArgumentRefused(await caught(call));
   });
 
   it("in streamText's headers (any case) fails the stream, nothing sent", async () => {
@@ -100,13 +95,7 @@ describe('an Authorization header', () => {
         }),
     ];
     for (const call of calls) {
-      const error = await Promise.resolve()
-        .then(call)
-        .then(
-          () => 'answered',
-          (e: unknown) => e,
-        );
-      expectSettingRefused(error);
+      expectSettingRefused(await caught(call));
     }
   });
 });

@@ -14,6 +14,12 @@ const { gateway, gatewayV3 } = providersOn(emulated);
 
 const recording = recordingChatBodies;
 
+/** What a generateText call of `model` with `more` of its options fails with (no retries). */
+const refusal = (
+  model: string,
+  more: Pick<Parameters<typeof generateText>[0], 'reasoning' | 'providerOptions'>,
+) => caught(generateText({ model: gateway()(model), prompt: 'hi', maxRetries: 0, ...more }));
+
 describe('reasoning effort', () => {
   it('ai@7: the reasoning call option is sent as reasoning_effort, with no warning', async () => {
     const { bodies, settings } = recording();
@@ -76,45 +82,30 @@ describe('reasoning effort', () => {
     expect(bodies.map((body) => body.reasoning_effort)).toEqual(['medium', 'medium']);
   });
 
-  it('a reasoningEffort that is not a string is an InvalidArgumentError naming it; nothing is sent', async () => {
-    const error = await caught(
-      generateText({
-        model: gateway()('community/reasoner'),
-        prompt: 'hi',
-        maxRetries: 0,
-        providerOptions: { infergate: { reasoningEffort: 3 } },
-      }),
-    );
+  it.each([
+    [
+      'a reasoningEffort that is not a string is an InvalidArgumentError naming it; nothing is sent',
+      3,
+    ],
+    [
+      'reasoningEffort: null is refused, saying a null is not sent (core drops a null reasoning_effort)',
+      null,
+    ],
+  ])('%s', async (_name, reasoningEffort) => {
+    const error = await refusal('community/reasoner', {
+      providerOptions: { infergate: { reasoningEffort } },
+    });
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as InvalidArgumentError).message).toBe(
-      'providerOptions.infergate.reasoningEffort is 3; allowed: a string such as "low", "medium" or "high" (null is not sent: leave it out)',
+      `providerOptions.infergate.reasoningEffort is ${reasoningEffort}; allowed: a string such as "low", "medium" or "high" (null is not sent: leave it out)`,
     );
-    const wrongLevel = await caught(
-      generateText({
-        model: gateway()('community/reasoner'),
-        prompt: 'hi',
-        maxRetries: 0,
-        reasoning: 2 as unknown as 'low',
-      }),
-    );
-    expect(InvalidArgumentError.isInstance(wrongLevel)).toBe(true);
-    expect((wrongLevel as InvalidArgumentError).argument).toBe('reasoning');
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
-  it('reasoningEffort: null is refused, saying a null is not sent (core drops a null reasoning_effort)', async () => {
-    const error = await caught(
-      generateText({
-        model: gateway()('community/reasoner'),
-        prompt: 'hi',
-        maxRetries: 0,
-        providerOptions: { infergate: { reasoningEffort: null } },
-      }),
-    );
+  it('a reasoning call option that is not a level is an InvalidArgumentError naming reasoning; nothing is sent', async () => {
+    const error = await refusal('community/reasoner', { reasoning: 2 as unknown as 'low' });
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
-    expect((error as InvalidArgumentError).message).toBe(
-      'providerOptions.infergate.reasoningEffort is null; allowed: a string such as "low", "medium" or "high" (null is not sent: leave it out)',
-    );
+    expect((error as InvalidArgumentError).argument).toBe('reasoning');
     expect(emulator.counters.requests.chat).toBe(0);
   });
 });
@@ -145,14 +136,7 @@ describe('textVerbosity and user (the other options of @ai-sdk/openai-compatible
       [{ textVerbosity: 1 }, 'providerOptions.infergate.textVerbosity is 1; allowed: a string'],
       [{ text_verbosity: 'low' }, 'textVerbosity'],
     ] as const) {
-      const error = await caught(
-        generateText({
-          model: gateway()('community/general'),
-          prompt: 'hi',
-          maxRetries: 0,
-          providerOptions: { infergate },
-        }),
-      );
+      const error = await refusal('community/general', { providerOptions: { infergate } });
       expect(InvalidArgumentError.isInstance(error)).toBe(true);
       expect((error as InvalidArgumentError).message).toContain(message);
     }

@@ -3,14 +3,13 @@
 // followed the call's scope, not the run's, so the race's abort of the losing run never reached
 // its fetch: the request and its key slot stayed until the watch's own limit ran out, and the
 // call's `done` came at the end of the cut request's grace without the loser's end.
-import type { Emulator } from '@infergate/emulator';
 import { emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChatCallOptions, GatewayEvent } from '../src/index';
 import {
   askingPlace,
-  deferred,
   driveClock,
+  FOREVER,
   hedgesOnDrivenClock,
   hi,
   idle,
@@ -18,10 +17,10 @@ import {
   recordingClient,
   STRUCTURED_MODELS,
   settledAfter,
+  stalledOnce,
+  untilEvents,
 } from './helpers';
 
-/** Far longer than any test: a stall the race must cut, never one that ends by itself. */
-const FOREVER = 60_000;
 /** The first run's first content comes this long after its request (direction: the hedge is cut). */
 const SLOW_MS = 200;
 const HEDGE = { afterMs: 50, maxExtra: 1 };
@@ -34,18 +33,15 @@ const LIMITS: [string, ChatCallOptions][] = [
   ],
 ];
 
-const stalled = (emulator: Emulator, model: string, ms: number) =>
-  emulator.injectFault({ fault: 'stall_first_chunk', model, ms, times: 1 });
+/** The call's own `done` (not an attempt's). */
+const isCallDone = (event: GatewayEvent) => event.type === 'done' && 'requestedModel' in event;
 
 /**
  * The events up to the call's `done`: the cut run (attempt `cutAttempt`) reported its aborted
  * `response` and its `released` before it.
  */
 function expectCutRunEndedBeforeDone(events: GatewayEvent[], cutAttempt: number): void {
-  const upToDone = events.slice(
-    0,
-    events.findIndex((event) => event.type === 'done' && 'requestedModel' in event) + 1,
-  );
+  const upToDone = events.slice(0, events.findIndex(isCallDone) + 1);
   const cutEnds = upToDone.filter(
     (event) =>
       (event.type === 'response' || event.type === 'released') && event.attempt === cutAttempt,
@@ -75,18 +71,11 @@ async function hedgedRace(
   const [first, spare] = structured
     ? ['community/so-native', 'community/so-native-2']
     : ['community/general', 'community/streamer'];
-  const events: GatewayEvent[] = [];
-  const { promise: done, resolve: ended } = deferred();
-  const { client } = recordingClient(gateway, {
-    onEvent: (event) => {
-      if (event.operation !== 'chat') return;
-      events.push(event);
-      if (event.type === 'done' && 'requestedModel' in event) ended();
-    },
-  });
+  const { client, events } = recordingClient(gateway);
+  const done = untilEvents(events, (events) => events.some(isCallDone));
   await client.models();
-  stalled(gateway.emulator, first, stalls.firstMs);
-  stalled(gateway.emulator, spare, stalls.hedgeMs);
+  stalledOnce(gateway.emulator, first, stalls.firstMs);
+  stalledOnce(gateway.emulator, spare, stalls.hedgeMs);
   driveClock();
   const request = structured ? askingPlace(first) : hi(first);
   const options = { ...limits, fallbackModels: [spare], hedge: HEDGE };

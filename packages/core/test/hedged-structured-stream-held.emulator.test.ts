@@ -1,30 +1,28 @@
-import type { ModelSpec } from '@infergate/emulator';
-import { caught, emulate, inflightOf } from '@infergate/emulator/testing';
+import type { Emulator } from '@infergate/emulator';
+import { inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { type GatewayClientOptions, type GatewayError, isGatewayError } from '../src/index';
 import {
   askingPlace,
+  checkedAnswerHop,
   driveClock,
+  failedCheckHop,
   hedgesOnDrivenClock,
   only,
-  recordingClient,
-  STRUCTURED_MODELS,
   settledAfter,
+  stalledOnce,
+  structuredGateway,
 } from './helpers';
 
 // A hedged structured stream over a fallback list is held to its check like an unhedged one
-// (docs/gateway-protocol.md §4.8 item 5), so a `hedge` (a client's, for every call) no longer turns
-// the failover off an answer that breaks the schema. Its first content still decides the race
-// (§4.7): the hedge's wait ends and the other run is cut then, not when the held answer is handed
-// over — held, a stream whose content had come sent hedges all the same, and the loser ran on with
-// its slot (rv-2so F1-F3).
+// (docs/gateway-protocol.md §4.8 item 5), so a `hedge` no longer turns the failover off an answer
+// that breaks the schema (a client-wide hedge's case: held-structured-failover.emulator.test.ts).
+// Its first content still decides the race (§4.7): the hedge's wait ends and the other run is cut
+// then, not when the held answer is handed over — held, a stream whose content had come sent
+// hedges all the same, and the loser ran on with its slot (rv-2so F1-F3).
 
-/** Far longer than any test: a stall the client must cut, never one that ends by itself. */
-const FOREVER = 60_000;
 /** How long the held streams go silent after their first pieces of content (driven clock). */
 const SILENT_MS = 1_000;
 const HEDGE = { afterMs: 30, maxExtra: 1 };
-const SPENT = expect.objectContaining({ total_tokens: expect.any(Number) });
 
 /** One real turn of the event loop (kept before any test fakes the timers). */
 const realTurn = globalThis.setImmediate;
@@ -40,65 +38,45 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
+/** `model`'s stream goes silent for `SILENT_MS` after its first pieces of content (held meanwhile). */
+const silentAfterContent = (emulator: Emulator, model: string) =>
+  emulator.injectFault({ fault: 'stall_stream', model, afterChunks: 3, ms: SILENT_MS });
+
 /**
- * A gateway serving the structured models (`changed`: specs of some changed), a recording client
- * on it (then `options`) whose catalog is read on the real clock.
+ * On the driven clock, so-claimed asked with a hedge over [so-object, so-native]: so-claimed's first
+ * content comes after 100 ms, then it is silent while held, then its answer breaks the schema;
+ * so-object's first request never answers (only its cut frees its slot; asked again, it answers).
+ * Resolves once the hedge is sent (at 30 ms, the first run still without content: both in flight);
+ * `cut()` moves the clock to so-claimed's first content, which decides the race: the hedge is cut
+ * (the gateway frees its slot).
  */
-async function structuredGateway(
-  changed: Record<string, Partial<ModelSpec>> = {},
-  options: GatewayClientOptions = {},
-) {
-  const models = { ...STRUCTURED_MODELS };
-  for (const [id, spec] of Object.entries(changed)) models[id] = { ...models[id]!, ...spec };
-  const gateway = await emulate({ scenario: { models } });
-  const { client, events } = recordingClient(gateway, options);
-  await client.models();
-  return { gateway, client, events };
+async function slowClaimedHedged() {
+  const { gateway, client, events } = await structuredGateway({
+    'community/so-claimed': { firstChunkMs: 100 },
+  });
+  silentAfterContent(gateway.emulator, 'community/so-claimed');
+  stalledOnce(gateway.emulator, 'community/so-object');
+  driveClock();
+  const opened = client.chatStream(askingPlace('community/so-claimed'), {
+    fallbackModels: ['community/so-object', 'community/so-native'],
+    hedge: HEDGE,
+  });
+  await settledAfter(50, gateway.untilInflight(2));
+  const cut = () =>
+    settledAfter(
+      60,
+      gateway.until((counters) => inflightOf(counters) === 1),
+    );
+  return { gateway, events, opened, cut };
 }
 
 describe('a hedged chatStream asking for a schema over fallbackModels', () => {
   hedgesOnDrivenClock();
 
-  it('with a client-wide hedge, an answer that breaks the schema moves on: only the next model’s JSON reaches the caller', async () => {
-    const { client, events } = await structuredGateway(
-      {},
-      { hedge: { afterMs: 10_000, maxExtra: 1 } },
-    );
-    const stream = await client.chatStream(askingPlace('community/so-claimed'), {
-      fallbackModels: ['community/so-native'],
-    });
-    let text = '';
-    for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
-    const result = await stream.result();
-    expect(JSON.parse(text)).toEqual(result.structured?.value);
-    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
-    expect(stream.route.hops).toEqual([
-      {
-        model: 'community/so-claimed',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
-      {
-        model: 'community/so-native',
-        outcome: 'answered',
-        structured: { method: 'json_schema', checked: true },
-      },
-    ]);
-    // The first content ended the hedge's wait: none was due, none sent.
-    expect(only(events, 'hedge')).toEqual([]);
-  });
-
   it('sends no hedge once the first model’s content has come, while its answer is held', async () => {
     const { gateway, client, events } = await structuredGateway();
     // Content at once, then silence for far longer than the hedge's wait.
-    gateway.emulator.injectFault({
-      fault: 'stall_stream',
-      model: 'community/so-native',
-      afterChunks: 3,
-      ms: SILENT_MS,
-    });
+    silentAfterContent(gateway.emulator, 'community/so-native');
     driveClock();
     const opened = client.chatStream(askingPlace('community/so-native'), {
       fallbackModels: ['community/so-object'],
@@ -122,39 +100,13 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
   });
 
   it('hedges a first model slow to its content; its held content cuts the hedge, and its refused answer moves on', async () => {
-    // so-claimed: its first content after 100 ms, then silent while held, then off the schema.
-    const { gateway, client, events } = await structuredGateway({
-      'community/so-claimed': { firstChunkMs: 100 },
-    });
-    gateway.emulator.injectFault({
-      fault: 'stall_stream',
-      model: 'community/so-claimed',
-      afterChunks: 3,
-      ms: SILENT_MS,
-    });
-    // The hedge's request never answers: only its cut frees its slot (the model answers later).
-    gateway.emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/so-object',
-      ms: FOREVER,
-      times: 1,
-    });
-    driveClock();
-    const opened = client.chatStream(askingPlace('community/so-claimed'), {
-      fallbackModels: ['community/so-object', 'community/so-native'],
-      hedge: HEDGE,
-    });
-    // The hedge is sent at 30 ms, the first run still without content: both in flight.
-    await settledAfter(50, gateway.untilInflight(2));
+    const { gateway, events, opened, cut } = await slowClaimedHedged();
     expect(only(events, 'hedge')).toMatchObject([
       { phase: 'sent', from: 'community/so-claimed', model: 'community/so-object' },
     ]);
     // At 100 ms so-claimed's first content: the hedge is cut at once (the gateway frees its slot)
     // while so-claimed's answer is still held, nothing of it handed over.
-    await settledAfter(
-      60,
-      gateway.until((counters) => inflightOf(counters) === 1),
-    );
+    await cut();
     expect(only(events, 'response')).toContainEqual(
       expect.objectContaining({ attempt: 2, ok: false, code: 'aborted' }),
     );
@@ -166,18 +118,8 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
     expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
     expect(stream.route.hops).toEqual([
       { model: 'community/so-object', outcome: 'lost' },
-      {
-        model: 'community/so-claimed',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
-      {
-        model: 'community/so-object',
-        outcome: 'answered',
-        structured: { method: 'json_object', checked: true },
-      },
+      failedCheckHop('community/so-claimed'),
+      checkedAnswerHop('community/so-object', 'json_object'),
     ]);
     expect(only(events, 'hedge').map((event) => event.phase)).toEqual(['sent', 'won']);
     expect(only(events, 'hedge')[1]).toMatchObject({
@@ -192,12 +134,7 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
     // asked again, though the unhedged call recovers.)
     const { gateway, client } = await structuredGateway();
     // so-native's first request stalls (only the cut frees its slot); asked again, it answers.
-    gateway.emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/so-native',
-      ms: FOREVER,
-      times: 1,
-    });
+    stalledOnce(gateway.emulator, 'community/so-native');
     // so-prose's text is held by its map (prose before the JSON): cut there, nothing let through.
     gateway.emulator.injectFault({
       fault: 'stream_cut',
@@ -216,13 +153,106 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
     expect(stream.route.hops).toEqual([
       { model: 'community/so-native', outcome: 'lost' },
       { model: 'community/so-prose', outcome: 'failed', reason: 'stream_incomplete' },
-      {
-        model: 'community/so-native',
-        outcome: 'answered',
-        structured: { method: 'json_schema', checked: true },
-      },
+      checkedAnswerHop('community/so-native'),
     ]);
     expect(gateway.emulator.counters.requests.chat).toBe(3);
     await settledAfter(0, gateway.untilIdle());
+  });
+});
+
+// A hedged stream's race is decided by a run's first content (docs/gateway-protocol.md §4.7): its
+// `hedge` `won` event is sent then, naming that run, not once the call answers. A structured
+// stream is held past that content to its check and may fail over in its run: the `won` event came
+// after those `failover` events, as if the race had been decided by the failover (rv-2hedge F3c).
+describe('a hedged structured stream: its `hedge` `won` event when its first content decided the race', () => {
+  hedgesOnDrivenClock();
+
+  it('the first run’s held content cut the hedge: `won` then, before its refused answer fails over', async () => {
+    const { events, opened, cut } = await slowClaimedHedged();
+    // At 100 ms so-claimed's first content decides the race: the hedge is cut, `won` is told now,
+    // while the answer is held.
+    await cut();
+    expect(only(events, 'hedge')).toMatchObject([
+      { phase: 'sent', model: 'community/so-object' },
+      { phase: 'won', model: 'community/so-claimed', winner: 'first', lost: 'community/so-object' },
+    ]);
+    const stream = await settledAfter(SILENT_MS + 100, opened);
+    expect((await stream.result()).structured?.value).toMatchObject({ city: expect.any(String) });
+    expect(stream.servedModel).toBe('community/so-object');
+    const order = events
+      .filter((event) => event.type === 'hedge' || event.type === 'failover')
+      .map((event) => (event.type === 'hedge' ? event.phase : event.type));
+    expect(order).toEqual(['sent', 'won', 'failover']);
+  });
+});
+
+// A hedged structured stream recovers whenever the unhedged one would (rv-2hedge F2). Over
+// fallbackModels [bad, good] the hedge takes the spare `good`: when `bad`'s content decided the race
+// (the hedge cut) and its held answer then failed its check, `good` was never asked; when the
+// hedge to `bad` won and failed, the healthy first model it cut was never asked again. The run
+// that won now takes over what the cut run had left (docs/gateway-protocol.md §4.8 item 5).
+const BAD = 'community/so-claimed';
+const GOOD = 'community/so-native';
+
+describe('a hedged structured stream over [bad, good] recovers as the unhedged one does', () => {
+  hedgesOnDrivenClock();
+
+  // Good's first request never answers (only its cut frees it); asked again, good answers.
+  it.each([
+    {
+      name: 'bad’s content cuts the hedge to good; bad’s answer fails its check: good is asked next',
+      first: BAD,
+      spare: GOOD,
+      // Bad's content comes after 100 ms, its hedge to good sent at 30 ms.
+      firstMs: 100,
+      winner: 'first',
+    },
+    {
+      name: 'the hedge to bad wins and fails its check: the first model it cut is asked again, once',
+      first: GOOD,
+      spare: BAD,
+      firstMs: 0,
+      winner: 'hedge',
+    },
+  ])('$name', async ({ first, spare, firstMs, winner }) => {
+    const { gateway, client, events } = await structuredGateway({
+      [first]: { firstChunkMs: firstMs },
+    });
+    stalledOnce(gateway.emulator, GOOD);
+    driveClock();
+    const opened = client.chatStream(askingPlace(first), { fallbackModels: [spare], hedge: HEDGE });
+    const stream = await settledAfter(300, opened);
+    const result = await settledAfter(100, stream.result());
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+    expect(stream.servedModel).toBe(GOOD);
+    expect(stream.route.hops.map((hop) => [hop.model, hop.outcome])).toEqual([
+      [GOOD, 'lost'],
+      [BAD, 'failed'],
+      [GOOD, 'answered'],
+    ]);
+    expect(only(events, 'hedge')).toMatchObject([
+      { phase: 'sent', from: first, model: spare },
+      { phase: 'won', model: BAD, winner, lost: GOOD },
+    ]);
+    expect(only(events, 'failover')).toMatchObject([{ from: BAD, to: GOOD }]);
+    expect(gateway.emulator.counters.requests.chat).toBe(3);
+  });
+
+  it('the hedge to bad wins and fails, and the first model fails again: the call ends, good asked twice only', async () => {
+    const { gateway, client } = await structuredGateway({ [GOOD]: { firstChunkMs: 0 } });
+    stalledOnce(gateway.emulator, GOOD);
+    gateway.emulator.injectFault({ fault: 'upstream_text', model: GOOD, times: 1 });
+    driveClock();
+    const failed = client
+      .chatStream(askingPlace(GOOD), { fallbackModels: [BAD], hedge: HEDGE })
+      .catch((error: unknown) => error);
+    const error = (await settledAfter(300, failed)) as { code: string; route: { hops: unknown[] } };
+    expect(error.code).toBe('upstream_error');
+    expect(error.route.hops).toMatchObject([
+      { model: GOOD, outcome: 'lost' },
+      { model: BAD, outcome: 'failed', reason: 'invalid_structured_output' },
+      { model: GOOD, outcome: 'ended', code: 'upstream_error' },
+    ]);
+    expect(gateway.emulator.counters.requests.chat).toBe(3);
   });
 });

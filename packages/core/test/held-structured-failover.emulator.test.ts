@@ -4,9 +4,11 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, type GatewayClientOptions, type GatewayError } from '../src/index';
 import {
   askingPlace,
+  checkedAnswerHop,
   clientOn,
   DEFAULT_KEYS,
   driveClock,
+  failedCheckHop,
   only,
   recordingClient,
   STRUCTURED_MODELS,
@@ -211,11 +213,17 @@ describe('a held structured stream', () => {
 // the walk could still move on from the answering model, core holds its stream to its end and
 // checks it before anything reaches the caller, so an answer that breaks the schema moves on to
 // the next model, as a whole answer's does. The last model's stream comes as it arrives.
-const SPENT = expect.objectContaining({ total_tokens: expect.any(Number) });
-
 describe('chatStream asking for a schema over fallbackModels', () => {
-  it('an answer that fails the check moves on: only the next model’s JSON reaches the caller', async () => {
-    const client = clientOn(await emulate({ scenario: { models } }));
+  it.each([
+    ['an answer that fails the check moves on: only the next model’s JSON reaches the caller', {}],
+    // A `hedge` (a client's, for every call) held to its check the same (rv-2so): it no longer
+    // turns the failover off. The first content ended the hedge's wait: none was due, none sent.
+    [
+      'with a client-wide hedge, an answer that breaks the schema moves on: only the next model’s JSON reaches the caller',
+      { hedge: { afterMs: 10_000, maxExtra: 1 } },
+    ],
+  ])('%s', async (_name, options: GatewayClientOptions) => {
+    const { client, events } = recordingClient(await emulate({ scenario: { models } }), options);
     const stream = await client.chatStream(askingPlace('community/so-claimed'), {
       fallbackModels: ['community/so-native'],
     });
@@ -225,20 +233,12 @@ describe('chatStream asking for a schema over fallbackModels', () => {
     expect(result.structured?.method).toBe('json_schema');
     expect(text).toBe(result.text);
     expect(JSON.parse(text)).toEqual(result.structured?.value);
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
     expect(stream.route.hops).toEqual([
-      {
-        model: 'community/so-claimed',
-        outcome: 'failed',
-        reason: 'invalid_structured_output',
-        structured: { method: 'json_schema', checked: false },
-        usage: SPENT,
-      },
-      {
-        model: 'community/so-native',
-        outcome: 'answered',
-        structured: { method: 'json_schema', checked: true },
-      },
+      failedCheckHop('community/so-claimed'),
+      checkedAnswerHop('community/so-native'),
     ]);
+    expect(only(events, 'hedge')).toEqual([]);
   });
 
   it('with lastAnswer returned, the refused first answer is not the one handed on', async () => {

@@ -270,6 +270,45 @@ export const STRUCTURED_MODELS: Record<string, ModelSpec> = {
 };
 
 /**
+ * A gateway serving `STRUCTURED_MODELS` (`changed`: specs of some changed or added), a recording
+ * client on it (then `options`) whose catalog is read on the real clock.
+ */
+export async function structuredGateway(
+  changed: Record<string, Partial<ModelSpec>> = {},
+  options: GatewayClientOptions = {},
+) {
+  const models: Record<string, ModelSpec> = { ...STRUCTURED_MODELS };
+  for (const [id, spec] of Object.entries(changed)) models[id] = { ...models[id]!, ...spec };
+  const gateway = await emulate({ scenario: { models } });
+  const { client, events } = recordingClient(gateway, options);
+  await client.models();
+  return { gateway, client, events };
+}
+
+/** A structured call's route hop: `model` answered (`json_schema`), its answer failed the check. */
+export const failedCheckHop = (model: string) => ({
+  model,
+  outcome: 'failed',
+  reason: 'invalid_structured_output',
+  structured: { method: 'json_schema', checked: false },
+  usage: expect.objectContaining({ total_tokens: expect.any(Number) }),
+});
+
+/** A structured call's route hop: `model`'s answer, asked for by `method`, checked and handed over. */
+export const checkedAnswerHop = (model: string, method = 'json_schema') => ({
+  model,
+  outcome: 'answered',
+  structured: { method, checked: true },
+});
+
+/** Far longer than any test: a stall the client must cut, never one that ends by itself. */
+export const FOREVER = 60_000;
+
+/** `model`'s next request sends nothing for `ms` before its first chunk (then it answers). */
+export const stalledOnce = (emulator: Emulator, model: string, ms = FOREVER) =>
+  emulator.injectFault({ fault: 'stall_first_chunk', model, ms, times: 1 });
+
+/**
  * A client on the emulator, which serves the catalog of `models`, whose chat requests of
  * `community/so-native` a stub answers with `body` (of `contentType`): the exact bytes of an answer
  * the emulator does not send. The emulator answers the other models.
