@@ -394,9 +394,10 @@ interface WalkRun {
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
   const { onRequest, walk = planned.walk, nextAttempt, onFirstContent, runSignal } = run;
+  const retry = input.transport.retryAllowance(input.options);
   const ahead: WalkAhead = {
-    last: () => walk.claimLastAnswer(scope.remainingMs),
-    movesOn: () => walk.movesOn(scope.remainingMs),
+    last: () => walk.claimLastAnswer(scope.remainingMs, retry),
+    movesOn: () => walk.movesOn(scope.remainingMs, retry),
   };
   const stream = input.spec.stream === true;
   return walkPolicy({
@@ -404,7 +405,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
     scope,
     runSignal,
     budgetId,
-    retry: input.transport.retryAllowance(input.options),
+    retry,
     stream,
     firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
     chunkMs: stream ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs) : undefined,
@@ -627,6 +628,8 @@ async function hedgeRun<T>(
       }).catch((error) => {
         second.error = error;
         own.runEnded();
+        // Its failure may be retried by the first run's next round, as the unhedged walk would.
+        walk.adoptFailures(own);
         throw error;
       }),
   };
