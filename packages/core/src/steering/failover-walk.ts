@@ -147,8 +147,11 @@ export class FailoverWalk {
     | { from: string; hop: ChatRouteHop; reason: FailoverReason; waitedMs: number }
     | undefined;
   readonly #bodies = new Map<string, string>();
-  /** The plan's models, in its order: a round's models are tried in it (then by free capacity). */
-  readonly #listed: readonly string[];
+  /**
+   * The plan's models, in its order: a round's models are tried in it (then by free capacity).
+   * A walk lists the models of failures it adopted after them (`adoptFailures`).
+   */
+  #listed: readonly string[];
   #round: readonly string[];
   #index = 0;
   /** This round's failover failures, to pick the next round's models and wait. */
@@ -210,13 +213,15 @@ export class FailoverWalk {
   /**
    * This run has a step after a refusal of the current model's answer: a later model in this
    * round, or a next round retrying one of its failures with the waits taken and the deadline left
-   * now (`remainingMs`). It claims nothing: a structured stream asks it before it lets content
-   * through (steered-chat.ts), since content that reached the caller binds the call to that answer.
+   * now (`remainingMs`), under the run's retry limits (`retry`; else those `next` was last told:
+   * a run's first answer comes before any, and a failure this run adopted may be retried). It
+   * claims nothing: a structured stream asks it before it lets content through (steered-chat.ts),
+   * since content that reached the caller binds the call to that answer.
    */
-  movesOn(remainingMs: number): boolean {
+  movesOn(remainingMs: number, retry?: RetryAllowance): boolean {
     this.#takeFreed();
     if (this.#index + 1 < this.#round.length) return true;
-    const limits = this.#limits;
+    const limits = retry ?? this.#limits;
     return (
       limits !== undefined &&
       this.#retryRound(this.#waits, { ...limits, remainingMs }) !== undefined
@@ -233,8 +238,8 @@ export class FailoverWalk {
    * answer is refused and spends this run: its refused answer waits for the other's, and of two
    * refused answers the later one is the last.
    */
-  claimLastAnswer(remainingMs: number): boolean {
-    if (this.movesOn(remainingMs)) return false;
+  claimLastAnswer(remainingMs: number, retry?: RetryAllowance): boolean {
+    if (this.movesOn(remainingMs, retry)) return false;
     const other = this.#otherRun;
     if (other === undefined || other.#spent) return true;
     this.#spent = true;
@@ -367,6 +372,21 @@ export class FailoverWalk {
     if (added.length === 0) return;
     const upTo = this.#index + 1;
     this.#round = [...this.#round.slice(0, upTo), ...added, ...this.#round.slice(upTo)];
+  }
+
+  /**
+   * A hedged call's hedge ended on its own (failed, not cut): its failures (of its round, and those
+   * cooling) join this run's, so a next round of this run may retry them as the unhedged walk's
+   * would — the spare the hedge took, failed retryably, is in no round of this run otherwise.
+   */
+  adoptFailures(other: FailoverWalk): void {
+    if (other === this) return;
+    this.#roundFailures.push(...other.#roundFailures);
+    this.#cooling.push(...other.#cooling);
+    const adopted = [...other.#roundFailures, ...other.#cooling].map(({ model }) => model);
+    this.#listed = [...this.#listed, ...adopted.filter((model) => !this.#listed.includes(model))];
+    other.#roundFailures = [];
+    other.#cooling = [];
   }
 
   /**

@@ -30,7 +30,7 @@ import { CircuitBreakers } from './circuit-breaker';
 import { type FailedHop, FailoverWalk } from './failover-walk';
 import { earnHedge, refundHedge, spendHedge } from './hedge-allowance';
 import { hedgeDelay, recordFirstContent } from './hedge-delay';
-import { type Hedge, raceWithHedge } from './hedged-race';
+import { type Hedge, type Raced, raceWithHedge } from './hedged-race';
 import { type HopPlan, type PlanInput, planHops } from './plan-hops';
 import { betweenChunks } from './stall-watch';
 import {
@@ -143,6 +143,8 @@ interface HedgeRunState {
   cut?: true;
   /** Cut at the other's first content: how many hops the route had then. */
   lostAt?: number;
+  /** Cut at the other's first content: when (the race decided then, whatever came after). */
+  cutAt?: number;
   /** Its first content decided the race: its `hedge` `won` event was sent then. */
   won?: true;
 }
@@ -392,9 +394,10 @@ interface WalkRun {
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
   const { onRequest, walk = planned.walk, nextAttempt, onFirstContent, runSignal } = run;
+  const retry = input.transport.retryAllowance(input.options);
   const ahead: WalkAhead = {
-    last: () => walk.claimLastAnswer(scope.remainingMs),
-    movesOn: () => walk.movesOn(scope.remainingMs),
+    last: () => walk.claimLastAnswer(scope.remainingMs, retry),
+    movesOn: () => walk.movesOn(scope.remainingMs, retry),
   };
   const stream = input.spec.stream === true;
   return walkPolicy({
@@ -402,7 +405,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
     scope,
     runSignal,
     budgetId,
-    retry: input.transport.retryAllowance(input.options),
+    retry,
     stream,
     firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
     chunkMs: stream ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs) : undefined,
@@ -499,7 +502,16 @@ async function hedged<T>(
     firstSentAt = performance.now();
     race.sent();
   }
-  const { answer, winner, hedgeModel, otherCut } = await race.result;
+  return hedgeAnswered(planned, await race.result, runs, firstSentAt);
+}
+
+/** A hedged call's answer, from its race's end: the winner's model, and the other run's end. */
+function hedgeAnswered<T>(
+  { walk, budgetId, input }: PlannedCall,
+  { answer, winner, hedgeModel, otherCut }: Raced<T>,
+  { first, second }: HedgeRuns,
+  firstSentAt: number,
+): Answered<T> {
   if (hedgeModel === undefined) return { answer, model: walk.model };
   if (winner === 'first') {
     const { walk: own, error, lostAt } = second;
@@ -507,8 +519,11 @@ async function hedged<T>(
     return { answer, model: walk.model, winner, other };
   }
   // The slow first attempt, cut, took at least this long: without it 'auto' would learn only the
-  // fast answers and hedge ever earlier. (A hedge is never held: it won at its first content.)
-  if (otherCut) recordFirstContent(budgetId, walk.model, stream, performance.now() - firstSentAt);
+  // fast answers and hedge ever earlier. Counted to the cut, not to the answer: a hedge held past
+  // its first content may fail over to the models it took over, the cut one again among them.
+  const cutAt = first.cutAt ?? performance.now();
+  const stream = input.spec.stream === true;
+  if (otherCut) recordFirstContent(budgetId, walk.model, stream, cutAt - firstSentAt);
   return {
     answer,
     // (The hedge's run may have moved on from its model: to what the first run had left.)
@@ -545,6 +560,7 @@ function decidedBy(
     const [own, other] = name === 'first' ? [runs.first, runs.second] : [runs.second, runs.first];
     other.cut = true;
     other.lostAt = runs.first.walk!.hops.length;
+    other.cutAt = performance.now();
     other.walk?.runEnded();
     if (runs.second.walk === undefined) return;
     own.won = true;
@@ -612,6 +628,8 @@ async function hedgeRun<T>(
       }).catch((error) => {
         second.error = error;
         own.runEnded();
+        // Its failure may be retried by the first run's next round, as the unhedged walk would.
+        walk.adoptFailures(own);
         throw error;
       }),
   };
@@ -619,17 +637,22 @@ async function hedgeRun<T>(
 
 /**
  * The hedge's walk: one attempt on its model, no retries, no failover (the first run walks on). Its
- * failed hop goes to the call's route, among the first run's, in the order they happened.
+ * failed hop goes to the call's route, among the first run's, in the order they happened. The
+ * models it takes over when its first content cut the first run are later hops of the call: each
+ * read against its breaker again and ordered by free capacity then, as the first run's walk does.
  */
 function hedgeWalk(
-  { walk, plan }: PlannedCall,
+  { walk, plan, breakers, events }: PlannedCall,
   model: string,
   passedOver: DeferredModel[] | undefined,
 ): FailoverWalk {
   return new FailoverWalk({
     models: [model],
     bodyFor: (id) => walk.bodyOf(id),
+    order: plan.order,
     methodOf: (id) => plan.methods?.get(id),
+    skip: breakers && ((id, others) => breakers.skip(id, others)),
+    skipped: (skip) => events?.skipped(skip),
     routeOf: walk,
     passedOver,
   });
