@@ -163,6 +163,8 @@ describe('GatewayChatStream.readBatch', () => {
       sse(
         chunk([{ index: 0, delta: { content: 'a' } }], { model: '' }),
         chunk([{ index: 0, delta: { content: 'b' } }], { model: '' }),
+        // (A whole answer: one cut short fails at its body's end, before the cancel.)
+        chunk([{ index: 0, delta: {}, finish_reason: 'stop' }], { model: '' }),
       ),
     );
     const stream = await clientServing([open]).chatStream(request);

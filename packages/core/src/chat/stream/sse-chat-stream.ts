@@ -113,6 +113,8 @@ export class GatewayChatStream implements ChatStream {
   };
   /** `ChatStreamMeta.modelInChunks`, until a chunk named the model. */
   #modelInChunks: boolean;
+  /** The buffered rest of a body that ended being decoded (`#readRest`). */
+  #restRead: Promise<void> | undefined;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
   readonly #onCallerAbort: () => void;
 
@@ -140,7 +142,9 @@ export class GatewayChatStream implements ChatStream {
     // Nothing handed to the read-ahead or the caller's signal may reference this object: the
     // finalizer needs it unreachable (`ended` holds it weakly).
     const decoding = this.#decoding;
-    const ended = GatewayChatStream.#endsWeakly(weakly(this));
+    const ref = weakly(this);
+    const ended = GatewayChatStream.#endsWeakly(ref);
+    const readRest = GatewayChatStream.#readsRestWeakly(ref);
     this.#body = new BodyReadAhead(
       reader,
       open.chunks,
@@ -150,7 +154,10 @@ export class GatewayChatStream implements ChatStream {
         // itself is no cut: its outcome is what its buffered bytes and its error say.
         open.release(how === 'cut');
         open.scope.dispose();
-        if (how !== 'whole') ended();
+        // A body in whole is decoded at once, read or not: the stream is whole as soon as its
+        // body is, whichever read brought its end (the rule of `State`).
+        if (how === 'whole') readRest();
+        else ended();
       },
       {
         maxBufferedBytes: limit,
@@ -200,6 +207,27 @@ export class GatewayChatStream implements ChatStream {
       const stream = ref.deref();
       if (stream) stream.#ended();
     };
+  }
+
+  /** `#readRest` of the stream, held weakly (see `#endsWeakly`). */
+  static #readsRestWeakly(ref: { deref(): GatewayChatStream | undefined }): () => void {
+    return () => {
+      const stream = ref.deref();
+      if (stream) stream.#readRest();
+    };
+  }
+
+  /**
+   * The body ended: its buffered rest is decoded now (a few microtasks, no network), so that the
+   * stream is whole (or done) whether or not anyone reads, with or without the silence clock. A
+   * stop asked meanwhile (`#stop`) waits for it: the body's end came first.
+   */
+  #readRest(): void {
+    if (this.#state !== 'open' || this.#restRead) return;
+    this.#restRead = (async () => {
+      while (this.#state === 'open') await this.#pump();
+      this.#restRead = undefined;
+    })();
   }
 
   /**
@@ -327,7 +355,8 @@ export class GatewayChatStream implements ChatStream {
     }
     // What follows is synchronous: the next reader to ask starts the next read.
     this.#pumping = undefined;
-    if (this.#open.scope.aborted) {
+    // (Not while the rest of an ended body is read: its end came first, the abort then stops it.)
+    if (this.#open.scope.aborted && !this.#restRead) {
       this.#fail(this.#open.scope.error(this.#models()));
       return;
     }
@@ -483,6 +512,7 @@ export class GatewayChatStream implements ChatStream {
   }
 
   async cancel(reason?: unknown): Promise<void> {
+    await this.#restRead;
     this.#stop(
       new GatewayError({
         code: 'aborted',
@@ -501,6 +531,11 @@ export class GatewayChatStream implements ChatStream {
    */
   #stop(error: GatewayError, reason?: unknown): void {
     if (this.#state === 'done' || this.#state === 'failed') return;
+    if (this.#restRead) {
+      // (The body ended before the stop: its rest decoded first, the stop then applies to it.)
+      void this.#restRead.then(() => this.#stop(error, reason));
+      return;
+    }
     this.#state = 'failed';
     this.#error = this.#own(error);
     this.#events.takeAll();
