@@ -56,10 +56,9 @@ describe('a stream dropped unread (its call still ends with a done event)', () =
     expect(outcome).toEqual({
       active: 0,
       released: 2,
-      // Their attempts failed: the endless one's body cut when it was collected (\`aborted\`), the
-      // complete one's with the call, with no gateway code (\`abandoned\` is the call's outcome, not
-      // a GatewayErrorCode, which \`response.code\` is typed as).
-      responses: [{ ok: false, code: 'aborted' }, { ok: false }],
+      // The endless one's attempt failed, its body cut when it was collected (\`aborted\`); the
+      // complete one's succeeded (decoded as its body ended). Both calls were abandoned.
+      responses: [{ ok: false, code: 'aborted' }, { ok: true }],
       done: [abandoned, abandoned],
       spans: [
         { abandoned: true, error: 'abandoned' },
