@@ -13,6 +13,7 @@ import {
   type EmulatedGateway,
   emulate,
   type GatewayConnection,
+  inflightOf,
 } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, expect, vi } from 'vitest';
 import { createInProcessBudget } from '../src/budget/in-process-budget';
@@ -22,8 +23,16 @@ import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
 import { GatewayError, type GatewayErrorCode } from '../src/errors/errors';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
-import { createGatewayClient, type GatewayEvent, isGatewayError } from '../src/index';
+import {
+  type ChatRequest,
+  type ChatStreamOptions,
+  createGatewayClient,
+  type GatewayEvent,
+  isGatewayError,
+} from '../src/index';
+import { otelEvents } from '../src/otel';
 import type { ClientSteering } from '../src/steering/steering-options';
+import { otelRecorder } from './otel-recorder';
 
 export { DEFAULT_KEYS };
 
@@ -452,4 +461,87 @@ export function slowIfFreeBudget() {
     granted: granted.promise,
     givenBack: givenBack.promise,
   };
+}
+
+/**
+ * Core's client (no retries) on a kit gateway that serves the catalog, with every chat request
+ * answered by a stub: 200, `body`, `headers` — for answers the emulator does not send.
+ */
+export async function chatAnsweredWith(
+  body: string,
+  headers: Record<string, string>,
+): Promise<GatewayClient> {
+  const gateway = await emulate();
+  const { fetch: gatewayFetch } = gateway.connection;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
+    return new Response(body, { headers });
+  };
+  return createGatewayClient({ ...gateway.connection, maxRetries: 0, fetch });
+}
+
+/** The gateway's chat bodies handed over in one chunk: the whole answer decoded at one read. */
+function inOneChunk(gatewayFetch: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await gatewayFetch(input, init);
+    return new Response(await response.arrayBuffer(), response);
+  };
+}
+
+/**
+ * `request` streamed (with an abort `controller`'s signal, then `options`) by a client whose chat
+ * bodies come in one chunk, so the answer is read whole before the caller took any event: the
+ * slot is back at once (checked). Its chat `events` and `otel` spans are recorded.
+ */
+export async function wholeAnswer(request: ChatRequest, options: ChatStreamOptions = {}) {
+  const gateway = await emulate();
+  const otel = otelRecorder();
+  const traced = otelEvents({ tracer: otel.tracer });
+  const events: GatewayEvent[] = [];
+  const client = clientOn(gateway, {
+    fetch: inOneChunk(gateway.fetch),
+    onEvent: (event) => {
+      traced(event);
+      if (event.operation === 'chat') events.push(event);
+    },
+  });
+  const controller = new AbortController();
+  const stream = await client.chatStream(request, { signal: controller.signal, ...options });
+  // The body has ended: its slot is back before anything was read.
+  await client.budget.whenIdle();
+  expect(client.budget.active).toBe(0);
+  return { gateway, otel, events, controller, stream };
+}
+
+/**
+ * A hedged structured stream on the driven clock (the describe calls `hedgesOnDrivenClock()`): a
+ * gateway serving `models`, a recording client (`options`) that has read the catalog, `faults`
+ * injected, then `askingPlace(first)` streamed over `fallbacks` with a hedge after 30 ms.
+ */
+export async function hedgedPlaceStream(setup: {
+  first: string;
+  fallbacks: string[];
+  models?: Record<string, ModelSpec>;
+  options?: GatewayClientOptions;
+  faults?: FaultRule[];
+}) {
+  const gateway = await emulate({ scenario: { models: setup.models ?? STRUCTURED_MODELS } });
+  const { client, events } = recordingClient(gateway, setup.options);
+  await client.models();
+  for (const fault of setup.faults ?? []) gateway.emulator.injectFault(fault);
+  driveClock();
+  const opened = client.chatStream(askingPlace(setup.first), {
+    fallbackModels: setup.fallbacks,
+    hedge: { afterMs: 30, maxExtra: 1 },
+  });
+  return { gateway, client, events, opened };
+}
+
+/** Until a hedge's first content cut the first attempt: two requests in flight, then one. */
+export async function untilHedgeCut(gateway: EmulatedGateway): Promise<void> {
+  await settledAfter(50, gateway.untilInflight(2));
+  await settledAfter(
+    50,
+    gateway.until((counters) => inflightOf(counters) === 1),
+  );
 }
