@@ -2,7 +2,8 @@ import { caught } from '@infergate/emulator/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import type { ChatStream, ChatStreamOptions, GatewayError, GatewayEvent } from '../src/index';
-import { hi, wholeAnswer } from './helpers';
+import { hi } from './helpers';
+import { wholeAnswer } from './whole-answer';
 
 // A short answer is often read whole, and decoded at the caller's first read, before the caller
 // has taken its events (docs/gateway-protocol.md §2.5: the slot is back once the body ended). A

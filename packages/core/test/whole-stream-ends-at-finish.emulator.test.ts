@@ -9,7 +9,8 @@ import type {
   GatewayError,
   GatewayEvent,
 } from '../src/index';
-import { hi, wholeAnswer } from './helpers';
+import { hi } from './helpers';
+import { wholeAnswer } from './whole-answer';
 
 // A stream read whole before its caller took its events (stop-a-whole-stream.emulator.test.ts):
 // until the caller took the answer's finish, its abort ends the call — whatever steered the call
