@@ -1,13 +1,12 @@
-import { emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { realmValue } from '../src/budget/realm';
 import {
-  askingPlace,
-  driveClock,
+  FOREVER,
+  hedgedPlaceStream,
   hedgesOnDrivenClock,
-  recordingClient,
   STRUCTURED_MODELS,
   settledAfter,
+  untilHedgeCut,
 } from './helpers';
 
 // 'auto' hedging learns from a first attempt the hedge cut that it took at least until the cut
@@ -16,7 +15,6 @@ import {
 // time is no time to first content of the cut attempt: the sample is the time to the cut
 // (rv-3hedge F3: it was the time to the whole call's answer, 1048 ms for a cut at 42 ms).
 
-const FOREVER = 60_000;
 const SILENT_MS = 1_000;
 // Models of this file only: the realm's timings are keyed by model, shared by the process.
 const FIRST = 'community/sample-first';
@@ -38,31 +36,17 @@ describe("'auto' hedging: the sample of a first attempt the hedge cut", () => {
   hedgesOnDrivenClock();
 
   it('is its time to the cut, not to the answer of a takeover that came after', async () => {
-    const gateway = await emulate({ scenario: { models } });
-    const { client } = recordingClient(gateway, { maxRetries: 0 });
-    await client.models();
-    gateway.emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: FIRST,
-      ms: FOREVER,
-      times: 1,
+    const { gateway, opened } = await hedgedPlaceStream({
+      first: FIRST,
+      fallbacks: [HEDGED],
+      models,
+      options: { maxRetries: 0 },
+      faults: [
+        { fault: 'stall_first_chunk', model: FIRST, ms: FOREVER, times: 1 },
+        { fault: 'stall_stream', model: HEDGED, afterChunks: 3, ms: SILENT_MS },
+      ],
     });
-    gateway.emulator.injectFault({
-      fault: 'stall_stream',
-      model: HEDGED,
-      afterChunks: 3,
-      ms: SILENT_MS,
-    });
-    driveClock();
-    const opened = client.chatStream(askingPlace(FIRST), {
-      fallbackModels: [HEDGED],
-      hedge: { afterMs: 30, maxExtra: 1 },
-    });
-    await settledAfter(50, gateway.untilInflight(2));
-    await settledAfter(
-      50,
-      gateway.until((counters) => inflightOf(counters) === 1),
-    );
+    await untilHedgeCut(gateway);
     const stream = await settledAfter(SILENT_MS + 100, opened);
     await settledAfter(0, stream.result());
     expect(stream.route.hops).toMatchObject([

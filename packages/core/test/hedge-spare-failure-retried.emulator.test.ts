@@ -1,13 +1,5 @@
-import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import {
-  askingPlace,
-  driveClock,
-  hedgesOnDrivenClock,
-  recordingClient,
-  STRUCTURED_MODELS,
-  settledAfter,
-} from './helpers';
+import { hedgedPlaceStream, hedgesOnDrivenClock, STRUCTURED_MODELS, settledAfter } from './helpers';
 
 // A hedge sent to a spare that failed on its own (a retryable 503, not cut) leaves that failure
 // to the first run's walk (docs/gateway-protocol.md §4.7): the first run's refused answer then
@@ -27,14 +19,12 @@ describe('a hedged structured stream whose hedge to a spare failed on its own', 
       ...STRUCTURED_MODELS,
       [BAD]: { ...STRUCTURED_MODELS[BAD]!, firstChunkMs: 100 },
     };
-    const gateway = await emulate({ scenario: { models } });
-    const { client } = recordingClient(gateway, { maxRetries: 2 });
-    await client.models();
-    gateway.emulator.injectFault({ fault: 'service_unavailable', model: GOOD, times: 1 });
-    driveClock();
-    const opened = client.chatStream(askingPlace(BAD), {
-      fallbackModels: [GOOD],
-      hedge: { afterMs: 30, maxExtra: 1 },
+    const { gateway, opened } = await hedgedPlaceStream({
+      first: BAD,
+      fallbacks: [GOOD],
+      models,
+      options: { maxRetries: 2 },
+      faults: [{ fault: 'service_unavailable', model: GOOD, times: 1 }],
     });
     const stream = await settledAfter(2_000, opened);
     const result = await settledAfter(100, stream.result());

@@ -1,14 +1,12 @@
-import { emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import {
-  askingPlace,
-  driveClock,
+  FOREVER,
+  hedgedPlaceStream,
   hedgesOnDrivenClock,
   hi,
   only,
-  recordingClient,
-  STRUCTURED_MODELS,
   settledAfter,
+  untilHedgeCut,
 } from './helpers';
 
 // A hedge whose first content cut the first run takes over the models that run had left
@@ -16,7 +14,6 @@ import {
 // again as any later hop is (README §Circuit breakers). A breaker that opened while the hedge's
 // answer was held leaves its model out: no request, a `circuit_open` skip (rv-3hedge F2).
 
-const FOREVER = 60_000;
 const SILENT_MS = 1_000;
 const FIRST = 'community/so-object';
 const HEDGED = 'community/so-claimed';
@@ -26,33 +23,20 @@ describe('a hedge that took over the cut run’s models', () => {
   hedgesOnDrivenClock();
 
   it('leaves out a taken-over model whose breaker opened meanwhile', async () => {
-    const gateway = await emulate({ scenario: { models: STRUCTURED_MODELS } });
-    const { client, events } = recordingClient(gateway, {
-      circuitBreaker: { failures: 1, cooldownMs: FOREVER },
-      maxRetries: 0,
+    const { gateway, client, events, opened } = await hedgedPlaceStream({
+      first: FIRST,
+      fallbacks: [HEDGED, LAST],
+      options: { circuitBreaker: { failures: 1, cooldownMs: FOREVER }, maxRetries: 0 },
+      faults: [
+        // FIRST never sends its first chunk, then answers 503 once: the other call opens its breaker.
+        { fault: 'stall_first_chunk', model: FIRST, ms: FOREVER, times: 1 },
+        { fault: 'service_unavailable', model: FIRST, afterRequests: 1, times: 1 },
+        // The hedge's content decides the race, then its answer (off the schema) is held a while.
+        { fault: 'stall_stream', model: HEDGED, afterChunks: 3, ms: SILENT_MS },
+      ],
     });
-    await client.models();
     const { emulator } = gateway;
-    // FIRST never sends its first chunk, then answers 503 once: the other call opens its breaker.
-    emulator.injectFault({ fault: 'stall_first_chunk', model: FIRST, ms: FOREVER, times: 1 });
-    emulator.injectFault({
-      fault: 'service_unavailable',
-      model: FIRST,
-      afterRequests: 1,
-      times: 1,
-    });
-    // The hedge's content decides the race, then its answer (off the schema) is held a while.
-    emulator.injectFault({ fault: 'stall_stream', model: HEDGED, afterChunks: 3, ms: SILENT_MS });
-    driveClock();
-    const opened = client.chatStream(askingPlace(FIRST), {
-      fallbackModels: [HEDGED, LAST],
-      hedge: { afterMs: 30, maxExtra: 1 },
-    });
-    await settledAfter(50, gateway.untilInflight(2));
-    await settledAfter(
-      50,
-      gateway.until((counters) => inflightOf(counters) === 1),
-    );
+    await untilHedgeCut(gateway);
     expect(only(events, 'hedge')).toMatchObject([
       { phase: 'sent', model: HEDGED },
       { phase: 'won', model: HEDGED, winner: 'hedge', lost: FIRST },

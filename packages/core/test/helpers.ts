@@ -13,6 +13,7 @@ import {
   type EmulatedGateway,
   emulate,
   type GatewayConnection,
+  inflightOf,
 } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, expect, vi } from 'vitest';
 import { createInProcessBudget } from '../src/budget/in-process-budget';
@@ -22,7 +23,13 @@ import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
 import { GatewayError, type GatewayErrorCode } from '../src/errors/errors';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
-import { createGatewayClient, type GatewayEvent, isGatewayError } from '../src/index';
+import {
+  type ChatRequest,
+  type ChatStreamOptions,
+  createGatewayClient,
+  type GatewayEvent,
+  isGatewayError,
+} from '../src/index';
 import type { ClientSteering } from '../src/steering/steering-options';
 
 export { DEFAULT_KEYS };
@@ -452,4 +459,54 @@ export function slowIfFreeBudget() {
     granted: granted.promise,
     givenBack: givenBack.promise,
   };
+}
+
+/**
+ * Core's client (no retries) on a kit gateway that serves the catalog, with every chat request
+ * answered by a stub: 200, `body`, `headers` — for answers the emulator does not send.
+ */
+export async function chatAnsweredWith(
+  body: string,
+  headers: Record<string, string>,
+): Promise<GatewayClient> {
+  const gateway = await emulate();
+  const { fetch: gatewayFetch } = gateway.connection;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
+    return new Response(body, { headers });
+  };
+  return createGatewayClient({ ...gateway.connection, maxRetries: 0, fetch });
+}
+
+/**
+ * A hedged structured stream on the driven clock (the describe calls `hedgesOnDrivenClock()`): a
+ * gateway serving `models`, a recording client (`options`) that has read the catalog, `faults`
+ * injected, then `askingPlace(first)` streamed over `fallbacks` with a hedge after 30 ms.
+ */
+export async function hedgedPlaceStream(setup: {
+  first: string;
+  fallbacks: string[];
+  models?: Record<string, ModelSpec>;
+  options?: GatewayClientOptions;
+  faults?: FaultRule[];
+}) {
+  const gateway = await emulate({ scenario: { models: setup.models ?? STRUCTURED_MODELS } });
+  const { client, events } = recordingClient(gateway, setup.options);
+  await client.models();
+  for (const fault of setup.faults ?? []) gateway.emulator.injectFault(fault);
+  driveClock();
+  const opened = client.chatStream(askingPlace(setup.first), {
+    fallbackModels: setup.fallbacks,
+    hedge: { afterMs: 30, maxExtra: 1 },
+  });
+  return { gateway, client, events, opened };
+}
+
+/** Until a hedge's first content cut the first attempt: two requests in flight, then one. */
+export async function untilHedgeCut(gateway: EmulatedGateway): Promise<void> {
+  await settledAfter(50, gateway.untilInflight(2));
+  await settledAfter(
+    50,
+    gateway.until((counters) => inflightOf(counters) === 1),
+  );
 }

@@ -1,7 +1,5 @@
-import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient } from '../src/index';
-import { hi } from './helpers';
+import { chatAnsweredWith, hi } from './helpers';
 
 // A stream request answered 200 with a JSON error body (docs/gateway-protocol.md §5.3): core reads
 // the body to its end for the failure it reports, so the request has finished at the gateway. Its
@@ -10,21 +8,11 @@ import { hi } from './helpers';
 // The emulator serves the catalog; a stub answers /chat/completions with the bytes.
 const body = JSON.stringify({ error: { code: 'model_busy', message: 'busy' } });
 
-async function answering(type: string) {
-  const gateway = await emulate();
-  const { fetch: gatewayFetch } = gateway.connection;
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
-    return new Response(body, { headers: { 'content-type': type } });
-  };
-  return createGatewayClient({ ...gateway.connection, maxRetries: 0, fetch });
-}
-
 describe('a stream request answered 200 with a JSON error', () => {
   it.each(['text/event-stream', 'application/json'])(
     'labelled %s: its slot is back when the error is thrown, not after a cut grace',
     async (type) => {
-      const client = await answering(type);
+      const client = await chatAnsweredWith(body, { 'content-type': type });
       const error = await client.chatStream(hi()).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code: 'model_busy', status: 200 });
       expect(client.budget.active).toBe(0);

@@ -1,23 +1,11 @@
-import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient } from '../src/index';
-import { hi } from './helpers';
+import { chatAnsweredWith, hi } from './helpers';
 
 // Servers copying OpenAI's Responses API send content parts typed `reasoning_text` and
 // `summary_text` beside `output_text`: the chain of thought is reasoning, never the answer's text
 // (a JSON answer would break); `output_text`, `text`, untyped and unknown parts with a string
 // `text` stay text. The emulator serves the catalog; a stub answers /chat/completions with the bytes.
 const MODEL = 'community/general';
-
-async function answering(body: string, type: string) {
-  const gateway = await emulate();
-  const { fetch: gatewayFetch } = gateway.connection;
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
-    return new Response(body, { headers: { 'content-type': type } });
-  };
-  return createGatewayClient({ ...gateway.connection, maxRetries: 0, fetch });
-}
 
 const parts = [
   { type: 'reasoning_text', text: 'The user wants JSON. ' },
@@ -38,7 +26,7 @@ describe('content parts of the Responses API family', () => {
       created: 1,
       choices: [{ index: 0, message: answer({ content: parts }), finish_reason: 'stop' }],
     });
-    const client = await answering(body, 'application/json');
+    const client = await chatAnsweredWith(body, { 'content-type': 'application/json' });
     const { text, reasoning } = (await client.chat(hi(MODEL))).answer;
     expect([text, reasoning]).toEqual(['{"a":1} ', 'The user wants JSON. Thinking about it. ']);
   });
@@ -56,7 +44,7 @@ describe('content parts of the Responses API family', () => {
       chunk({ content: parts.slice(3) }, 'stop'),
     ];
     const body = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
-    const client = await answering(body, 'text/event-stream');
+    const client = await chatAnsweredWith(body, { 'content-type': 'text/event-stream' });
     const { text, reasoning } = await (await client.chatStream(hi(MODEL))).result();
     expect([text, reasoning]).toEqual(['{"a":1} ', 'The user wants JSON. Thinking about it. ']);
   });

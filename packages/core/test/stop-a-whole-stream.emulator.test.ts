@@ -1,10 +1,9 @@
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught } from '@infergate/emulator/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import type { ChatStream, ChatStreamOptions, GatewayError, GatewayEvent } from '../src/index';
-import { otelEvents } from '../src/otel';
-import { clientOn, hi } from './helpers';
-import { otelRecorder } from './otel-recorder';
+import { hi } from './helpers';
+import { wholeAnswer } from './whole-answer';
 
 // A short answer is often read whole, and decoded at the caller's first read, before the caller
 // has taken its events (docs/gateway-protocol.md §2.5: the slot is back once the body ended). A
@@ -12,37 +11,6 @@ import { otelRecorder } from './otel-recorder';
 // event), an abort or a cancel ends the call — nothing more is handed out, every read rejects with
 // `aborted`, the call's `done` and span say `aborted`. Once the caller took it, the answer is its
 // own (whole-stream-ends-at-finish.emulator.test.ts: the finish, the usage after it, any steering).
-
-/** The gateway's chat bodies handed over in one chunk: the whole answer decoded at one read. */
-function inOneChunk(gatewayFetch: typeof fetch): typeof fetch {
-  return async (input, init) => {
-    const response = await gatewayFetch(input, init);
-    return new Response(await response.arrayBuffer(), response);
-  };
-}
-
-async function wholeAnswer(extra: ChatStreamOptions = {}) {
-  const gateway = await emulate();
-  const otel = otelRecorder();
-  const traced = otelEvents({ tracer: otel.tracer });
-  const events: GatewayEvent[] = [];
-  const client = clientOn(gateway, {
-    fetch: inOneChunk(gateway.fetch),
-    onEvent: (event) => {
-      traced(event);
-      if (event.operation === 'chat') events.push(event);
-    },
-  });
-  const controller = new AbortController();
-  const stream = await client.chatStream(hi('community/general', '[[words:12]]'), {
-    signal: controller.signal,
-    ...extra,
-  });
-  // The body has ended: its slot is back before anything was read.
-  await client.budget.whenIdle();
-  expect(client.budget.active).toBe(0);
-  return { gateway, otel, events, controller, stream };
-}
 
 /** The next event, as a `for await` reads it. */
 const next = (stream: ChatStream) => stream[Symbol.asyncIterator]().next();
@@ -54,6 +22,13 @@ async function toFirstDelta(stream: ChatStream): Promise<void> {
     if (done) throw new Error('the stream ended before any text');
     if (value.type === 'text-delta') return;
   }
+}
+
+/** A short answer read whole at once (then `extra`), its events taken up to the first text delta. */
+async function wholeAnswerAtFirstDelta(extra: ChatStreamOptions) {
+  const whole = await wholeAnswer(hi('community/general', '[[words:12]]'), extra);
+  await toFirstDelta(whole.stream);
+  return whole;
 }
 
 const dones = (events: GatewayEvent[]) => events.filter((event) => event.type === 'done');
@@ -74,8 +49,7 @@ describe.each([
     it.each(stops)(
       '%s after the first delta: nothing more, every read rejects with aborted',
       async (_, stop) => {
-        const { gateway, otel, events, controller, stream } = await wholeAnswer(extra);
-        await toFirstDelta(stream);
+        const { gateway, otel, events, controller, stream } = await wholeAnswerAtFirstDelta(extra);
         await stop(stream, controller);
         expect((await caught<GatewayError>(stream.readBatch())).code).toBe('aborted');
         expect((await caught<GatewayError>(next(stream))).code).toBe('aborted');
@@ -97,8 +71,7 @@ describe.each([
     it.each(stops)(
       '%s once every event was taken: nothing changes, the answer stays',
       async (_, stop) => {
-        const { gateway, otel, events, controller, stream } = await wholeAnswer(extra);
-        await toFirstDelta(stream);
+        const { gateway, otel, events, controller, stream } = await wholeAnswerAtFirstDelta(extra);
         // The rest in one batch: the caller now holds every event, though no read has said the end.
         const rest = await stream.readBatch();
         const text = rest
@@ -115,8 +88,7 @@ describe.each([
     );
 
     it('the call ends (its done) when the caller takes the last event, not before', async () => {
-      const { gateway, events, stream } = await wholeAnswer(extra);
-      await toFirstDelta(stream);
+      const { gateway, events, stream } = await wholeAnswerAtFirstDelta(extra);
       expect(dones(events)).toHaveLength(0);
       await stream.result();
       expect(dones(events)).toMatchObject([{ ok: true }]);

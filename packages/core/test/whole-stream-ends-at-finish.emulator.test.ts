@@ -1,4 +1,4 @@
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught } from '@infergate/emulator/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import type {
@@ -9,9 +9,8 @@ import type {
   GatewayError,
   GatewayEvent,
 } from '../src/index';
-import { otelEvents } from '../src/otel';
-import { clientOn, hi } from './helpers';
-import { otelRecorder } from './otel-recorder';
+import { hi } from './helpers';
+import { wholeAnswer } from './whole-answer';
 
 // A stream read whole before its caller took its events (stop-a-whole-stream.emulator.test.ts):
 // until the caller took the answer's finish, its abort ends the call — whatever steered the call
@@ -19,34 +18,6 @@ import { otelRecorder } from './otel-recorder';
 // signal itself). Once the caller took the finish, the answer is complete for it: the call ended
 // ok, with its usage (which the gateway sends after the finish_reason), and an abort, a cancel, a
 // break or a dropped stream after that change nothing.
-
-/** The gateway's chat bodies handed over in one chunk: the whole answer decoded at one read. */
-function inOneChunk(gatewayFetch: typeof fetch): typeof fetch {
-  return async (input, init) => {
-    const response = await gatewayFetch(input, init);
-    return new Response(await response.arrayBuffer(), response);
-  };
-}
-
-async function wholeAnswer(request: ChatRequest, options: ChatStreamOptions = {}) {
-  const gateway = await emulate();
-  const otel = otelRecorder();
-  const traced = otelEvents({ tracer: otel.tracer });
-  const events: GatewayEvent[] = [];
-  const client = clientOn(gateway, {
-    fetch: inOneChunk(gateway.fetch),
-    onEvent: (event) => {
-      traced(event);
-      if (event.operation === 'chat') events.push(event);
-    },
-  });
-  const controller = new AbortController();
-  const stream = await client.chatStream(request, { signal: controller.signal, ...options });
-  // The body has ended: its slot is back before anything was read.
-  await client.budget.whenIdle();
-  expect(client.budget.active).toBe(0);
-  return { gateway, otel, events, controller, stream };
-}
 
 /** The next event (undefined at the end), as a `for await` reads it. */
 const next = (stream: ChatStream) =>
