@@ -40,6 +40,19 @@ export async function providersOnMsw(scenario: ScenarioInput = {}) {
 }
 
 /**
+ * A provider on `emulated` whose requests go through `fetch`, its breakers off (a test's scripted
+ * failures must not open them for the next test); then `settings`.
+ */
+export function gatewayThrough(
+  emulated: GatewayConnection,
+  fetch: typeof globalThis.fetch,
+  settings: GatewayProviderSettings = {},
+) {
+  const { baseURL, apiKey } = emulated;
+  return createGateway({ baseURL, apiKey, fetch, circuitBreaker: false, ...settings });
+}
+
+/**
  * Provider settings whose fetch keeps the JSON body of each chat request it sends through `send`
  * (by default the global fetch, which msw answers), with `settings` merged in.
  */

@@ -3,12 +3,12 @@
 // served by a forced schema tool that writes prose first or calls the tool twice; a think block
 // (`<think>…</think>`) before the JSON; and `request.body` as core sent it.
 
-import { DEFAULT_KEYS } from '@infergate/emulator';
 import { emulate, OFF_SCHEMA_THINKING_PIECES } from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { createGateway, type GatewayProviderMetadata, type GatewayProviderSettings } from '../src';
+import type { createGateway, GatewayProviderMetadata, GatewayProviderSettings } from '../src';
+import { gatewayThrough } from './providers';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 
@@ -44,13 +44,7 @@ function scripted(answer: Answer, settings: Partial<GatewayProviderSettings> = {
       headers: { 'content-type': 'text/event-stream', ...headers },
     });
   };
-  const gateway = createGateway({
-    baseURL: emulated.baseURL,
-    apiKey: DEFAULT_KEYS.full,
-    fetch,
-    circuitBreaker: false,
-    ...settings,
-  });
+  const gateway = gatewayThrough(emulated, fetch, settings);
   return { gateway, sent };
 }
 

@@ -8,12 +8,12 @@
 //   takes over the spare its hedge had taken, so so-native is asked next and ai gets its valid
 //   answer (before, the call ended with no object).
 
-import { DEFAULT_KEYS } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { createGateway, type GatewayProviderMetadata, type GatewayProviderSettings } from '../src';
+import type { GatewayProviderMetadata, GatewayProviderSettings } from '../src';
+import { gatewayThrough } from './providers';
 
 const listed = { owned_by: 'service-community', online: true } as const;
 const emulated = await emulate({
@@ -50,13 +50,7 @@ function gatewayWithChats(
     const send = () => emulated.fetch(input, init);
     return url.endsWith('/chat/completions') ? chatRequest(++chats, send, init) : send();
   };
-  const gateway = createGateway({
-    baseURL: emulated.baseURL,
-    apiKey: DEFAULT_KEYS.full,
-    fetch,
-    circuitBreaker: false,
-    ...settings,
-  });
+  const gateway = gatewayThrough(emulated, fetch, settings);
   return { gateway, chats: () => chats };
 }
 
