@@ -5,31 +5,6 @@
  * so neither can drift from the numbers. No measured figures here: those are the stored results.
  */
 export const MISSED_TARGETS = {
-  'B1.core': {
-    since: '2026-12-05',
-    why:
-      "core / raw 1.42× on a quiet machine at the twenty-third session's start (19 µs against " +
-      "14 µs: the per-call option checks, call scope and answer status of issue 50's rounds). " +
-      'That session cut ~7 % of a plain call and ~14 % of a call with headers (interleaved ' +
-      "CPU-time A/Bs against its start's build: no option walk for a call without options, a " +
-      "free slot taken at once, the deadline's pending scopes a linked list, call headers checked " +
-      'once per client), and added a value check of every option group per call: 1.35× measured; ' +
-      'then its final read took out a second way to take a slot (`takeNow`, which saved an ' +
-      'await, ~2.5 %: issue 50 asks for one): 1.39× stored (19 µs against 14 µs). What is left ' +
-      'is spread thin: ~9 async layers and ~6 KB more ' +
-      'garbage per call than the raw fetch, no hot spot but JSON.parse, which raw pays too.',
-    plan:
-      "the twenty-fourth session tried this entry's plan: the `client.chat` layer folded, ~660 B " +
-      'less garbage per call (17.3 → 16.6 KB), CPU within noise (interleaved A/Bs 0.99–1.04). ' +
-      'Measured unit costs of what is left: the deadline timer ref/unref ~45 ns (~0.3 %), four ' +
-      'clock reads ~70 ns each (~1.6 %), forgetting an idle key in the in-process budget ' +
-      '~150–200 ns (~1 %, documented), the AbortController ~100 ns (needed). No readable change ' +
-      'is worth more than ~1 %: the next step is to state the target against the work a call ' +
-      'must do, or to accept 1.4×. The twenty-sixth session’s interleaved A/B (10 alternating ' +
-      'processes each, core and raw alone) read the issue’s base fda62b6 at 1.38×, ca9f5285 at ' +
-      '1.27× and its own build at 1.25× (medians; each run spreads ±10–30 % on the shared ' +
-      'machine), and its profile found ~30–50 pieces of 0.05–0.85 % each: not worse than the base.',
-  },
   'B3.ours': {
     since: '2026-12-06',
     why:
