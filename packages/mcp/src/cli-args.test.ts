@@ -117,7 +117,7 @@ describe('parseCli', () => {
     );
   });
 
-  it("reads core's timeouts group as flags (off by default) and refuses a value that is no ms count", () => {
+  it("reads core's timeouts group as flags (off by default), each by core's rule for the option", () => {
     expect(run([])).toMatchObject({ timeouts: {} });
     expect(
       run([
@@ -130,17 +130,39 @@ describe('parseCli', () => {
     ).toMatchObject({
       timeouts: { firstChunkTimeoutMs: 20_000, chunkTimeoutMs: 30_000, timeoutMs: 9_000 },
     });
+    // What the client option takes, the flag takes: a fraction of a ms, and a value above the
+    // longest timer clamped to it (createGatewayClient({ timeoutMs: 3e9 }) is accepted so too).
+    expect(
+      run([
+        '--first-chunk-timeout-ms',
+        '1500.5',
+        '--timeout-ms',
+        '3000000000',
+        '--chunk-timeout-ms=1e3',
+      ]),
+    ).toMatchObject({
+      timeouts: { firstChunkTimeoutMs: 1500.5, timeoutMs: 2_147_483_647, chunkTimeoutMs: 1000 },
+    });
     for (const [flag, value] of [
       ['--first-chunk-timeout-ms', '0'],
-      ['--first-chunk-timeout-ms', '1.5'],
       ['--chunk-timeout-ms', '-5'],
-      ['--chunk-timeout-ms', '2147483648'],
       ['--timeout-ms', '0'],
+      ['--timeout-ms', 'Infinity'],
+      ['--timeout-ms', 'soon'],
+      ['--timeout-ms', '0x10'],
     ] as const) {
       expect(() => parseCli([`${flag}=${value}`], {}), `${flag} ${value}`).toThrow(
-        `${flag} must be a whole number of ms from 1 to 2147483647, got "${value}"`,
+        new CliUsageError(
+          `${flag} (command-line option) must be a finite number of ms > 0, got "${value}"`,
+        ),
       );
     }
+  });
+
+  it('says in the help what --host does without --token: the server warns, as the README says', () => {
+    // (The start warns, it refuses nothing: test/http-loopback-bind.test.ts.)
+    expect(USAGE).not.toContain('needs --token');
+    expect(USAGE).toMatch(/--host H .* without --token the server\s+warns that anyone/);
   });
 
   it("has a flag and a help line for each of core's timeouts (built from its descriptor)", () => {

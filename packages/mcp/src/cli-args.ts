@@ -2,7 +2,7 @@
 // shared), §4.7 (the stall-timeout flags): the command's options and variables.
 import { parseArgs } from 'node:util';
 import { TIMEOUT_OPTIONS, type TimeoutOptions } from '@infergate/core';
-import { MAX_TIMEOUT_MS, refuseUnknownOptions } from '@infergate/core/internal';
+import { describeGiven, readNumber, refuseUnknownOptions } from '@infergate/core/internal';
 import { bearerTokenFault } from './bearer-token';
 
 /** What each of core's `timeouts` options does here, for the help (a new one needs its line). */
@@ -71,7 +71,8 @@ URLs:
 HTTP:
   --http                 serve Streamable HTTP instead of stdio
   --port N               port (default 8788; 0 picks a free one)
-  --host H               interface (default 127.0.0.1; another host needs --token or a proxy)
+  --host H               interface (default 127.0.0.1); on another one without --token the server
+                         warns that anyone who can reach it uses your gateway key's budget
   --token T              require "Authorization: Bearer T" (default: INFERGATE_MCP_TOKEN);
                          this server's own secret, never the gateway key: at least 16
                          characters, no space at either end
@@ -130,15 +131,27 @@ function integer(flag: string, value: string | undefined, fallback: number, max:
   return Number(value);
 }
 
-/** A timeout in ms that is off unless given: a whole number from 1 to the longest timer. */
-function optionalMs(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_TIMEOUT_MS) {
+/** A number as written on a command line: decimal, with an optional fraction and exponent. */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+
+/**
+ * A `timeouts` flag's value: its text as a number, then read by core's rule for the option
+ * (`readNumber` with its descriptor: a finite number of ms > 0, clamped to the longest timer), so a
+ * flag takes what the client option takes. A refusal has core's words, the value quoted as typed.
+ */
+function timeoutFlag(flag: string, key: keyof TimeoutOptions, text: string | undefined) {
+  if (text === undefined) return undefined;
+  // (Text that is no number is given to core's rule as what it is: not a number.)
+  const value = DECIMAL.test(text) ? Number(text) : Number.NaN;
+  try {
+    return readNumber(value, TIMEOUT_OPTIONS.fields[key], flag, 'command-line option');
+  } catch (refused) {
+    const words = (refused as Error).message;
+    const given = `, got ${describeGiven(value)}`;
     throw new CliUsageError(
-      `${flag} must be a whole number of ms from 1 to ${MAX_TIMEOUT_MS}, got "${value}"`,
+      words.endsWith(given) ? `${words.slice(0, -given.length)}, got "${text}"` : words,
     );
   }
-  return Number(value);
 }
 
 /** The command line and environment as options (environment variables are the defaults). */
@@ -199,7 +212,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
 function timeoutsOf(values: Record<string, unknown>): TimeoutOptions {
   const timeouts: TimeoutOptions = {};
   for (const { key, flag } of TIMEOUT_FLAGS) {
-    const ms = optionalMs(`--${flag}`, values[flag] as string | undefined);
+    const ms = timeoutFlag(`--${flag}`, key, values[flag] as string | undefined);
     if (ms !== undefined) timeouts[key] = ms;
   }
   return timeouts;

@@ -72,10 +72,9 @@ export async function runCli(
     allowPrivateUrls: options.allowPrivateUrls,
     catalogRefreshMs: options.catalogRefreshMs,
   });
-  if (found.baseURL === undefined || found.apiKey === undefined) {
-    log(
-      'infergate-mcp: warning: no gateway URL or key (INFERGATE_BASE_URL / INFERGATE_API_KEY, or --base-url / --api-key): every tool will fail with configuration_error',
-    );
+  const missing = missingSettings(found);
+  if (missing !== undefined) {
+    log(`infergate-mcp: warning: ${missing}: every tool will fail with configuration_error`);
   }
   const shutdown: (() => Promise<void>)[] = [
     () => gateway.close(),
@@ -110,6 +109,18 @@ export async function runCli(
 }
 
 export { CliUsageError };
+
+/**
+ * What the server lacks of the gateway's URL and key, each named with its variable and flag (`no
+ * gateway key (INFERGATE_API_KEY or --api-key)`); undefined when it has both.
+ */
+function missingSettings(found: { baseURL?: string; apiKey?: string }): string | undefined {
+  const missing = [
+    found.baseURL === undefined ? 'no gateway URL (INFERGATE_BASE_URL or --base-url)' : undefined,
+    found.apiKey === undefined ? 'no gateway key (INFERGATE_API_KEY or --api-key)' : undefined,
+  ].filter((words) => words !== undefined);
+  return missing.length === 0 ? undefined : missing.join(' and ');
+}
 
 /**
  * Core's events of the server's first catalog read (at start): when it fails, a warning naming the

@@ -1,12 +1,13 @@
 /**
  * `infergate-mcp` started with a wrong key (401 at the first catalog read) or a gateway nobody
- * answers at: a warning on its log naming the code, as a missing key gets one, never the key. Run
- * in-process (`runCli`) against the emulator; the test waits for the warning line itself.
+ * answers at: a warning on its log naming the code, as a missing key gets one, never the key; and
+ * a missing URL or key: a warning naming the one missing (its variable and flag). Run in-process
+ * (`runCli`) against the emulator; the test waits for the warning line itself.
  */
 import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli-main';
 import { type Harness, startHarness } from './harness';
 
@@ -91,6 +92,54 @@ describe('infergate-mcp at start', () => {
       expect(lines.filter((line) => line.includes('warning'))).toEqual([]);
     } finally {
       await client.close();
+      await cli.close();
+    }
+  });
+});
+
+describe('infergate-mcp started without its URL or key', () => {
+  // (Core reads the variables from the process's environment: blank counts as unset.)
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+  const unset = () => {
+    vi.stubEnv('INFERGATE_BASE_URL', '');
+    vi.stubEnv('INFERGATE_API_KEY', '');
+  };
+  const TAIL = ': every tool will fail with configuration_error';
+
+  it('names the key alone when only the key is missing', async () => {
+    unset();
+    const { cli, warning } = await start(['--base-url', harness.gateway.baseURL]);
+    try {
+      expect(await warning).toBe(
+        `infergate-mcp: warning: no gateway key (INFERGATE_API_KEY or --api-key)${TAIL}`,
+      );
+    } finally {
+      await cli.close();
+    }
+  });
+
+  it('names the URL alone when only the URL is missing', async () => {
+    unset();
+    const { cli, warning } = await start(['--api-key', harness.gateway.apiKey]);
+    try {
+      expect(await warning).toBe(
+        `infergate-mcp: warning: no gateway URL (INFERGATE_BASE_URL or --base-url)${TAIL}`,
+      );
+    } finally {
+      await cli.close();
+    }
+  });
+
+  it('names both when both are missing', async () => {
+    unset();
+    const { cli, warning } = await start([]);
+    try {
+      expect(await warning).toBe(
+        `infergate-mcp: warning: no gateway URL (INFERGATE_BASE_URL or --base-url) and no gateway key (INFERGATE_API_KEY or --api-key)${TAIL}`,
+      );
+    } finally {
       await cli.close();
     }
   });

@@ -217,7 +217,9 @@ describe('infergate-mcp', () => {
     // Blank is unset, as core reads it: the warning says every tool will fail.
     const blank = start([], { ...key, INFERGATE_BASE_URL: '   ' });
     expect(blank.status).toBe(0);
-    expect(blank.stderr).toContain('warning: no gateway URL or key');
+    expect(blank.stderr).toContain(
+      'warning: no gateway URL (INFERGATE_BASE_URL or --base-url): every tool will fail',
+    );
   });
 
   it('prints --help and --version on stdout (a pipe or `$(infergate-mcp --version)` gets them)', () => {

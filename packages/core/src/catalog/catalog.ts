@@ -157,9 +157,9 @@ export class Catalog {
    * signal and deadline.
    *
    * Only callers that would send the same request share a read (`flightKey`): the same retry
-   * budget (the same `maxRetries`, or none: the client's) and the same call headers. The shared
-   * request retries as its starter's budget says and carries its starter's headers, so a caller
-   * joining a read with another budget would be given fewer attempts than its own (one 503
+   * allowance (the same `maxRetries`, or none: the client's) and the same call headers. The shared
+   * request retries as its starter's allowance says and carries its starter's headers, so a caller
+   * joining a read with another allowance would be given fewer attempts than its own (one 503
    * failing a call that alone retries past it) or more (a `maxRetries: 0` call waiting through
    * retries), and one with other headers (another tenant's) would wait on a request it did not
    * make. Such a caller sends its own read, which the callers like it share. So every caller waits

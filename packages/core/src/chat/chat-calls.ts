@@ -232,8 +232,8 @@ function routeOf(
 
 /**
  * The steering module with what a steered call adds to it (its bodies per model, a stream's
- * first-content reader), loaded by the first call that steers (steered-chat.ts): an app whose
- * calls never steer never loads it.
+ * first-content reader), loaded by the first call that steers (steered-chat.ts) or asks for
+ * `json_object` (its fence rule, without steering): an app whose calls do neither never loads it.
  */
 const loadSteering = lazily('the steering', () => import('./steered-chat'));
 
@@ -260,8 +260,8 @@ interface OneModelAnswer<T> {
 /**
  * Sends the call and returns its answer and the model it asked: a plain call through core's gate
  * (its one model checked against the catalog, read when the cached one cannot say), counted per
- * model while in flight; a call with a fallback list, a stall timeout or a hedge through the
- * steering module, which plans, gates and walks its models.
+ * model while in flight; a call with a fallback list, a stall timeout, a hedge or a schema
+ * (structured output) through the steering module, which plans, gates and walks its models.
  */
 async function answerChat<T>(
   context: ChatContext,

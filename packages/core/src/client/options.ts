@@ -115,8 +115,9 @@ export interface GatewayClientOptions
   /** Longest `Retry-After` the client waits; longer ones fail at once. Default 60 000 ms. */
   maxRetryAfterMs?: number;
   /**
-   * Base of the exponential backoff (500/502/503/504, network errors, a 429 without `Retry-After`).
-   * Default 500 ms.
+   * Base of the exponential backoff of every retry without a `Retry-After` to wait: 408, 409, every
+   * 5xx but 501 and 505, a 429 without a readable `Retry-After`, network errors before the first
+   * byte. Default 500 ms.
    */
   retryBaseDelayMs?: number;
   /**

@@ -78,9 +78,10 @@ export interface AttemptPolicy {
    */
   accept?(answer: AttemptAnswer, request: AttemptRequest): Promise<GatewayError | undefined>;
   /**
-   * The attempt failed with `failure`, its slot given back: what follows. `waits`: the waits
-   * taken so far; `remainingMs`: what is left of the call's deadline. `{ now: true }` goes on at
-   * once and keeps the call's turn in the key's queue.
+   * The attempt failed with `failure`: what follows (its slot is given back right after; when
+   * this ends the call, after `failed`). `waits`: the waits taken so far; `remainingMs`: what is
+   * left of the call's deadline. `{ now: true }` goes on at once and keeps the call's turn in the
+   * key's queue.
    */
   next(failure: GatewayError, waits: number, remainingMs: number): NextAttempt;
   /** The call failed: told before its slot is given back (its siblings may stop before they start). */

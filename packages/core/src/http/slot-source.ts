@@ -23,7 +23,7 @@ export interface SlotAsk {
 /**
  * The one source of a client's request slots: this client's own `maxConcurrency` first (so a
  * client with a small limit queues only behind itself), then the key's budget. A slot is released
- * once, the key's first.
+ * once: this client's at once, the key's after it (`CUT_REQUEST_GRACE_MS` later when cut).
  */
 export class SlotSource {
   readonly #config: SlotsConfig;

@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §3.1 (a model's `verification`), §4.8 (structured output on every route).
+// docs/gateway-protocol.md §3.1 (a model's `verification`), §4.8 (structured output on every model).
 import type { ScenarioInput } from '../scenario';
 
 /** The model of `withClaimedModel()`. */

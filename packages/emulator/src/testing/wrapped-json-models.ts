@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §4.8 (structured output on every route: the one fence rule).
+// docs/gateway-protocol.md §4.8 (structured output on every model: the one fence rule).
 import type { JsonAnswers, ScenarioInput } from '../scenario';
 
 type Wrap = NonNullable<JsonAnswers['wrap']>;

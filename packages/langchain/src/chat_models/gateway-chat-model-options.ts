@@ -101,9 +101,9 @@ export interface GatewayChatModelFields
   /** Deadline of one call in milliseconds (default 5 minutes, the gateway's limit). */
   timeout?: number;
   /**
-   * Retries after the first attempt (default 2): 429 with Retry-After, 500/502/503/504, network
-   * errors before any byte. Done by the gateway client, the one retry layer; a call's
-   * `maxRetries` option overrides it for that call.
+   * Retries after the first attempt (default 2): 429 (after its Retry-After, else backoff), 408,
+   * 409, every 5xx but 501 and 505, network errors before the first byte. Done by the gateway
+   * client, the one retry layer; a call's `maxRetries` option overrides it for that call.
    */
   maxRetries?: number;
   /** Extra request fields; the gateway passes unknown fields to the model server unchanged. */

@@ -45,7 +45,10 @@ export interface GatewayConnectionFields
 export interface ClientTuning {
   /** Deadline of one call in milliseconds (queue, retries, body or stream). */
   timeout?: number;
-  /** Retries after the first attempt, by core's retry policy (429, 500/502/503/504, network errors). */
+  /**
+   * Retries after the first attempt, by core's retry policy: 429, 408, 409, every 5xx but 501 and
+   * 505, network errors before the first byte.
+   */
   maxRetries?: number;
 }
 
