@@ -39,9 +39,13 @@ const BAD = [
     'structuredOutput.standard',
     'must be a Standard Schema',
   ],
-  [{ structuredOutput: { method: ['tools'] } }, 'method', 'did you mean `methods`?'],
+  [
+    { structuredOutput: { method: ['tools'] } },
+    'structuredOutput.method',
+    'did you mean `methods`?',
+  ],
   [{ hedge: null }, 'hedge', 'must be { afterMs, maxExtra? } or false, got null'],
-  [{ hedge: { aftrMs: 1 } }, 'aftrMs', 'did you mean `afterMs`?'],
+  [{ hedge: { aftrMs: 1 } }, 'hedge.aftrMs', 'did you mean `afterMs`?'],
   [{ fallbackModels: 'community/tools' }, 'fallbackModels', 'must be an array of model ids'],
   [{ chunkTimeoutMs: null }, 'chunkTimeoutMs', 'must be a finite number of ms > 0, got null'],
 ] as const;

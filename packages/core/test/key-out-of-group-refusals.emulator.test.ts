@@ -26,7 +26,7 @@ describe('a key pasted as a key name in a group', () => {
     const error = await caught(() =>
       createGatewayClient({ baseURL: BASE, apiKey: KEY, ...options } as GatewayClientOptions),
     );
-    expect(error).toMatchObject({ code: 'configuration_error', field: '[redacted]' });
+    expect(error).toMatchObject({ code: 'configuration_error', field: `${where}.[redacted]` });
     expect(error.message).toContain(`unknown option \`[redacted]\` in ${where}`);
     expect(shown(error)).not.toContain(KEY);
   });

@@ -603,6 +603,8 @@ describe('otelEvents: its options', () => {
     const error = await caught(() => otelEvents(options as never), isGatewayError);
     expect(error.code).toBe('configuration_error');
     expect(error.message).toBe(message);
+    // (Its options are the object the caller wrote, no group inside another's: the key is its path.)
+    expect(error.field).toBe(Object.keys(options)[0]);
   });
 
   it('takes its own keys, undefined ones too', () => {

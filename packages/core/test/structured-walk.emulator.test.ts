@@ -366,7 +366,10 @@ describe('structured output on every route: each hop served its own way, checked
         structuredOutput: { method: ['tools'] } as never,
       }),
     );
-    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'method' });
+    expect(error).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'structuredOutput.method',
+    });
     expect(emulated.counters.requests.chat).toBe(0);
   });
 

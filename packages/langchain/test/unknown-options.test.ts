@@ -22,23 +22,25 @@ async function gateway(
 const thrown = (run: () => unknown) => caught(run, isGatewayError);
 
 describe('new GatewayChatModel({...})', () => {
+  // (`field`: the key's path from the fields given, a group's key by it: `hedge.after`.)
   it.each([
-    [{ fallbackModel: ['community/plain'] }, 'fallbackModel', 'fallbackModels'],
-    [{ firstChunkTimeoutMS: 500 }, 'firstChunkTimeoutMS', 'firstChunkTimeoutMs'],
-    [{ hedge: { after: 200 } }, 'after', 'afterMs'],
+    [{ fallbackModel: ['community/plain'] }, 'fallbackModel', 'fallbackModels', undefined],
+    [{ firstChunkTimeoutMS: 500 }, 'firstChunkTimeoutMS', 'firstChunkTimeoutMs', undefined],
+    [{ hedge: { after: 200 } }, 'after', 'afterMs', 'hedge.after'],
+    [{ structuredOutput: { method: ['tools'] } }, 'method', 'methods', 'structuredOutput.method'],
     // Python LangChain's names (and the ones toJSON writes): a model's fields are never sent, so
     // a snake_case key is no request field's wire name here.
-    [{ base_url: 'https://elsewhere.test/v1' }, 'base_url', 'baseURL'],
-    [{ api_key: 'sk-elsewhere-5678' }, 'api_key', 'apiKey'],
-    [{ max_tokens: 5 }, 'max_tokens', 'maxTokens'],
-  ])('refuses %o, naming the closest field', async (fields, key, closest) => {
+    [{ base_url: 'https://elsewhere.test/v1' }, 'base_url', 'baseURL', undefined],
+    [{ api_key: 'sk-elsewhere-5678' }, 'api_key', 'apiKey', undefined],
+    [{ max_tokens: 5 }, 'max_tokens', 'maxTokens', undefined],
+  ])('refuses %o, naming the closest field', async (fields, key, closest, field = key) => {
     const { connection } = await gateway();
     const error = await thrown(
       () =>
         new GatewayChatModel({ model: 'community/general', ...connection, ...(fields as object) }),
     );
     expect(error.code).toBe('configuration_error');
-    expect(error.field).toBe(key);
+    expect(error.field).toBe(field);
     expect(error.message).toContain(`unknown option \`${key}\``);
     expect(error.message).toContain(`did you mean \`${closest}\`?`);
   });
@@ -61,14 +63,15 @@ describe('new GatewayChatModel({...})', () => {
 
 describe('.invoke(input, { ...callOptions })', () => {
   it.each([
-    [{ fallbackModel: ['community/plain'] }, 'fallbackModels'],
-    [{ chunkTimeoutMS: 500 }, 'chunkTimeoutMs'],
-    [{ hedge: { after: 200 } }, 'afterMs'],
-  ])('refuses %o before any request', async (options, closest) => {
+    [{ fallbackModel: ['community/plain'] }, 'fallbackModels', 'fallbackModel'],
+    [{ chunkTimeoutMS: 500 }, 'chunkTimeoutMs', 'chunkTimeoutMS'],
+    [{ hedge: { after: 200 } }, 'afterMs', 'hedge.after'],
+    [{ structuredOutput: { method: ['tools'] } }, 'methods', 'structuredOutput.method'],
+  ])('refuses %o before any request', async (options, closest, field) => {
     const { connection, emulator } = await gateway();
     const model = new GatewayChatModel({ model: 'community/general', ...connection });
     const error = await model.invoke('hello', options as never).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'invalid_request_error' });
+    expect(error).toMatchObject({ code: 'invalid_request_error', field });
     expect((error as Error).message).toContain(`did you mean \`${closest}\`?`);
     expect(emulator.counters.requests.chat).toBe(0);
   });

@@ -261,17 +261,26 @@ describe('the server options are core groups, strict', () => {
     [
       { firstChunkTimeoutMS: 500 },
       'unknown option `firstChunkTimeoutMS` in createGatewayMcpServer — did you mean `firstChunkTimeoutMs`?',
+      'firstChunkTimeoutMS',
     ],
-    [{ hedge: { after: 200 } }, 'unknown option `after` in hedge — did you mean `afterMs`?'],
+    [
+      { hedge: { after: 200 } },
+      'unknown option `after` in hedge — did you mean `afterMs`?',
+      'hedge.after',
+    ],
     [
       { clientOptions: { maxConcurency: 2 } },
       'unknown option `maxConcurency` in createGatewayClient — did you mean `maxConcurrency`?',
+      undefined,
     ],
-  ])('createGatewayMcpServer(%o) is refused, naming the closest option', (options, message) => {
-    expect(() => createGatewayMcpServer({ catalogRefreshMs: 0, ...options } as never)).toThrow(
-      expect.objectContaining({ code: 'configuration_error', message }),
-    );
-  });
+  ])(
+    'createGatewayMcpServer(%o) is refused, naming the closest option',
+    (options, message, field) => {
+      expect(() => createGatewayMcpServer({ catalogRefreshMs: 0, ...options } as never)).toThrow(
+        expect.objectContaining({ code: 'configuration_error', message, ...(field && { field }) }),
+      );
+    },
+  );
 
   it('says fallback models are a tool argument when given to the server', () => {
     expect(() =>

@@ -128,8 +128,6 @@ export function readChatProviderOptions(
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     return { settings: {}, extraFields: undefined };
   }
-  // The steering option being read, when one is: core names its fields from it.
-  let group: string | undefined;
   try {
     // (The provider's key kept out of a refusal, a group's too: `hedge: { [key]: 1 }`.)
     keyKeptOut(sentKey, () => {
@@ -141,38 +139,16 @@ export function readChatProviderOptions(
         'call option',
         ELSEWHERE,
       );
-      // Core's reader, now, one option at a time: `null` is then refused as a model's setting is,
-      // not taken as unset.
-      for (const key of STEERING_KEYS) {
-        group = key;
-        readSteering({ [key]: (given as Record<string, unknown>)[key] }, 'call option');
-      }
+      // Core's reader, now: `null` is then refused as a model's setting is, not taken as unset.
+      readSteering(given as SteeringOptions, 'call option');
     });
   } catch (error) {
-    throw optionRefusal(
-      error,
-      (field) => `providerOptions.infergate.${pathIn(given, group, field)}`,
-    );
+    // Core names a field by its path in the object it read (`hedge.delayMs`, `fallbackModels[0]`).
+    throw optionRefusal(error, (field) => `providerOptions.infergate.${field}`);
   }
   const settings = (parseChatCallSettings(providerOptions) ?? {}) as GatewayChatOptions;
   const extraFields = Object.fromEntries(
     Object.entries(given).filter(([name]) => !CALL_SETTINGS.includes(name)),
   );
   return { settings, extraFields };
-}
-
-/**
- * A refused field's path in `providerOptions.infergate`. Core names a steering option's fields from
- * the options (`hedge.afterMs`, `fallbackModels[0]`), but an unknown key inside a group (`hedge`,
- * `structuredOutput`) by itself, as the group's own check sees it (`delayMs` in `hedge`).
- */
-function pathIn(given: object, group: string | undefined, field: string): string {
-  const value = group === undefined ? undefined : (given as Record<string, unknown>)[group];
-  // (A list's fields are all its own: `fallbackModels[0]`.)
-  const inGroup =
-    typeof value === 'object' &&
-    value !== null &&
-    !field.startsWith(`${group}.`) &&
-    !field.startsWith(`${group}[`);
-  return inGroup ? `${group}.${field}` : field;
 }

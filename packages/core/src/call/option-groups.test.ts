@@ -1,7 +1,14 @@
 import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../errors/errors';
-import { readNumber, refuseNearMisses, refuseUnknownOptions } from './option-groups';
+import {
+  CIRCUIT_BREAKER_OPTIONS,
+  HEDGE_OPTIONS,
+  readNumber,
+  refuseNearMisses,
+  refuseUnknownInGroup,
+  refuseUnknownOptions,
+} from './option-groups';
 
 describe('refuseUnknownOptions (an object wholly ours)', () => {
   it('names the closest known key, or lists them when none is close', async () => {
@@ -34,6 +41,33 @@ describe('refuseUnknownOptions (an object wholly ours)', () => {
         'hedge',
         'call option',
       ),
+    ).not.toThrow();
+  });
+});
+
+describe('refuseUnknownInGroup (a group inside the options given)', () => {
+  it("names the key by its path from the options, in the group's words", async () => {
+    expect(
+      await caught(
+        () => refuseUnknownInGroup(HEDGE_OPTIONS, { after: 1 }, 'call option'),
+        isGatewayError,
+      ),
+    ).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'hedge.after',
+      message: 'unknown option `after` in hedge — did you mean `afterMs`?',
+    });
+    expect(
+      await caught(
+        () => refuseUnknownInGroup(CIRCUIT_BREAKER_OPTIONS, { failure: 2 }, 'client option'),
+        isGatewayError,
+      ),
+    ).toMatchObject({ code: 'configuration_error', field: 'circuitBreaker.failure' });
+  });
+
+  it("takes the group's own keys", () => {
+    expect(() =>
+      refuseUnknownInGroup(HEDGE_OPTIONS, { afterMs: 1, maxExtra: undefined }, 'client option'),
     ).not.toThrow();
   });
 });

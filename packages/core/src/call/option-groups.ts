@@ -402,7 +402,9 @@ const keyOf = (given: object) => {
 
 /**
  * The refusal of an unknown key of `where`, naming the closest known one; `secret` (the API key of
- * the options refused, else the one the client will send) redacted from the key it quotes.
+ * the options refused, else the one the client will send) redacted from the key it quotes. Its
+ * field is the key's path from the options given (`prefix`: the path of the object it is in, as a
+ * bad value's is: `hedge.` for `hedge.after`).
  */
 export function unknownOptionError(
   key: string,
@@ -411,6 +413,7 @@ export function unknownOptionError(
   place: OptionPlace,
   hints: OptionHints = {},
   secret?: string,
+  prefix = '',
 ): GatewayError {
   const quoted = (name: string) => quotedName(name, 60, secret);
   const [closest] = closeMatches(key, known, 1);
@@ -425,7 +428,7 @@ export function unknownOptionError(
   return new GatewayError({
     code: optionErrorCode(place),
     message: `unknown option ${quoted(key)} in ${where}${hint}`,
-    field: redactSecret(key, secret),
+    field: `${prefix}${redactSecret(key, secret)}`,
   });
 }
 
@@ -433,6 +436,7 @@ export function unknownOptionError(
  * Refuses an object holding a key none of `known` is (an object wholly ours: a client's options, a
  * `hedge`); `undefined` values count as given. Symbol keys are not options. The key quoted is
  * redacted of the `apiKey` the options give; a key given elsewhere is kept out by `keyKeptOut`.
+ * `prefix`: the object's path in the options given, for the field (`refuseUnknownInGroup`).
  */
 export function refuseUnknownOptions(
   given: object,
@@ -440,11 +444,26 @@ export function refuseUnknownOptions(
   where: string,
   place: OptionPlace,
   hints?: OptionHints,
+  prefix?: string,
 ): void {
   for (const key of Object.keys(given)) {
     if (known.includes(key)) continue;
-    throw unknownOptionError(key, known, where, place, hints, keyOf(given));
+    throw unknownOptionError(key, known, where, place, hints, keyOf(given), prefix);
   }
+}
+
+/**
+ * Refuses a key of a group's object (`hedge: { after: 200 }`) that is none of its fields, in the
+ * group's words ("unknown option `after` in hedge — did you mean `afterMs`?"), its field the key's
+ * path from the options given (`hedge.after`), as a bad value's is (`hedge.afterMs`): every options
+ * object holding a group holds it at its name.
+ */
+export function refuseUnknownInGroup<T>(
+  group: OptionGroup<T>,
+  given: object,
+  place: OptionPlace,
+): void {
+  refuseUnknownOptions(given, optionKeys(group), group.name, place, undefined, `${group.name}.`);
 }
 
 /**

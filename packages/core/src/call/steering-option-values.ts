@@ -12,10 +12,9 @@ import {
   type HedgeOptions,
   kindOf,
   type OptionPlace,
-  optionKeys,
   readNumber,
   refusal,
-  refuseUnknownOptions,
+  refuseUnknownInGroup,
   STEERING_OPTIONS,
   type SteeringOptions,
 } from './option-groups';
@@ -72,7 +71,7 @@ export function readHedge(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw refusal(place, 'hedge', `must be { afterMs, maxExtra? } or false, got ${kindOf(value)}`);
   }
-  refuseUnknownOptions(value, optionKeys(HEDGE_OPTIONS), 'hedge', place);
+  refuseUnknownInGroup(HEDGE_OPTIONS, value, place);
   const { afterMs, maxExtra } = value as Partial<Record<keyof HedgeOptions, unknown>>;
   const { fields } = HEDGE_OPTIONS;
   return {

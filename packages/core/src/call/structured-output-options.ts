@@ -5,9 +5,8 @@ import type { StructuredOutputMethod } from '../protocol/chat-route';
 import {
   kindOf,
   type OptionPlace,
-  optionKeys,
   refusal,
-  refuseUnknownOptions,
+  refuseUnknownInGroup,
   STRUCTURED_OUTPUT_OPTIONS,
   type StructuredOutputOptions,
 } from './option-groups';
@@ -36,8 +35,7 @@ export function readStructuredOutput(
       `must be { methods?, standard?, lastAnswer? }, got ${kindOf(value)}`,
     );
   }
-  const keys = optionKeys(STRUCTURED_OUTPUT_OPTIONS);
-  refuseUnknownOptions(value, keys, 'structuredOutput', place);
+  refuseUnknownInGroup(STRUCTURED_OUTPUT_OPTIONS, value, place);
   const { methods, standard, lastAnswer } = value as Partial<
     Record<keyof StructuredOutputOptions, unknown>
   >;

@@ -119,7 +119,7 @@ describe('readHedge: unknown keys', () => {
     ['call option', 'invalid_request_error'],
   ] as const)('refuses `after` as a %s, naming `afterMs` (%s)', async (place, code) => {
     const error = await caught(() => readHedge({ after: 200 }, place), isGatewayError);
-    expect(error).toMatchObject({ code, field: 'after' });
+    expect(error).toMatchObject({ code, field: 'hedge.after' });
     expect(error.message).toBe('unknown option `after` in hedge — did you mean `afterMs`?');
   });
 
@@ -165,7 +165,7 @@ describe('readCircuitBreaker (a client option)', () => {
 
   it('refuses an unknown key, naming the closest known one', async () => {
     const error = await caught(() => readCircuitBreaker({ failure: 2 }), isGatewayError);
-    expect(error).toMatchObject({ code: 'configuration_error', field: 'failure' });
+    expect(error).toMatchObject({ code: 'configuration_error', field: 'circuitBreaker.failure' });
     expect(error.message).toBe(
       'unknown option `failure` in circuitBreaker — did you mean `failures`?',
     );

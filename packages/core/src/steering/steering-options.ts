@@ -16,7 +16,7 @@ import {
   optionKeys,
   readGroup,
   refusal,
-  refuseUnknownOptions,
+  refuseUnknownInGroup,
   STEERING_OPTIONS,
   type SteeringOptions,
 } from '../call/option-groups';
@@ -50,7 +50,7 @@ export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptio
     throw refusal(place, 'circuitBreaker', `must be an object or false, got ${kindOf(value)}`);
   }
   const given: CircuitBreakerOptions = value ?? {};
-  refuseUnknownOptions(given, optionKeys(CIRCUIT_BREAKER_OPTIONS), 'circuitBreaker', place);
+  refuseUnknownInGroup(CIRCUIT_BREAKER_OPTIONS, given, place);
   const read = readGroup(CIRCUIT_BREAKER_OPTIONS, given, place) as Required<CircuitBreakerOptions>;
   const { cooldownMs, maxCooldownMs } = read;
   if (given.maxCooldownMs === undefined) read.maxCooldownMs = Math.max(cooldownMs, maxCooldownMs);

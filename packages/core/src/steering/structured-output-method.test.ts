@@ -142,7 +142,7 @@ describe('readStructuredOutput', () => {
     expect(refusal({ methods: [7] }).message).toMatch(/got a number$/);
     expect(refusal({ methods: 'tools' }).message).toMatch(/got a string$/);
     expect(refusal({ method: ['tools'] })).toMatchObject({
-      field: 'method',
+      field: 'structuredOutput.method',
       message: expect.stringMatching(
         /unknown option `method` in structuredOutput — did you mean `methods`/,
       ),
