@@ -514,14 +514,15 @@ export class FailoverWalk {
   #nextRound(waits: number, limits: RetryAllowance & { remainingMs: number }): NextAttempt {
     const retry = this.#retryRound(waits, limits);
     if (retry === undefined) return undefined;
-    const { again, cooling, waitMs } = retry;
+    const { again, cooling, waitMs, failure } = retry;
     this.#round = again;
     this.#index = 0;
     this.#choose = true;
     this.#deferred.clear();
     this.#roundFailures = [];
     this.#cooling = cooling;
-    return { waitMs };
+    // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
+    return { waitMs, failure };
   }
 
   /**
@@ -536,7 +537,9 @@ export class FailoverWalk {
   #retryRound(
     waits: number,
     limits: RetryAllowance & { remainingMs: number },
-  ): { again: string[]; cooling: TimedFailure[]; waitMs: number } | undefined {
+  ):
+    | { again: string[]; cooling: TimedFailure[]; waitMs: number; failure: GatewayError }
+    | undefined {
     if (waits >= limits.maxRetries) return undefined;
     const last = new Map<string, TimedFailure>();
     for (const failure of [...this.#cooling, ...this.#roundFailures]) {
@@ -561,11 +564,12 @@ export class FailoverWalk {
       !entry.paced && entry.wait <= first + ROUND_SLACK_MS;
     const waitMs = Math.max(first, ...weighed.filter(soon).map(({ wait }) => wait));
     const free = (entry: (typeof weighed)[number]) => entry.paced || entry.wait <= waitMs;
-    const again = weighed
+    const againFailures = weighed
       .filter(free)
-      .map(({ failure }) => failure.model)
-      .sort((a, b) => this.#listed.indexOf(a) - this.#listed.indexOf(b));
+      .map(({ failure }) => failure)
+      .sort((a, b) => this.#listed.indexOf(a.model) - this.#listed.indexOf(b.model));
+    const again = againFailures.map(({ model }) => model);
     const cooling = weighed.filter((entry) => !free(entry)).map(({ failure }) => failure);
-    return { again, cooling, waitMs };
+    return { again, cooling, waitMs, failure: againFailures[0]!.error };
   }
 }
