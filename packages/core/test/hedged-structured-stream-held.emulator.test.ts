@@ -238,21 +238,27 @@ describe('a hedged structured stream over [bad, good] recovers as the unhedged o
     expect(gateway.emulator.counters.requests.chat).toBe(3);
   });
 
-  it('the hedge to bad wins and fails, and the first model fails again: the call ends, good asked twice only', async () => {
-    const { gateway, client } = await structuredGateway({ [GOOD]: { firstChunkMs: 0 } });
+  it('the hedge to bad wins and fails, and the re-asked first model’s 500 is retried on it, as the unhedged walk retries a 500 (the call’s maxRetries, not the hedge’s one attempt)', async () => {
+    const { gateway, client, events } = await structuredGateway(
+      { [GOOD]: { firstChunkMs: 0 } },
+      { retryBaseDelayMs: 20 },
+    );
     stalledOnce(gateway.emulator, GOOD);
     gateway.emulator.injectFault({ fault: 'upstream_text', model: GOOD, times: 1 });
     driveClock();
-    const failed = client
-      .chatStream(askingPlace(GOOD), { fallbackModels: [BAD], hedge: HEDGE })
-      .catch((error: unknown) => error);
-    const error = (await settledAfter(300, failed)) as { code: string; route: { hops: unknown[] } };
-    expect(error.code).toBe('upstream_error');
-    expect(error.route.hops).toMatchObject([
-      { model: GOOD, outcome: 'lost' },
-      { model: BAD, outcome: 'failed', reason: 'invalid_structured_output' },
-      { model: GOOD, outcome: 'ended', code: 'upstream_error' },
+    const opened = client.chatStream(askingPlace(GOOD), { fallbackModels: [BAD], hedge: HEDGE });
+    const stream = await settledAfter(300, opened);
+    const result = await settledAfter(100, stream.result());
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+    expect(stream.servedModel).toBe(GOOD);
+    // (The 500 moves to no other model: its retry is no hop of the route.)
+    expect(stream.route.hops.map((hop) => [hop.model, hop.outcome])).toEqual([
+      [GOOD, 'lost'],
+      [BAD, 'failed'],
+      [GOOD, 'answered'],
     ]);
-    expect(gateway.emulator.counters.requests.chat).toBe(3);
+    expect(only(events, 'retry')).toMatchObject([{ reason: 'upstream_error', status: 500 }]);
+    // Good: cut, 500, answered; bad once.
+    expect(gateway.emulator.counters.requests.chat).toBe(4);
   });
 });

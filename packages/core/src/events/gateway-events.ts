@@ -197,7 +197,11 @@ export interface GatewayRetryEvent extends GatewayEventBase {
   /** The attempt that failed. */
   attempt: number;
   delayMs: number;
-  /** The failed attempt's error code, e.g. `client_concurrency_exceeded`, `network_error`. */
+  /**
+   * The code of the failure the retry is for, e.g. `client_concurrency_exceeded`, `network_error`:
+   * the failed attempt's; a call's round over its `fallbackModels`, the failure of the first model
+   * it asks again (the failed attempt's may be one no round retries, a refusal of its model).
+   */
   reason: GatewayErrorCode;
   status?: number;
 }

@@ -87,7 +87,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       if (!('waitMs' in step)) continue;
       waits++;
       // A retry scheduled: the call may end during its wait (then no attempt follows).
-      events?.retry(attempt, step.waitMs, result);
+      events?.retry(attempt, step.waitMs, step.failure ?? result);
       await wait(step.waitMs, scope, request, result);
     }
   } catch (error) {

@@ -41,8 +41,13 @@ export interface AttemptAnswer {
   readToEnd?: boolean;
 }
 
-/** What follows a failed attempt: a wait, another attempt at once, or nothing (the call fails). */
-export type NextAttempt = { waitMs: number } | { now: true } | undefined;
+/**
+ * What follows a failed attempt: a wait, another attempt at once, or nothing (the call fails). A
+ * wait is for the attempt's failure, unless it names another (`failure`: a policy whose next
+ * attempt retries an earlier request, the one that failed just now not asked again): the `retry`
+ * event names the failure the wait is for.
+ */
+export type NextAttempt = { waitMs: number; failure?: GatewayError } | { now: true } | undefined;
 
 /**
  * What the attempt loop (attempt-loop.ts) asks between a call's attempts. The loop holds the slot,

@@ -54,6 +54,11 @@ export interface WalkPlan {
    * at its attempt as a walk's pick tells its own.
    */
   passedOver?: DeferredModel[] | undefined;
+  /**
+   * A hedge's walk: one attempt, retried in no round of its own (its failure is the other run's to
+   * retry), until its first content decides the race and it takes over the cut run's (`takeOver`).
+   */
+  oneAttempt?: true;
 }
 
 /**
@@ -165,6 +170,13 @@ export class FailoverWalk {
   #limits: RetryAllowance | undefined;
   /** The waits taken so far: the attempt loop takes one for each step of `next` that waits. */
   #waits = 0;
+  /**
+   * The waits of the call taken before this walk's attempt loop began (a hedge that took over the
+   * cut run's walk: the cut run's), added to the loop's count: one `maxRetries` for the call.
+   */
+  #waitsBefore = 0;
+  /** `WalkPlan.oneAttempt`, until the walk takes over the cut run's. */
+  #oneAttempt: boolean;
   /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
   #otherRun: FailoverWalk | undefined;
   /**
@@ -191,7 +203,9 @@ export class FailoverWalk {
     this.hops = plan.routeOf?.hops ?? [];
     this.failed = plan.routeOf?.failed ?? [];
     this.#round = plan.models;
-    this.#listed = plan.models;
+    // (A hedge's rounds, once it took over, keep the call's order.)
+    this.#listed = plan.routeOf === undefined ? plan.models : plan.routeOf.#listed;
+    this.#oneAttempt = plan.oneAttempt === true;
     this.#bodyFor = plan.bodyFor;
     this.#order = plan.order;
     this.#deferral = plan.deferral;
@@ -224,8 +238,13 @@ export class FailoverWalk {
     const limits = retry ?? this.#limits;
     return (
       limits !== undefined &&
-      this.#retryRound(this.#waits, { ...limits, remainingMs }) !== undefined
+      this.#retryRound(this.#waits, this.#allowed({ ...limits, remainingMs })) !== undefined
     );
+  }
+
+  /** The retry limits this walk may use: none for a hedge's one attempt (`WalkPlan.oneAttempt`). */
+  #allowed<L extends RetryAllowance>(limits: L): L {
+    return this.#oneAttempt ? { ...limits, maxRetries: 0 } : limits;
   }
 
   /**
@@ -360,12 +379,20 @@ export class FailoverWalk {
   }
 
   /**
-   * A hedged call's run whose first content decided the race takes over what the run it cut had
-   * left (`models`: the model it was cut in flight on, and those it had not tried): they join this
-   * round right after its current model, each once (one this run tried already is not asked again),
-   * so a refused answer of this run moves on to them as the unhedged walk would have.
+   * A hedged call's run whose first content decided the race takes over what the run it cut
+   * (`other`) had left (`leftWhenCut`): those models join this round right after its current
+   * model, each once (one this run tried already is not asked again), so a refused answer of this
+   * run moves on to them as the unhedged walk would have. Its failures still to be retried and its
+   * waits come too: a next round retries them as the unhedged walk's would, within the call's one
+   * `maxRetries` (a hedge's walk, one attempt until now, gets the call's retries).
    */
-  takeOver(models: readonly string[]): void {
+  takeOver(other: FailoverWalk): void {
+    if (other === this) return;
+    const models = other.leftWhenCut();
+    this.#oneAttempt = false;
+    this.#waitsBefore += other.#waits;
+    this.#waits += other.#waits;
+    this.adoptFailures(other);
     const added = models.filter(
       (model, at) => !this.#round.includes(model) && models.indexOf(model) === at,
     );
@@ -390,12 +417,12 @@ export class FailoverWalk {
   }
 
   /**
-   * What a run cut by the other's first content leaves (`takeOver`): the model it was cut in flight
-   * on (none when it was between attempts), then the models of its round it had not tried.
+   * What a run cut by the other's first content leaves (`takeOver`): its current model — the one it
+   * was cut in flight on, or between attempts the one it was about to ask (after a failover, or a
+   * retry it was waiting to send) — then the models of its round it had not tried.
    */
   leftWhenCut(): string[] {
-    const inFlight = this.unlistedHop()?.outcome === 'lost' ? [this.model] : [];
-    return [...inFlight, ...this.#round.slice(this.#index + 1)];
+    return this.#round.slice(this.#index);
   }
 
   /**
@@ -427,10 +454,11 @@ export class FailoverWalk {
     waits: number,
     limits: RetryAllowance & { remainingMs: number },
   ): NextAttempt {
-    const step = this.#stepAfter(error, waits, limits);
+    const taken = waits + this.#waitsBefore;
+    const step = this.#stepAfter(error, taken, this.#allowed(limits));
     this.#attemptStartedAt = undefined;
     this.#limits = limits;
-    this.#waits = step !== undefined && 'waitMs' in step ? waits + 1 : waits;
+    this.#waits = step !== undefined && 'waitMs' in step ? taken + 1 : taken;
     return step;
   }
 
@@ -486,14 +514,15 @@ export class FailoverWalk {
   #nextRound(waits: number, limits: RetryAllowance & { remainingMs: number }): NextAttempt {
     const retry = this.#retryRound(waits, limits);
     if (retry === undefined) return undefined;
-    const { again, cooling, waitMs } = retry;
+    const { again, cooling, waitMs, failure } = retry;
     this.#round = again;
     this.#index = 0;
     this.#choose = true;
     this.#deferred.clear();
     this.#roundFailures = [];
     this.#cooling = cooling;
-    return { waitMs };
+    // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
+    return { waitMs, failure };
   }
 
   /**
@@ -508,7 +537,9 @@ export class FailoverWalk {
   #retryRound(
     waits: number,
     limits: RetryAllowance & { remainingMs: number },
-  ): { again: string[]; cooling: TimedFailure[]; waitMs: number } | undefined {
+  ):
+    | { again: string[]; cooling: TimedFailure[]; waitMs: number; failure: GatewayError }
+    | undefined {
     if (waits >= limits.maxRetries) return undefined;
     const last = new Map<string, TimedFailure>();
     for (const failure of [...this.#cooling, ...this.#roundFailures]) {
@@ -533,11 +564,12 @@ export class FailoverWalk {
       !entry.paced && entry.wait <= first + ROUND_SLACK_MS;
     const waitMs = Math.max(first, ...weighed.filter(soon).map(({ wait }) => wait));
     const free = (entry: (typeof weighed)[number]) => entry.paced || entry.wait <= waitMs;
-    const again = weighed
+    const againFailures = weighed
       .filter(free)
-      .map(({ failure }) => failure.model)
-      .sort((a, b) => this.#listed.indexOf(a) - this.#listed.indexOf(b));
+      .map(({ failure }) => failure)
+      .sort((a, b) => this.#listed.indexOf(a.model) - this.#listed.indexOf(b.model));
+    const again = againFailures.map(({ model }) => model);
     const cooling = weighed.filter((entry) => !free(entry)).map(({ failure }) => failure);
-    return { again, cooling, waitMs };
+    return { again, cooling, waitMs, failure: againFailures[0]!.error };
   }
 }

@@ -567,7 +567,7 @@ function decidedBy(
     events?.hedgeWon(own.walk!.model, name, lostModel(other, other.walk!.model));
     // A held answer refused by its check moves on to what the cut run had left (its model cut in
     // flight, a spare the hedge took), as the unhedged call's walk would.
-    own.walk!.takeOver(other.walk!.leftWhenCut());
+    own.walk!.takeOver(other.walk!);
   };
 }
 
@@ -616,7 +616,6 @@ async function hedgeRun<T>(
   events?.hedgeSent(from, model, walk.attemptWaitedMs);
   const own = hedgeWalk(planned, model, spare?.deferred);
   second.walk = own;
-  const single = { ...planned, input: { ...input, options: { ...input.options, maxRetries: 0 } } };
   const policy = { walk: own, nextAttempt, onFirstContent: () => decided('hedge') };
   return {
     model,
@@ -624,7 +623,7 @@ async function hedgeRun<T>(
     run: (via) =>
       send({
         ...via,
-        policy: walkPolicyOf(single, { ...policy, runSignal: via.scope?.signal }),
+        policy: walkPolicyOf(planned, { ...policy, runSignal: via.scope?.signal }),
       }).catch((error) => {
         second.error = error;
         own.runEnded();
@@ -655,6 +654,7 @@ function hedgeWalk(
     skipped: (skip) => events?.skipped(skip),
     routeOf: walk,
     passedOver,
+    oneAttempt: true,
   });
 }
 

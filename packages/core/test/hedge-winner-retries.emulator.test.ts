@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  askingPlace,
+  driveClock,
+  hedgesOnDrivenClock,
+  only,
+  settledAfter,
+  stalledOnce,
+  structuredGateway,
+} from './helpers';
+
+// A hedge whose first content decided the race takes over what the run it cut had left
+// (docs/gateway-protocol.md §4.8 item 5): the model it was cut on (asked again once) and the models
+// it had not tried. Those models get the retries the unhedged walk would give them — the call's one
+// `maxRetries` — not the hedge's single attempt: a 500 of the re-asked model is retried on it, a 503
+// with `Retry-After` waits for a next round (the hedge run took its failures in no round before).
+// (A 500 of the re-asked model, retried on it: hedged-structured-stream-held.emulator.test.ts.)
+// Over [good, bad], good's first request never answers (only the cut frees its slot), so the hedge
+// to bad is sent at 30 ms, bad's content cuts good, bad's answer fails its check, and good is asked
+// again: the faults below answer that second request of good.
+const BAD = 'community/so-claimed';
+const GOOD = 'community/so-native';
+const HEDGE = { afterMs: 30, maxExtra: 1 };
+
+/** Over [good, bad] with the hedge above; `options`: the client's (retries, backoff). */
+async function hedgeToBadWins(options: { maxRetries?: number } = {}) {
+  const { gateway, client, events } = await structuredGateway(
+    { [GOOD]: { firstChunkMs: 0 } },
+    { retryBaseDelayMs: 20, ...options },
+  );
+  stalledOnce(gateway.emulator, GOOD);
+  driveClock();
+  const call = () => client.chatStream(askingPlace(GOOD), { fallbackModels: [BAD], hedge: HEDGE });
+  return { gateway, events, call };
+}
+
+describe('a hedge that won and took over the cut run’s models retries them as the unhedged walk does', () => {
+  hedgesOnDrivenClock();
+
+  it('the re-asked model’s 503 with Retry-After: a next round asks it again once that passed', async () => {
+    const { gateway, events, call } = await hedgeToBadWins();
+    gateway.emulator.injectFault({ fault: 'model_busy', model: GOOD, times: 1, retryAfter: 1 });
+    const stream = await settledAfter(1_500, call());
+    const result = await settledAfter(100, stream.result());
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+    expect(stream.route.hops.map((hop) => [hop.model, hop.outcome])).toEqual([
+      [GOOD, 'lost'],
+      [BAD, 'failed'],
+      [GOOD, 'failed'],
+      [GOOD, 'answered'],
+    ]);
+    expect(only(events, 'retry')).toMatchObject([{ reason: 'model_busy', delayMs: 1_000 }]);
+    expect(gateway.emulator.counters.requests.chat).toBe(4);
+  });
+
+  it('no more than the call’s maxRetries: with 1, a re-asked model failing twice with 500 ends the call', async () => {
+    const { gateway, events, call } = await hedgeToBadWins({ maxRetries: 1 });
+    gateway.emulator.injectFault({ fault: 'upstream_text', model: GOOD, times: 2 });
+    const failed = call().catch((error: unknown) => error);
+    const error = (await settledAfter(300, failed)) as { code: string; route: { hops: unknown[] } };
+    expect(error.code).toBe('upstream_error');
+    expect(error.route.hops).toMatchObject([
+      { model: GOOD, outcome: 'lost' },
+      { model: BAD, outcome: 'failed', reason: 'invalid_structured_output' },
+      { model: GOOD, outcome: 'ended', code: 'upstream_error' },
+    ]);
+    expect(only(events, 'retry')).toHaveLength(1);
+    // good: cut, 500, 500 (the one retry the unhedged call would give it too); bad once.
+    expect(gateway.emulator.counters.requests.chat).toBe(4);
+  });
+});
