@@ -17,6 +17,7 @@ import {
 import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import {
   checkEmbedMany,
+  droppedEmbeddingOptions,
   EmbeddingEnginePin,
   KEPT_VECTORS,
 } from '@infergate/core/internal/service-tools';
@@ -178,7 +179,10 @@ export async function embedValues(
         ? { response: { headers: headersToRecord(response.headers), body: response.body } }
         : {}),
       providerMetadata: { ...answersMetadata, [PROVIDER_OPTIONS_KEY]: ours },
-      warnings: [],
+      // What core left out of the requests for this engine (its rule), told as `ai` tells it.
+      warnings: droppedEmbeddingOptions(engine, { inputType: infergateOptions?.inputType }).map(
+        ({ option, details }) => ({ type: 'unsupported' as const, feature: option, details }),
+      ),
     };
   } catch (error) {
     throw failure(error, values.length, start);
