@@ -190,24 +190,36 @@ export async function embedValues(
             abortSignal,
           );
     if (batchKey !== undefined) TRIES.delete(batchKey);
-    const { tokens, usageMissing, response, metadata: answersMetadata } = answers;
-    const ours = { ...answersMetadata[PROVIDER_OPTIONS_KEY], engine: engine.id };
-    return {
-      embeddings,
-      // No usage: `ai` counts it unknown (NaN), as it does for any model without one.
-      ...(tokens !== undefined && !usageMissing ? { usage: { tokens } } : {}),
-      ...(response !== undefined
-        ? { response: { headers: headersToRecord(response.headers), body: response.body } }
-        : {}),
-      providerMetadata: { ...answersMetadata, [PROVIDER_OPTIONS_KEY]: ours },
-      // What core left out of the requests for this engine (its rule), told as `ai` tells it.
-      warnings: droppedEmbeddingOptions(engine, { inputType: infergateOptions?.inputType }).map(
-        ({ option, details }) => ({ type: 'unsupported' as const, feature: option, details }),
-      ),
-    };
+    return embedResult(embeddings, answers, engine, infergateOptions?.inputType);
   } catch (error) {
     throw failure(error, values.length, start);
   }
+}
+
+/** What a `doEmbed` returns: the vectors, and what its answers and core's rule for `engine` tell. */
+function embedResult(
+  embeddings: number[][],
+  answers: Answers,
+  engine: EmbeddingEngine,
+  inputType: EmbeddingInputType | undefined,
+): EmbeddingModelV4Result {
+  const { tokens, usageMissing, response, metadata: answersMetadata } = answers;
+  const ours = { ...answersMetadata[PROVIDER_OPTIONS_KEY], engine: engine.id };
+  return {
+    embeddings,
+    // No usage: `ai` counts it unknown (NaN), as it does for any model without one.
+    ...(tokens !== undefined && !usageMissing ? { usage: { tokens } } : {}),
+    ...(response !== undefined
+      ? { response: { headers: headersToRecord(response.headers), body: response.body } }
+      : {}),
+    providerMetadata: { ...answersMetadata, [PROVIDER_OPTIONS_KEY]: ours },
+    // What core left out of the requests for this engine (its rule), told as `ai` tells it.
+    warnings: droppedEmbeddingOptions(engine, { inputType }).map(({ option, details }) => ({
+      type: 'unsupported' as const,
+      feature: option,
+      details,
+    })),
+  };
 }
 
 /** The failure as `ai` judges it: retryable (with the gateway's `Retry-After`), else undefined. */
