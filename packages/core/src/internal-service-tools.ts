@@ -9,12 +9,16 @@
  * that fixes the languages up front (`validateTranslationLanguages`), `embedMany`'s checks run
  * without a call (`checkEmbedMany`), the engine an embeddings object keeps
  * (`EmbeddingEnginePin`), the vectors an `embedMany` retried as a whole keeps between its tries
- * (`KEPT_VECTORS`): code the adapters load with a service call, kept out of a chat-only
+ * (`KEPT_VECTORS`), the options an engine does not take (`droppedEmbeddingOptions`): code the adapters load with a service call, kept out of a chat-only
  * app's start. UNSTABLE, as `internal` is.
  */
 
 export { withCallerFieldNames } from './services/caller-field-names';
 export { checkEmbedMany } from './services/check-embed-many';
+export {
+  type DroppedEmbeddingOption,
+  droppedEmbeddingOptions,
+} from './services/dropped-embedding-options';
 export { EmbeddingEnginePin } from './services/embedding-engine-pin';
 export { KEPT_VECTORS, type KeptVectorsOption } from './services/kept-vectors';
 export {

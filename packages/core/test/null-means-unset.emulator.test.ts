@@ -78,7 +78,7 @@ describe('null means "not set" in a chat request', () => {
   });
 });
 
-describe('null means "not given" in OCR and transcription options', () => {
+describe('null means "not given" in translation, OCR and transcription options', () => {
   const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
   const audio = wavWithSpeech('unset');
   const nulls = { model: null, filename: null, mime_type: null } as never as Record<string, never>;
@@ -86,6 +86,12 @@ describe('null means "not given" in OCR and transcription options', () => {
   it('ocr: model null is not sent', async () => {
     const { client, bodies } = await recording();
     await client.ocr({ image: PNG, model: null as never });
+    expect(sentFields(bodies[0])).not.toContain('model');
+  });
+
+  it('translate: model null is not sent, as with ocr', async () => {
+    const { client, bodies } = await recording();
+    await client.translate({ input: 'hello', target_language: 'uk', model: null as never });
     expect(sentFields(bodies[0])).not.toContain('model');
   });
 

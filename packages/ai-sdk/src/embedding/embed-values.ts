@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §6 (embeddings: limits, engines, batching by core).
 import {
+  APICallError,
   type EmbeddingModelV4CallOptions,
   type EmbeddingModelV4Result,
   type JSONValue,
@@ -17,6 +18,7 @@ import {
 import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import {
   checkEmbedMany,
+  droppedEmbeddingOptions,
   EmbeddingEnginePin,
   KEPT_VECTORS,
 } from '@infergate/core/internal/service-tools';
@@ -31,6 +33,7 @@ import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { withUserAgent } from '../shared/user-agent';
 import { VALUES_PER_DO_EMBED } from './do-embed-limits';
 import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
+import { type BatchRetries, noRetries, withRetriesAfterProgress } from './retry-after-progress';
 
 /** The embedding model a call runs for: what `GatewayEmbeddingModel` holds. */
 export interface EmbeddingModelParts {
@@ -82,6 +85,7 @@ interface BatchTries {
   values: readonly string[];
   vectors: (number[] | undefined)[];
   answers: Answers;
+  retries: BatchRetries;
 }
 
 const TRIES = new WeakMap<object, BatchTries>();
@@ -90,7 +94,12 @@ const TRIES = new WeakMap<object, BatchTries>();
 function triesOf(key: object, values: readonly string[]): BatchTries {
   let tries = TRIES.get(key);
   if (tries === undefined || tries.values !== values) {
-    tries = { values, vectors: new Array(values.length), answers: noAnswers() };
+    tries = {
+      values,
+      vectors: new Array(values.length),
+      answers: noAnswers(),
+      retries: noRetries(),
+    };
     TRIES.set(key, tries);
   }
   return tries;
@@ -133,6 +142,7 @@ export async function embedValues(
   // A batch of `embedMany` (its start known): a retry of it sends only what no try answered.
   const batchKey = start === undefined ? undefined : options.providerOptions;
   const tries = batchKey === undefined ? undefined : triesOf(batchKey, values);
+  if (tries !== undefined) tries.retries.calls += 1;
   // The requests core sends: one, unless the batch had to be split.
   const answers = tries?.answers ?? noAnswers();
   // One deadline (the client's `timeoutMs`) over the engine look-up and the requests.
@@ -160,29 +170,63 @@ export async function embedValues(
   try {
     // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
     // key's concurrency budget and returns the vectors in input order.
-    const embeddings = await client.embedMany(values, {
-      ...callOptions,
-      model: engine.id,
-      inputType: infergateOptions?.inputType,
-      dimensions,
-      ...(tries === undefined ? {} : { [KEPT_VECTORS]: tries.vectors }),
-    });
+    const send = (kept?: (number[] | undefined)[]) =>
+      client.embedMany(values, {
+        ...callOptions,
+        model: engine.id,
+        inputType: infergateOptions?.inputType,
+        dimensions,
+        ...(kept === undefined ? {} : { [KEPT_VECTORS]: kept }),
+      });
+    // A batch's failure after progress is retried here, within what `ai` granted (see there).
+    const embeddings =
+      tries === undefined
+        ? await send()
+        : await withRetriesAfterProgress(
+            () => send(tries.vectors),
+            tries.vectors,
+            tries.retries,
+            (error) => retryableFailure(failure(error, values.length, start)),
+            abortSignal,
+          );
     if (batchKey !== undefined) TRIES.delete(batchKey);
-    const { tokens, usageMissing, response, metadata: answersMetadata } = answers;
-    const ours = { ...answersMetadata[PROVIDER_OPTIONS_KEY], engine: engine.id };
-    return {
-      embeddings,
-      // No usage: `ai` counts it unknown (NaN), as it does for any model without one.
-      ...(tokens !== undefined && !usageMissing ? { usage: { tokens } } : {}),
-      ...(response !== undefined
-        ? { response: { headers: headersToRecord(response.headers), body: response.body } }
-        : {}),
-      providerMetadata: { ...answersMetadata, [PROVIDER_OPTIONS_KEY]: ours },
-      warnings: [],
-    };
+    return embedResult(embeddings, answers, engine, infergateOptions?.inputType);
   } catch (error) {
     throw failure(error, values.length, start);
   }
+}
+
+/** What a `doEmbed` returns: the vectors, and what its answers and core's rule for `engine` tell. */
+function embedResult(
+  embeddings: number[][],
+  answers: Answers,
+  engine: EmbeddingEngine,
+  inputType: EmbeddingInputType | undefined,
+): EmbeddingModelV4Result {
+  const { tokens, usageMissing, response, metadata: answersMetadata } = answers;
+  const ours = { ...answersMetadata[PROVIDER_OPTIONS_KEY], engine: engine.id };
+  return {
+    embeddings,
+    // No usage: `ai` counts it unknown (NaN), as it does for any model without one.
+    ...(tokens !== undefined && !usageMissing ? { usage: { tokens } } : {}),
+    ...(response !== undefined
+      ? { response: { headers: headersToRecord(response.headers), body: response.body } }
+      : {}),
+    providerMetadata: { ...answersMetadata, [PROVIDER_OPTIONS_KEY]: ours },
+    // What core left out of the requests for this engine (its rule), told as `ai` tells it.
+    warnings: droppedEmbeddingOptions(engine, { inputType }).map(({ option, details }) => ({
+      type: 'unsupported' as const,
+      feature: option,
+      details,
+    })),
+  };
+}
+
+/** The failure as `ai` judges it: retryable (with the gateway's `Retry-After`), else undefined. */
+function retryableFailure(mapped: unknown): { retryAfterMs?: number } | undefined {
+  if (!APICallError.isInstance(mapped) || !mapped.isRetryable) return undefined;
+  const cause: unknown = mapped.cause;
+  return { retryAfterMs: isGatewayError(cause) ? cause.retryAfterMs : undefined };
 }
 
 /** What a refusal or failure of `values` throws: `count` values named from `from` (asCallersValue). */

@@ -1,7 +1,11 @@
 // docs/gateway-protocol.md §6 (embeddings: limits, engines), §11 (limits).
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
 import type { EmbeddingEngine, EmbeddingInputType } from '../protocol/wire-types';
-import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
+import {
+  validateEmbeddingOptions,
+  validateEmbeddingsRequest,
+  validateForEngine,
+} from './validate-embeddings';
 
 /** What `embedMany` checks its texts by: its options besides the call's. */
 export interface EmbedManyInputs {
@@ -33,6 +37,12 @@ export function checkEmbedMany(
 export function embedManyTextSizes(texts: unknown, inputs: EmbedManyInputs): number[] {
   if (!Array.isArray(texts)) throw invalidRequest('texts', 'must be an array of strings');
   const { inputType, dimensions } = inputs;
+  // The options are checked even with no text to send: a bad one is the caller's mistake still.
+  try {
+    validateEmbeddingOptions({ input_type: inputType, dimensions });
+  } catch (error) {
+    throw isGatewayError(error) ? asEmbedManyField(error, 'texts') : error;
+  }
   const sizes: number[] = [];
   for (let i = 0; i < texts.length; i++) {
     const text: unknown = texts[i];

@@ -17,7 +17,6 @@ import { invalidAnswer } from '../errors/invalid-response';
 import { type AttemptPolicy, retrySameRequest } from '../http/attempt-policy';
 import type { Transport } from '../http/transport';
 import { isServiceOffered, SERVICE_PATHS } from '../protocol/endpoints';
-import { isMultilingualEngine } from '../protocol/multilingual-engine';
 import type {
   EmbeddingEngine,
   EmbeddingInputType,
@@ -34,6 +33,7 @@ import type {
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
+import { takesInputType } from './dropped-embedding-options';
 import { type BatchesSent, inFlightFinish, siblingPolicy } from './in-flight-kept';
 import { KEPT_VECTORS, type KeptVectorsOption } from './kept-vectors';
 import { readEmbeddingItemsLiberally } from './liberal-embedding-items';
@@ -45,6 +45,7 @@ import { validateOcrRequest } from './validate-ocr';
 import {
   type AnsweredBatch,
   batchLengthProblem,
+  dimensionsProblem,
   embeddingsProblem,
   inInputOrder,
   serviceAnswerProblem,
@@ -84,17 +85,24 @@ export async function embeddingEngines(
   catalog: Catalog,
   opts: CallOptions | undefined,
 ): Promise<EmbeddingEngine[]> {
-  return engineListOf(await catalog.services(opts));
+  return engineListOf(await catalog.services(opts)) ?? [];
 }
 
-function engineListOf(services: readonly GatewayService[]): EmbeddingEngine[] {
+/**
+ * The engines the embeddings entry lists; undefined when the entry has no `engines` field (the
+ * spec's column, not a required one): which engines there are is then unknown, not none.
+ */
+function engineListOf(services: readonly GatewayService[]): EmbeddingEngine[] | undefined {
   const embeddings = services.find((service) => service.id === 'embeddings');
-  return Array.isArray(embeddings?.engines) ? embeddings.engines : [];
+  if (embeddings !== undefined && !Array.isArray(embeddings.engines)) return undefined;
+  return embeddings?.engines ?? [];
 }
 
 /**
  * The engine `engineId` names, else the only one listed. `alreadyReread`: the call read the
- * list again already (`checkService`), and reads it no more.
+ * list again already (`checkService`), and reads it no more. When the list does not say which
+ * engines there are (no `engines` field), a named engine is sent as named and the gateway
+ * decides; without a name there is none to pick.
  */
 export async function resolveEmbeddingEngine(
   catalog: Catalog,
@@ -103,22 +111,23 @@ export async function resolveEmbeddingEngine(
   alreadyReread = false,
 ): Promise<EmbeddingEngine> {
   const cached = catalog.cachedServices() !== undefined;
-  let engines: EmbeddingEngine[];
+  let listed: EmbeddingEngine[] | undefined;
   try {
-    engines = await embeddingEngines(catalog, opts);
+    listed = engineListOf(await catalog.services(opts));
   } catch (error) {
     unlistedEngine(error);
   }
   // The engine missing, or no engine at all, may be a stale cached list's: read it once more
   // (§3.3); if that read fails, the cached list answers.
   const missing =
-    engineId === undefined
-      ? engines.length === 0
-      : !engines.some((engine) => engine.id === engineId);
+    listed === undefined ||
+    (engineId === undefined ? listed.length === 0 : !listed.some((e) => e.id === engineId));
   if (missing && cached && !alreadyReread) {
     const services = await rereadServices(catalog, opts);
-    if (services !== undefined) engines = engineListOf(services);
+    if (services !== undefined) listed = engineListOf(services);
   }
+  if (listed === undefined) return unknownEngines(engineId);
+  const engines = listed;
   const ids = engines.map((engine) => engine.id);
   if (engineId !== undefined) {
     const engine = engines.find((candidate) => candidate.id === engineId);
@@ -142,6 +151,17 @@ export async function resolveEmbeddingEngine(
     message: `model: is required: ${engines.length} embedding engines are available (${listIds(ids)}); pick one and keep it for documents and queries`,
     field: 'model',
     alternatives: ids,
+  });
+}
+
+/** The engine named, as named, when the list does not say which there are; else a refusal. */
+function unknownEngines(engineId: string | undefined): EmbeddingEngine {
+  if (engineId !== undefined) return { id: engineId };
+  throw new GatewayError({
+    code: 'invalid_request_error',
+    message:
+      'model: is required: GET /capabilities lists no engines for embeddings (its entry has no `engines` field); name one with `model`',
+    field: 'model',
   });
 }
 
@@ -233,7 +253,7 @@ export async function embedMany(
     const { start, end } = batch;
     const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
     // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
-    if (inputType !== undefined && isMultilingualEngine(engine)) request.input_type = inputType;
+    if (inputType !== undefined && takesInputType(engine)) request.input_type = inputType;
     if (dimensions !== undefined) request.dimensions = dimensions;
     const batchOptions = { ...callOptions, signal: sibling.signal };
     const lengthProblem = (answer: EmbeddingsResponse) => {
@@ -263,7 +283,8 @@ export async function translate(
   opts: CallOptions | undefined,
 ): Promise<TranslationResponse> {
   validateTranslationRequest(req);
-  return postService(context, 'translation', jsonBody(req), opts);
+  const body = jsonBody({ ...req, model: req.model ?? undefined });
+  return postService(context, 'translation', body, opts);
 }
 
 export async function ocr(
@@ -392,10 +413,28 @@ async function postEmbeddings(
   const policy = batch?.policy(same) ?? same;
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
   readEmbeddingItemsLiberally(answer.data);
-  const problem = embeddingsProblem(answer.data, count) ?? batch?.lengthProblem(answer.data);
+  const problem = embeddingsProblem(answer.data, count);
+  const dimensions = problem ?? dimensionsProblem(answer.data, req.dimensions);
+  if (problem === undefined && dimensions !== undefined) {
+    throw withField(
+      invalidAnswer(redactOf(transport), `The embeddings answer ${dimensions}`, answer),
+      'dimensions',
+    );
+  }
+  const lengthProblem = problem ?? batch?.lengthProblem(answer.data);
   // Before `accepted` tells `onResponse`, so it sees the answer as `embed` returns it.
-  if (problem === undefined) inInputOrder(answer.data);
-  return accepted(transport, opts, 'embeddings', answer, problem);
+  if (lengthProblem === undefined) inInputOrder(answer.data);
+  return accepted(transport, opts, 'embeddings', answer, lengthProblem);
+}
+
+/** `error` naming the request field its answer does not match (`dimensions`). */
+function withField(error: GatewayError, field: string): GatewayError {
+  const { code, message, status, body, data, responseHeaders } = error;
+  return new GatewayError({ code, message, status, body, data, responseHeaders, field });
+}
+
+function redactOf(transport: Transport): (text: string) => string {
+  return (text) => transport.redact(text);
 }
 
 /** POSTs to a service (after the availability check) and checks the answer's required fields. */
@@ -428,8 +467,7 @@ function accepted<T>(
   problem: string | undefined,
 ): T {
   if (problem) {
-    const redact = (text: string) => transport.redact(text);
-    throw invalidAnswer(redact, `The ${service} answer ${problem}`, answer);
+    throw invalidAnswer(redactOf(transport), `The ${service} answer ${problem}`, answer);
   }
   reportResponse(opts, answer.status, answer.headers, answer.data);
   return answer.data;

@@ -35,6 +35,17 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
     );
   }
   const sizes = textSizes(texts, typeof input === 'string');
+  validateEmbeddingOptions(request);
+  if (request.model !== undefined && (typeof request.model !== 'string' || request.model === '')) {
+    throw invalidRequest('model', 'must be a non-empty engine id from GET /capabilities');
+  }
+  return sizes;
+}
+
+/** `input_type` and `dimensions` shapes: what needs neither the texts nor the engine. */
+export function validateEmbeddingOptions(
+  request: Pick<EmbeddingsRequest, 'input_type' | 'dimensions'>,
+): void {
   if (request.input_type !== undefined && !INPUT_TYPES.has(request.input_type)) {
     throw invalidRequest(
       'input_type',
@@ -51,10 +62,6 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
       `must be a positive integer, got ${String(request.dimensions)}`,
     );
   }
-  if (request.model !== undefined && (typeof request.model !== 'string' || request.model === '')) {
-    throw invalidRequest('model', 'must be a non-empty engine id from GET /capabilities');
-  }
-  return sizes;
 }
 
 /**

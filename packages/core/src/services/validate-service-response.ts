@@ -43,6 +43,21 @@ export function embeddingsProblem(data: unknown, count: number): string | undefi
 }
 
 /**
+ * docs/gateway-protocol.md §6: an answer `embeddingsProblem` accepted, for a request that asked for
+ * `dimensions`: its vectors must be of that length. The spec does not show the field that picks
+ * the dimension (READING-NOTES), so a gateway may drop it and answer the engine's default length;
+ * vectors of another length would go silently into an index built for the length asked.
+ */
+export function dimensionsProblem(
+  answer: { data: { embedding: number[] }[] },
+  asked: number | undefined,
+): string | undefined {
+  const length = answer.data[0]?.embedding.length;
+  if (asked === undefined || length === undefined || length === asked) return undefined;
+  return `has vectors of length ${length} where \`dimensions: ${asked}\` was asked (the gateway may not take \`dimensions\`; leave it out to get the engine's own length)`;
+}
+
+/**
  * Puts the items of an answer `embeddingsProblem` accepted in input order: an item without
  * `index` gets its list position (as the check read it), then the items are ordered by index.
  * So `embed` returns the vectors in input order, each with its index, `embedMany` takes them as

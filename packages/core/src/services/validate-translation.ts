@@ -43,5 +43,6 @@ export function validateTranslationRequest(request: TranslationRequest): void {
     );
   }
   validateTranslationLanguages(request);
-  mayBe('model', request.model, isString, 'a string');
+  // `null`: not given, as OCR's and transcription's `model` (left out of the body).
+  if (request.model !== null) mayBe('model', request.model, isString, 'a string');
 }
