@@ -19,14 +19,17 @@ export const DONE = encoder.encode('data: [DONE]\n\n');
 export const THE_USAGE = { inputTokens: 3, outputTokens: 1, totalTokens: 4 };
 
 /**
- * A client whose chat answers with a body the test feeds (its first content already in, for the
+ * A client whose chat answers with a body the test feeds (its `first` chunk already in, for the
  * call returns its stream once the answer began). `readAll()`: resolves once the client asked for
  * more after reading everything fed so far (no read ahead but the client's own).
  */
-export async function fedChatBody(options: ChatStreamOptions = {}) {
+export async function fedChatBody(
+  options: ChatStreamOptions = {},
+  first: Uint8Array = content('Hi'),
+) {
   const gateway = await emulate();
   const { fetch: gatewayFetch } = gateway.connection;
-  const waiting: Uint8Array[] = [content('Hi')];
+  const waiting: Uint8Array[] = [first];
   let wake = () => {};
   let drained = deferred();
   let ended = false;

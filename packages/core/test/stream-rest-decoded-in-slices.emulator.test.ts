@@ -1,5 +1,5 @@
 import { caught } from '@infergate/emulator/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { READ_SLICE_BYTES } from '../src/http/body-read-ahead';
 import type { ChatStreamEvent, GatewayError } from '../src/index';
 import { content, DONE, FINISH, fedChatBody, THE_USAGE, USAGE } from './fed-chat-body';
@@ -66,5 +66,24 @@ describe('a large body read whole, its events not taken', () => {
       { ok: false, error: { code: 'aborted' }, usage: THE_USAGE },
     ]);
     await fed.close();
+  });
+});
+
+describe('a body handed over in one large chunk', () => {
+  it('is never decoded in one piece, its first bytes included (each decode a slice at most)', async () => {
+    const decode = vi.spyOn(TextDecoder.prototype, 'decode');
+    try {
+      const fed = await fedChatBody({}, largeAnswer());
+      fed.end();
+      const answer = await fed.stream.result();
+      expect(answer.text).toContain(`word${WORDS - 1} `);
+      const sizes = decode.mock.calls.map(
+        ([input]) => (input as Uint8Array | undefined)?.byteLength ?? 0,
+      );
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(READ_SLICE_BYTES);
+      await fed.close();
+    } finally {
+      decode.mockRestore();
+    }
   });
 });
