@@ -1,6 +1,6 @@
 import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { READ_SLICE_BYTES } from '../src/http/body-read-ahead';
+import { READ_AHEAD_HIGH_WATER_BYTES, READ_SLICE_BYTES } from '../src/http/body-read-ahead';
 import type { ChatStreamEvent, GatewayError } from '../src/index';
 import { content, DONE, FINISH, fedChatBody, THE_USAGE, USAGE } from './fed-chat-body';
 
@@ -10,10 +10,10 @@ import { content, DONE, FINISH, fedChatBody, THE_USAGE, USAGE } from './fed-chat
 // abort rule holds between slices: until the caller took the finish, an abort wins.
 
 /**
- * Some 640 KB of answer (more than two read slices, under the read-ahead's 1 MiB pause), its
+ * Some 900 KB of answer (more than three read slices, under the read-ahead's 1 MiB pause), its
  * finish, usage and [DONE] included, in one chunk (as a body handed over whole comes).
  */
-const WORDS = 3500;
+const WORDS = 5000;
 function largeAnswer(): Uint8Array {
   const words = Array.from({ length: WORDS }, (_, i) => content(`word${i} ${'x'.repeat(60)} `));
   const parts = [...words, FINISH, USAGE, DONE];
@@ -23,7 +23,8 @@ function largeAnswer(): Uint8Array {
     all.set(part, at);
     at += part.byteLength;
   }
-  expect(all.byteLength).toBeGreaterThan(2 * READ_SLICE_BYTES);
+  expect(all.byteLength).toBeGreaterThan(3 * READ_SLICE_BYTES);
+  expect(all.byteLength).toBeLessThan(READ_AHEAD_HIGH_WATER_BYTES);
   return all;
 }
 
@@ -39,7 +40,8 @@ describe('a large body read whole, its events not taken', () => {
     fed.end();
     await fed.client.budget.whenIdle();
     // The body has ended (its slot back). The next turn comes before the decoding ends: what
-    // the caller can take then holds no finish yet (decoded in one go, it would hold them all).
+    // the caller can take then holds no finish yet (decoded in one go, it would hold them all;
+    // in slices, at most two of the four are decoded by then, the finish in the last).
     await aTurn();
     const first = (await fed.stream.readBatch()) ?? [];
     expect(first.some((event) => event.type === 'finish')).toBe(false);
