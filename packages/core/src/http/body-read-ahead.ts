@@ -10,6 +10,11 @@ export const READ_AHEAD_HIGH_WATER_BYTES = 1024 * 1024;
  * rest of the body is read ahead, so that the request (and its slot) ends.
  */
 export const READ_AHEAD_STALL_MS = 1000;
+/**
+ * The most a read hands out: a larger chunk (a body handed over in one piece) comes in slices, so
+ * that its reader can decode one slice and give the event loop a turn before the next.
+ */
+export const READ_SLICE_BYTES = 256 * 1024;
 
 /**
  * How a body read ahead settled: `whole` (it came to its end), `cut` (we stopped it: an abort, a
@@ -79,6 +84,11 @@ export class BodyReadAhead {
       signal.addEventListener('abort', this.#onAbort, { once: true });
       void this.#pump();
     }
+  }
+
+  /** Whether bytes read from the network wait unread. */
+  get buffered(): boolean {
+    return this.#head < this.#chunks.length;
   }
 
   /** Whether the body is still being read from the network. */
@@ -165,12 +175,18 @@ export class BodyReadAhead {
     this.#notify();
   }
 
-  /** The next chunk (done at the end of the body); throws the error that ended the body. */
+  /**
+   * The next chunk, or its next `READ_SLICE_BYTES` (done at the end of the body); throws the error
+   * that ended the body.
+   */
   async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
     for (;;) {
       if (this.#head < this.#chunks.length) {
-        const value = this.#chunks[this.#head]!;
-        this.#chunks[this.#head++] = EMPTY;
+        let value = this.#chunks[this.#head]!;
+        if (value.byteLength > READ_SLICE_BYTES) {
+          this.#chunks[this.#head] = value.subarray(READ_SLICE_BYTES);
+          value = value.subarray(0, READ_SLICE_BYTES);
+        } else this.#chunks[this.#head++] = EMPTY;
         if (this.#head === this.#chunks.length) {
           this.#chunks = [];
           this.#head = 0;

@@ -3,7 +3,8 @@
 import type { SilenceClock } from '../../call/stall-timer';
 import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors';
 import { completeAnswerFailure } from '../../errors/response-headers';
-import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
+import { BodyReadAhead, cancelUnreachable, READ_SLICE_BYTES } from '../../http/body-read-ahead';
+import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import type { OpenResponse } from '../../http/transport';
 import { answeredByAnother, answeringModel } from '../../protocol/answering-model';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
@@ -115,6 +116,13 @@ export class GatewayChatStream implements ChatStream {
   #modelInChunks: boolean;
   /** The buffered rest of a body that ended being decoded (`#readRest`). */
   #restRead: Promise<void> | undefined;
+  /**
+   * The caller took choice 0's finish while the body was still read (`#took`): its answer is
+   * complete for it, so a stop after that no longer fails the call (`#stop`).
+   */
+  #tookFinish = false;
+  /** Stopped after the caller took the finish: the call ends (ok) once the stream is whole. */
+  #stoppedAfterFinish = false;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
   readonly #onCallerAbort: () => void;
 
@@ -218,16 +226,34 @@ export class GatewayChatStream implements ChatStream {
   }
 
   /**
-   * The body ended: its buffered rest is decoded now (a few microtasks, no network), so that the
-   * stream is whole (or done) whether or not anyone reads, with or without the silence clock. A
-   * stop asked meanwhile (`#stop`) waits for it: the body's end came first.
+   * The body ended: its buffered rest is decoded now (no network), so that the stream is whole (or
+   * done) whether or not anyone reads, with or without the silence clock — in slices, the event
+   * loop given a turn between them (a large body unread must not block it). A stop asked meanwhile
+   * wins as before the body's end (`#stop`), unless the caller took the finish.
    */
   #readRest(): void {
     if (this.#state !== 'open' || this.#restRead) return;
     this.#restRead = (async () => {
-      while (this.#state === 'open') await this.#pump();
+      await this.#readSliced(this.#opened);
       this.#restRead = undefined;
     })();
+  }
+
+  /** Whether the stream is still read (`#readSliced`'s while the body is). */
+  readonly #opened = (): boolean => this.#state === 'open';
+
+  /**
+   * Decodes the body while `more()` holds, giving the event loop a turn after each
+   * `READ_SLICE_BYTES` (each turn costs little: the time stays linear in the body's size).
+   */
+  async #readSliced(more: () => boolean): Promise<void> {
+    let turnAt = this.#received + READ_SLICE_BYTES;
+    while (more()) {
+      await this.#pump();
+      if (this.#received < turnAt) continue;
+      await nextTurn();
+      turnAt = this.#received + READ_SLICE_BYTES;
+    }
   }
 
   /**
@@ -308,7 +334,7 @@ export class GatewayChatStream implements ChatStream {
     for (;;) {
       if (this.#rest.length > 0) return this.#handOut(this.#rest.pop());
       const event = this.#events.take();
-      if (event !== undefined) return event;
+      if (event !== undefined) return this.#took(event);
       if (this.#state === 'done') return undefined;
       if (this.#state === 'failed') throw this.#error;
       await this.#pump();
@@ -327,11 +353,20 @@ export class GatewayChatStream implements ChatStream {
         return this.#handOut(events);
       }
       const events = this.#events.takeAll();
-      if (events !== undefined) return events;
+      if (events !== undefined) {
+        for (const event of events) this.#took(event);
+        return events;
+      }
       if (this.#state === 'done') return undefined;
       if (this.#state === 'failed') throw this.#error;
       await this.#pump();
     }
+  }
+
+  /** `event` handed to the caller while the body is read: notes whether it is choice 0's finish. */
+  #took(event: ChatStreamEvent): ChatStreamEvent {
+    if (event.type === 'finish' && event.choiceIndex === 0) this.#tookFinish = true;
+    return event;
   }
 
   /**
@@ -355,8 +390,14 @@ export class GatewayChatStream implements ChatStream {
     }
     // What follows is synchronous: the next reader to ask starts the next read.
     this.#pumping = undefined;
-    // (Not while the rest of an ended body is read: its end came first, the abort then stops it.)
-    if (this.#open.scope.aborted && !this.#restRead) {
+    if (this.#state !== 'open') {
+      // (Stopped meanwhile: its bytes are still decoded, for the usage only: `#stop`.)
+      if (this.#state === 'failed' && !chunk.done) this.#decodeStopped(chunk.value);
+      return;
+    }
+    // (Not while the rest of an ended body is read, its end came first: `#stop` decides; nor once
+    // the caller took the finish.)
+    if (this.#open.scope.aborted && !this.#restRead && !this.#tookFinish) {
       this.#fail(this.#open.scope.error(this.#models()));
       return;
     }
@@ -402,7 +443,9 @@ export class GatewayChatStream implements ChatStream {
   /** A read of the body failed: the call's end, the body's own error, else a cut answer. */
   #readFailed(cause: unknown): void {
     const scope = this.#open.scope;
-    if (scope.aborted) this.#fail(scope.error(this.#models()));
+    // (Once the caller took the finish, the end that cut the body ends the answer as it is.)
+    if (scope.aborted && this.#tookFinish) this.#finish();
+    else if (scope.aborted) this.#fail(scope.error(this.#models()));
     else if (isGatewayError(cause)) this.#fail(cause);
     else if (this.#decoder.hasFinish) this.#finish();
     else {
@@ -462,9 +505,10 @@ export class GatewayChatStream implements ChatStream {
     this.#result = checked ?? this.#decoder.result();
     const rest = this.#events.takeAll()?.reverse() ?? [];
     this.#rest = rest;
-    // (Its last `finish` already taken, or none left: the call ends now.)
+    // (Its last `finish` already taken, or none left, or the caller stopped after taking choice
+    // 0's: the call ends now.)
     this.#endsAt = rest.findIndex((event) => event.type === 'finish');
-    if (this.#endsAt < 0) this.#endsAt = rest.length;
+    if (this.#endsAt < 0 || this.#stoppedAfterFinish) this.#endsAt = rest.length;
     this.#close();
     this.#handOut(0);
   }
@@ -485,10 +529,13 @@ export class GatewayChatStream implements ChatStream {
     return redactOwnKey(this.#routed ? this.#routed(error) : error, this.#open.owner);
   }
 
-  /** The stream is read (or failed): its slot, body and deadline let go; its call ends unless `whole`. */
-  #close(reason?: unknown): void {
+  /**
+   * The stream is read (or failed): its slot, body and deadline let go; its call ends unless
+   * `whole`. `began`: content decoded since began the answer (not for a stopped stream's drain).
+   */
+  #close(reason?: unknown, began = true): void {
     this.#silence?.stop();
-    this.#contentBegan();
+    if (began) this.#contentBegan();
     // Released before the body is cancelled: a stream that reached [DONE] is complete at the
     // gateway, not cut, though its body has not ended yet (the read-ahead's release is then a
     // no-op; a slot is released once: a `whole` stream stopped later releases nothing).
@@ -512,7 +559,6 @@ export class GatewayChatStream implements ChatStream {
   }
 
   async cancel(reason?: unknown): Promise<void> {
-    await this.#restRead;
     this.#stop(
       new GatewayError({
         code: 'aborted',
@@ -527,22 +573,59 @@ export class GatewayChatStream implements ChatStream {
   /**
    * Fails the stream dropping its pending events: a cancelled or aborted stream yields nothing more.
    * A no-op once the call ended for its caller: it failed, or the caller took its finish (or its
-   * last event).
+   * last event). The bytes already read are still decoded, for the `done` event's usage only (its
+   * tokens were spent): the call ends once they are.
    */
   #stop(error: GatewayError, reason?: unknown): void {
     if (this.#state === 'done' || this.#state === 'failed') return;
-    if (this.#restRead) {
-      // (The body ended before the stop: its rest decoded first, the stop then applies to it.)
-      void this.#restRead.then(() => this.#stop(error, reason));
+    if (this.#state === 'open' && this.#tookFinish) {
+      this.#endAfterFinish();
       return;
     }
     this.#state = 'failed';
     this.#error = this.#own(error);
+    this.#silence?.stop();
     this.#events.takeAll();
     this.#rest = [];
-    // (A cancel's scope is aborted here, so is the request; an ended scope's was already.)
+    // (A cancel's scope is aborted here, so is the request; an ended scope's was already. Its
+    // read-ahead settles at once: the slot is back now.)
     if (!this.#open.scope.aborted) this.#open.scope.abort(reason);
-    this.#close(reason);
+    // (Content decoded by then began the answer: its attempt succeeded. What is drained is not
+    // the caller's: it changes nothing of the attempt's outcome.)
+    this.#contentBegan();
+    const end = () => {
+      // (Its answer so far, for the usage only: `result()` rejects with the stop.)
+      this.#result ??= this.#decoder.result();
+      this.#close(reason, false);
+    };
+    // (Not while a structured answer is checked: its body was decoded to its end already.)
+    if (this.#body.buffered && !this.#checking) {
+      void this.#readSliced(() => this.#body.buffered).then(end);
+    } else end();
+  }
+
+  /** Bytes of a stopped stream, decoded for the usage only: their events and failures dropped. */
+  #decodeStopped(bytes: Uint8Array): void {
+    this.#received += bytes.byteLength;
+    try {
+      this.#decoder.feed(this.#text.decode(bytes, { stream: true }));
+    } catch {}
+    this.#events.takeAll();
+  }
+
+  /**
+   * A stop after the caller took choice 0's finish, the body still read: the answer is complete
+   * for the caller, the call ends ok. What follows on the wire (the usage) is read on for a cut
+   * request's grace (`CUT_REQUEST_GRACE_MS`) at most: the answer is then finished as it is.
+   */
+  #endAfterFinish(): void {
+    if (this.#stoppedAfterFinish) return;
+    this.#stoppedAfterFinish = true;
+    // (A body that ended is being decoded: `#readRest` ends the call.)
+    if (this.#restRead) return;
+    const grace = setTimeout(() => this.#finish(), CUT_REQUEST_GRACE_MS);
+    (grace as { unref?: () => void }).unref?.();
+    void this.#readSliced(this.#opened).then(() => clearTimeout(grace));
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
@@ -558,6 +641,13 @@ export class GatewayChatStream implements ChatStream {
 
 function iteratorResult(event: ChatStreamEvent | undefined): IteratorResult<ChatStreamEvent> {
   return event === undefined ? { done: true, value: undefined } : { done: false, value: event };
+}
+
+/** A turn of the event loop (a macrotask: timers, I/O and other callers run before it ends). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) =>
+    typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0),
+  );
 }
 
 /** A weak reference to `target` where the runtime has them; else one holding it. */
