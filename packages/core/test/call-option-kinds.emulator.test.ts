@@ -21,7 +21,7 @@ describe('call options checked by their kind', () => {
     const options = { [name]: value };
     const error = await caught(() => client.embed(EMBED, options), isGatewayError);
     expect(error).toMatchObject({
-      code: 'configuration_error',
+      code: 'invalid_request_error',
       field: name,
       message: `${name} (call option) ${what}`,
     });

@@ -43,8 +43,8 @@ const ENTRIES: Record<string, (client: GatewayClient, options: CallOptions) => P
 /** Bad options, with the code and field each is refused with. */
 const BAD_OPTIONS = [
   [{ timeoutMS: 5 }, 'invalid_request_error', 'timeoutMS'],
-  [{ maxRetries: -1 }, 'configuration_error', 'maxRetries'],
-  [{ onResponse: 'yes' }, 'configuration_error', 'onResponse'],
+  [{ maxRetries: -1 }, 'invalid_request_error', 'maxRetries'],
+  [{ onResponse: 'yes' }, 'invalid_request_error', 'onResponse'],
 ] as const;
 
 const CASES = Object.keys(ENTRIES).flatMap((entry) =>

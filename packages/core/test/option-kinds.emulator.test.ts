@@ -51,7 +51,7 @@ describe('headers, by the descriptor kind', () => {
     const options = { headers: 'x-a: 1' as unknown as HeadersInit };
     const error = await caught(() => client.chat(hi(), options), isGatewayError);
     expect(error).toMatchObject({
-      code: 'configuration_error',
+      code: 'invalid_request_error',
       field: 'headers',
       message: `headers (call option) ${HEADERS_RULE}, got a string`,
     });

@@ -69,7 +69,7 @@ describe('retries', () => {
     const { emulator } = gateway;
     for (const maxRetries of [-1, 1.5, Number.NaN]) {
       const error = await caught(() => client.chat(hi(), { maxRetries }), isGatewayError);
-      expect(error.code).toBe('configuration_error');
+      expect(error.code).toBe('invalid_request_error');
       expect(error.message).toContain('maxRetries');
     }
     expect(emulator.counters.requests.chat).toBe(0);

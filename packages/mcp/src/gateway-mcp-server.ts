@@ -4,7 +4,9 @@ import {
   createGatewayClient,
   type GatewayClient,
   type GatewayClientOptions,
+  GatewayError,
   type GatewayEvent,
+  isGatewayError,
   STEERING_OPTIONS,
   type SteeringOptions,
 } from '@infergate/core';
@@ -260,14 +262,43 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
   };
 }
 
-/** The server's own client: its events feed the tools' progress notifications. */
+/**
+ * The server's own client: its events feed the tools' progress notifications. A refusal of one of
+ * `clientOptions` names it by its path from the server's options (`clientOptions.maxRetries`,
+ * `clientOptions.hedge.after`), as the server's other refusals name theirs.
+ */
 function clientWithProgress(options: GatewayMcpServerOptions): GatewayClient {
-  return createGatewayClient({
-    ...options.clientOptions,
-    onEvent: (event: GatewayEvent) => {
-      progressFromGatewayEvents(event);
-      options.clientOptions?.onEvent?.(event);
-    },
+  try {
+    return createGatewayClient({
+      ...options.clientOptions,
+      onEvent: (event: GatewayEvent) => {
+        progressFromGatewayEvents(event);
+        options.clientOptions?.onEvent?.(event);
+      },
+    });
+  } catch (error) {
+    throw underPath(error, 'clientOptions.');
+  }
+}
+
+/**
+ * Core's refusal of an option given inside another object, its field (and its message, where it
+ * starts with the field: `maxRetries (client option) must be …`) prefixed with that object's path.
+ * Anything else (no field, a gateway's answer) is returned unchanged.
+ */
+function underPath(error: unknown, prefix: string): unknown {
+  if (!isGatewayError(error) || error.status !== undefined || error.field === undefined) {
+    return error;
+  }
+  const { field } = error;
+  const message = error.message.startsWith(`${field} `)
+    ? `${prefix}${error.message}`
+    : error.message;
+  return new GatewayError({
+    code: error.code,
+    message,
+    field: `${prefix}${field}`,
+    cause: error.cause,
   });
 }
 

@@ -271,13 +271,18 @@ describe('the server options are core groups, strict', () => {
     [
       { clientOptions: { maxConcurency: 2 } },
       'unknown option `maxConcurency` in createGatewayClient — did you mean `maxConcurrency`?',
-      undefined,
+      'clientOptions.maxConcurency',
+    ],
+    [
+      { clientOptions: { hedge: { after: 1 } } },
+      'unknown option `after` in hedge — did you mean `afterMs`?',
+      'clientOptions.hedge.after',
     ],
   ])(
     'createGatewayMcpServer(%o) is refused, naming the closest option',
     (options, message, field) => {
       expect(() => createGatewayMcpServer({ catalogRefreshMs: 0, ...options } as never)).toThrow(
-        expect.objectContaining({ code: 'configuration_error', message, ...(field && { field }) }),
+        expect.objectContaining({ code: 'configuration_error', message, field }),
       );
     },
   );

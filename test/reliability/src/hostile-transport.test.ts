@@ -451,7 +451,7 @@ describe('hostile: client arguments (13.3/13.4)', () => {
     spec(
       'C-timeout-nan',
       "per-call timeoutMs: NaN / '100'",
-      'GatewayError configuration_error naming timeoutMs',
+      'GatewayError invalid_request_error naming timeoutMs',
       'NaN disabled the deadline; "100" was concatenated',
     ),
     async () => {
@@ -460,7 +460,7 @@ describe('hostile: client arguments (13.3/13.4)', () => {
         const error = await client
           .chat(ask, { timeoutMs: timeoutMs as never })
           .catch((e: unknown) => e);
-        expect(error).toMatchObject({ code: 'configuration_error', field: 'timeoutMs' });
+        expect(error).toMatchObject({ code: 'invalid_request_error', field: 'timeoutMs' });
       }
     },
   );

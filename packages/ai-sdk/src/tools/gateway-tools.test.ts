@@ -241,7 +241,7 @@ describe('service helpers', () => {
       }
     })();
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ argument: 'targetLanguage' });
+    expect(error).toMatchObject({ argument: 'tools.translate.targetLanguage' });
     expect((error as Error).message).toContain('"german" is not a language code');
     expect(gateway().tools.translate({ targetLanguage: 'pt-BR' }).description).toContain('pt-BR');
   });

@@ -16,6 +16,7 @@ import {
 } from '@infergate/core/internal';
 import { loadServiceParts } from '../shared/load-lazily';
 import { mapGatewayError, SETTINGS_CONTEXT } from '../shared/map-gateway-error';
+import { optionRefusal } from '../shared/option-refusal';
 import type {
   GatewayOcrResult,
   GatewayServices,
@@ -112,15 +113,27 @@ const TOOL_OPTION_KEYS = {
  * Core's definition of a tool; an option it refuses (a fixed `targetLanguage` that is no language
  * code) fails the tool's making as an `InvalidArgumentError`, rather than every call of the tool.
  * An unknown key of the tool's options (`descripton`), which would do nothing, fails it as a
- * model's unknown setting does (`LoadSettingError`), naming the closest known one.
+ * model's unknown setting does (`LoadSettingError`, core's refusal its `cause`), naming the
+ * closest known one. Either names the option by its path as the tool's options are given
+ * (`tools.translate({ … })`): `tools.translate.descripton`, `tools.translate.targetLanguage`.
  */
 function toolDefinition(name: ServiceToolName, given: object, options: ServiceToolOptions) {
+  const path = `tools.${name}.`;
   try {
     const known = Object.keys(TOOL_OPTION_KEYS[name]);
-    refuseUnknownOptions(given, known, `tools.${name} options`, 'model setting');
+    refuseUnknownOptions(given, known, `tools.${name} options`, 'model setting', undefined, path);
+  } catch (error) {
+    const setting = mapGatewayError(error, SETTINGS_CONTEXT);
+    // (`LoadSettingError` takes a message only: core's refusal, with its field, is kept as cause.)
+    if (setting instanceof Error && setting !== error) {
+      Object.defineProperty(setting, 'cause', { value: error, configurable: true, writable: true });
+    }
+    throw setting;
+  }
+  try {
     return serviceToolDefinition(name, options);
   } catch (error) {
-    throw mapGatewayError(error, SETTINGS_CONTEXT);
+    throw optionRefusal(error, (field) => `${path}${field}`);
   }
 }
 

@@ -79,8 +79,8 @@ export function checkCallOptions(options: CallOptions | undefined, call: CallNam
       throw unknownCallOption(key, call, options);
   }
   // Every option of a kind by its rule (`onResponse` that is no function was dropped unseen); a
-  // bad one is a `configuration_error`, as from the client (fixed when the code is).
-  checkGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
+  // bad one is an `invalid_request_error`, as every call option's (the code follows the place).
+  checkGroup(CALL_OPTIONS, options, 'call option', '');
   // Before the call's first request (its catalog read too): the key is the client's.
   if (options.headers !== undefined) refuseAuthorization(headerRecord(options.headers));
   const { signal, capabilities } = options as CallOptions & { capabilities?: unknown };

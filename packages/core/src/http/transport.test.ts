@@ -332,7 +332,7 @@ describe('bounded reads (a body never grows memory past maxResponseBytes)', () =
     const client = make(ok);
     for (const timeoutMs of [Number.NaN, '100', 0, -1, Number.POSITIVE_INFINITY]) {
       expect(await translate(client, { timeoutMs })).toMatchObject({
-        code: 'configuration_error',
+        code: 'invalid_request_error',
         field: 'timeoutMs',
       });
     }
