@@ -14,6 +14,7 @@ import {
   startOutage,
 } from './redis-outage';
 import { schemeMismatch } from './scheme-check';
+import { tlsSettingsRefusal } from './tls-settings';
 
 type RedisClient = ReturnType<typeof createClient>;
 
@@ -208,7 +209,7 @@ class BudgetConnection implements RedisConnection {
     // Keep trying in the background (a call waits for it at most `commandTimeoutMs`; no offline
     // queue: commands are never sent late from a buffer), unless Redis refused the budget.
     const reconnectStrategy = (retries: number, cause: Error) => {
-      const refusal = refusalOf(cause);
+      const refusal = refusalOf(cause) ?? tlsSettingsRefusal(cause, options.tls);
       if (refusal !== undefined) {
         this.#refusal ??= refusal;
         return refusal;
