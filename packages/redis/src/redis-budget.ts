@@ -45,8 +45,9 @@ export interface RedisBudgetOptions {
   /** Bound on connecting and on every Redis command; past it Redis counts as unreachable until
    *  it answers again. Default 2000. */
   commandTimeoutMs?: number;
-  /** Where the one fallback warning (saying why), the one limit warning and the one warning of
-   *  leases re-taken past the key's limit (after a stall) go. Default `console.warn`. */
+  /** Where the one fallback warning (saying why), the one limit warning, the one warning of
+   *  leases re-taken past the key's limit (after a stall) and the one of an `allkeys-*` maxmemory
+   *  policy go. Default `console.warn`. */
   warn?: (message: string) => void;
 }
 
@@ -133,6 +134,11 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     onSend: () => {
       stats.roundTrips += 1;
     },
+    onAllKeysEviction: (policy) =>
+      warnOnce(
+        'eviction',
+        `@infergate/redis: this Redis's maxmemory-policy is ${policy}, which the budget does not support: when Redis is full it may evict the leases of calls still in flight (the gateway then sees more than the key's limit) and waiters' places in line; use noeviction or a volatile-* policy, or a Redis of the budget's own`,
+      ),
   });
   const onPastLimit = pastLimitWarning(warnOnce);
   const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout, onPastLimit }, stats);

@@ -107,6 +107,8 @@ export interface ConnectOptions {
   probe: LeaseKeys;
   /** Counts each script actually sent (the budget's `roundTrips`). */
   onSend(): void;
+  /** The access check found an `allkeys-*` maxmemory policy (named): Redis may evict leases. */
+  onAllKeysEviction(policy: string): void;
 }
 
 /**
@@ -554,6 +556,7 @@ class BudgetConnection implements RedisConnection {
           await this.#subscriber.subscribe(channel, () => {});
           await this.#subscriber.unsubscribe(channel);
         },
+        onAllKeysEviction: (policy) => this.#options.onAllKeysEviction(policy),
       },
       this.#options.probe,
     )
