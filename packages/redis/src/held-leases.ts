@@ -21,6 +21,8 @@ export class HeldLeases {
   readonly #held = new Map<string, HeldId>();
   /** Ids whose census channel this process answers. */
   readonly #census = new Set<string>();
+  /** `noneHeld()`'s waits. */
+  #whenNoneHeld: (() => void)[] = [];
 
   constructor(leases: RedisLeases, redis: Pick<RedisConnection, 'subscribe'>, ttl: number) {
     this.#leases = leases;
@@ -55,6 +57,13 @@ export class HeldLeases {
     await Promise.all([...this.#held.keys()].map((id) => this.#refresh(id, false)));
   }
 
+  /** Resolves once this process holds no lease (at once when it holds none): `close()` keeps
+   *  refreshing the leases of calls still in flight until then. */
+  noneHeld(): Promise<void> {
+    if (this.#held.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#whenNoneHeld.push(resolve));
+  }
+
   /** Stops the refreshes (the budget closes). */
   close(): void {
     for (const entry of this.#held.values()) clearInterval(entry.refresh);
@@ -84,6 +93,8 @@ export class HeldLeases {
     if (entry.tokens.size > 0) return;
     this.#held.delete(id);
     clearInterval(entry.refresh);
+    if (this.#held.size > 0) return;
+    for (const resolve of this.#whenNoneHeld.splice(0)) resolve();
   }
 
   /** Extends (and re-takes when lost) every lease this process holds on `id`. */

@@ -49,14 +49,18 @@ export const CONNECTION_COMMANDS: readonly string[] = ['EVAL', 'SUBSCRIBE', 'UNS
 /** What the probe script answers on a Redis Cluster node (its keys served there or not). */
 const CLUSTER_MARK = 'cluster_enabled:1';
 
-/** KEYS: a sorted set, a counter, a string. ARGV: a channel. Returns {} or {command, error}.
- *  First asks INFO whether this is a Redis Cluster node (the user may lack +info: then only a
- *  MOVED or CLUSTERDOWN reply tells, `refusalOf`). */
+/** KEYS: a sorted set, a counter, a string. ARGV: a channel. Returns {command, error, policy}:
+ *  the first command refused ('' when none) and Redis's `maxmemory_policy` ('' when unknown).
+ *  First asks INFO whether this is a Redis Cluster node, and its eviction policy (the user may
+ *  lack +info: then only a MOVED or CLUSTERDOWN reply tells a cluster, `refusalOf`, and the
+ *  policy is not known). */
 export const PROBE_SCRIPT = `
 local info = redis.pcall('INFO', 'cluster')
 if type(info) == 'string' and string.find(info, '${CLUSTER_MARK}', 1, true) then
-  return {'INFO', '${CLUSTER_MARK}'}
+  return {'INFO', '${CLUSTER_MARK}', ''}
 end
+local memory = redis.pcall('INFO', 'memory')
+local policy = type(memory) == 'string' and string.match(memory, 'maxmemory_policy:([%w%-]+)') or ''
 local failed
 local function try(...)
   if failed then return end
@@ -64,13 +68,16 @@ local function try(...)
   if type(answer) == 'table' and answer.err then failed = {(...), answer.err} end
 end
 ${PROBED.map(([command, args]) => `try('${command}'${args === '' ? '' : `, ${args}`})`).join('\n')}
-return failed or {}
+failed = failed or {'', ''}
+return {failed[1], failed[2], policy}
 `;
 
 /** What the access check needs of the connection (the script one and the pub/sub one). */
 export interface AccessProbe {
   evalProbe(keys: string[], args: string[]): Promise<unknown>;
   subscribeProbe(channel: string): Promise<void>;
+  /** Redis evicts any key when full (`allkeys-*`, named): the budget's leases included. */
+  onAllKeysEviction(policy: string): void;
 }
 
 /**
@@ -91,13 +98,16 @@ export async function checkAccess(
       [keys.holders, keys.seq, keys.settle],
       [`${keys.wake}probe`],
     );
-    if (Array.isArray(answer) && answer.length === 2) {
-      const [command, error] = answer.map(String) as [string, string];
+    if (Array.isArray(answer) && answer.length === 3) {
+      const [command, error, policy] = answer.map(String) as [string, string, string];
       if (error === CLUSTER_MARK) return clusterRefused('INFO cluster says cluster_enabled:1');
-      scripts = refusalOf(new Error(error), command);
-      // Not the user's rights: Redis's state (READONLY on a replica, OOM, LOADING, BUSY), a
-      // failure that ends when Redis recovers.
-      if (scripts === undefined) throw new RedisErrorReply(error);
+      if (policy.startsWith('allkeys-')) probe.onAllKeysEviction(policy);
+      if (command !== '') {
+        scripts = refusalOf(new Error(error), command);
+        // Not the user's rights: Redis's state (READONLY on a replica, OOM, LOADING, BUSY), a
+        // failure that ends when Redis recovers.
+        if (scripts === undefined) throw new RedisErrorReply(error);
+      }
     }
   } catch (cause) {
     scripts = refusalOf(cause, 'EVAL');

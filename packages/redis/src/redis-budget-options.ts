@@ -75,7 +75,7 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
     if (typeof tls !== 'object' || tls === null || Array.isArray(tls)) {
       throw refused('tls', `an object (${TLS_KEYS.join(', ')})`, tls);
     }
-    refuseUnknownOptions(tls, TLS_KEYS, `${WHERE}'s tls`, 'client option');
+    refuseUnknownOptions(tls, TLS_KEYS, `${WHERE}'s tls`, 'client option', undefined, 'tls.');
   }
   for (const [key, field] of Object.entries(BUDGET_OPTIONS)) {
     const value: unknown = options[key as keyof RedisBudgetOptions];

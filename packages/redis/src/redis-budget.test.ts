@@ -88,7 +88,8 @@ describe('createRedisBudget', () => {
     const crashed = budget({ leaseTtlMs: 60_000 });
     const id = `ttl-${Math.random()}`;
     await crashed.acquire(request(id, 1));
-    await crashed.close(); // never releases, never refreshes again
+    // Never releases, never refreshes again (close() not waiting for the lease held).
+    await crashed.close({ signal: AbortSignal.abort() });
     const survivor = budget({ leaseTtlMs: 60_000 });
     const waiting = survivor.acquire(request(id, 1));
     await queued(id);
@@ -212,24 +213,26 @@ describe('close() while calls wait', () => {
     // Three wait in Redis's queue, a fourth for this process's own slot (its limit is reached).
     const waiting = [1, 2, 3, 4].map(() => closing.acquire(request(id)).catch((e: unknown) => e));
     await queued(id, 3);
-    await closing.close();
+    const closed = closing.close(); // (resolves once `held`, a call in flight, is released)
     for (const failure of await Promise.all(waiting)) {
       expect(isGatewayError(failure) && failure.code).toBe('aborted');
       expect(String((failure as Error).message)).toContain('the budget was closed');
     }
-    expect(await file.admin.zCard(queue)).toBe(0);
+    await pollUntil(async () => (await file.admin.zCard(queue)) === 0, 'the tickets out');
     for (const later of [closing.acquire(request(id)), closing.acquireIfFree(request(id))]) {
       const failure = await later.catch((e: unknown) => e);
       expect(isGatewayError(failure) && failure.code).toBe('aborted');
     }
     expect(closing.stats.fallbackAcquires).toBe(0);
     expect(warnings).toEqual([]);
-    // The lease held at close() stays counted (its call may still run) until its TTL runs out;
-    // a slot freed by another process goes to nobody of the closed budget.
-    held.release();
+    // The lease held at close() stays counted while its call runs, and close() sends its release
+    // when it ends; a slot freed by another process goes to nobody of the closed budget.
     expect(await file.admin.zCard(holders)).toBe(4);
     othersLeases[0]!.release();
     await pollUntil(async () => (await file.admin.zCard(holders)) === 3, 'the release');
+    held.release();
+    await closed;
+    expect(await file.admin.zCard(holders)).toBe(2);
     for (const lease of othersLeases.slice(1)) lease.release();
   });
 });

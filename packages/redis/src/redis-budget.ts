@@ -45,8 +45,9 @@ export interface RedisBudgetOptions {
   /** Bound on connecting and on every Redis command; past it Redis counts as unreachable until
    *  it answers again. Default 2000. */
   commandTimeoutMs?: number;
-  /** Where the one fallback warning (saying why), the one limit warning and the one warning of
-   *  leases re-taken past the key's limit (after a stall) go. Default `console.warn`. */
+  /** Where the one fallback warning (saying why), the one limit warning, the one warning of
+   *  leases re-taken past the key's limit (after a stall) and the one of an `allkeys-*` maxmemory
+   *  policy go. Default `console.warn`. */
   warn?: (message: string) => void;
 }
 
@@ -89,12 +90,14 @@ export interface RedisBudget extends KeyBudget {
   ready(): Promise<void>;
   /**
    * Refuses the calls still waiting for a slot at once, and every later one, with a `GatewayError`
-   * `aborted` (the budget was closed; never the fallback), takes their tickets out of Redis, sends
-   * the releases still pending (waiting for them `commandTimeoutMs` at most), then closes the
-   * Redis connections (at once when Redis is known unreachable).
-   * A lease held stays counted in Redis until its TTL runs out (its call may still run).
+   * `aborted` (the budget was closed; never the fallback), takes their tickets out of Redis, keeps
+   * refreshing the leases of the calls still in flight until each is released, sends the releases
+   * still pending (waiting for them `commandTimeoutMs` at most), then closes the Redis connections
+   * (at once when Redis is known unreachable). `signal`: aborted, it stops waiting for the calls
+   * in flight (e.g. `AbortSignal.timeout(25_000)` within a grace period); their leases then stay
+   * counted in Redis until their TTL runs out (a call may still run).
    */
-  close(): Promise<void>;
+  close(options?: { signal?: AbortSignal }): Promise<void>;
 }
 
 /**
@@ -133,6 +136,11 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     onSend: () => {
       stats.roundTrips += 1;
     },
+    onAllKeysEviction: (policy) =>
+      warnOnce(
+        'eviction',
+        `@infergate/redis: this Redis's maxmemory-policy is ${policy}, which the budget does not support: when Redis is full it may evict the leases of calls still in flight (the gateway then sees more than the key's limit) and waiters' places in line; use noeviction or a volatile-* policy, or a Redis of the budget's own`,
+      ),
   });
   const onPastLimit = pastLimitWarning(warnOnce);
   const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout, onPastLimit }, stats);
@@ -182,30 +190,36 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       return slot && closing.take(slot, (own) => acquireLeaseIfFree(queue, request, own));
     },
     ready: () => readyOrWhy(redis, commandTimeout, closing),
-    close: () => closeBudget({ closing, wakeUps, held, leases, redis, commandTimeout }),
+    close: (options) =>
+      closeBudget({ closing, wakeUps, held, leases, redis, commandTimeout }, options?.signal),
   };
 }
 
 /**
  * `close()`: the calls still waiting are refused at once and leave Redis's queue (a wait for a
- * script's answer, or for a stopped Redis to come back, included), then the releases sent go out
- * (a call that ended right before close() gives its slot back now, not after a TTL), waited for
- * one command timeout at most in all, then both connections close together (dropped at once when
- * Redis is known unreachable). The leases held stay counted in Redis until their TTL runs out:
- * their calls may still be running, and giving their slots back would let another process send
- * one request more than the key's limit.
+ * script's answer, or for a stopped Redis to come back, included). The calls in flight keep their
+ * leases refreshed until each ends (a SIGTERM's grace period, a long stream): a lease left to
+ * expire while its call still runs would let another process send one request more than the
+ * key's limit, one TTL later. Then (or once `signal` aborts: the leases still held then stay
+ * counted until their TTL runs out) the releases sent go out, waited for one command timeout at
+ * most in all, and both connections close together (dropped at once when Redis is known
+ * unreachable).
  */
-async function closeBudget(parts: {
-  closing: BudgetClosing;
-  wakeUps: WakeUps;
-  held: HeldLeases;
-  leases: RedisLeases;
-  redis: RedisConnection;
-  commandTimeout: number;
-}): Promise<void> {
+async function closeBudget(
+  parts: {
+    closing: BudgetClosing;
+    wakeUps: WakeUps;
+    held: HeldLeases;
+    leases: RedisLeases;
+    redis: RedisConnection;
+    commandTimeout: number;
+  },
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const ended = parts.closing.close();
   parts.wakeUps.pollAll(); // (the waits in Redis's queue end now)
   await ended;
+  await untilAborted(parts.held.noneHeld(), signal);
   parts.held.close();
   // (Releases unanswered for a command timeout: Redis is not answering, drop the sockets.)
   const unanswered = await withTimeout(parts.leases.flush(), parts.commandTimeout).then(
@@ -213,6 +227,20 @@ async function closeBudget(parts: {
     () => true,
   );
   await parts.redis.close(unanswered);
+}
+
+/** `done`, or `signal`'s abort, whichever comes first (never rejects). */
+function untilAborted(done: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return done;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const end = () => {
+      signal.removeEventListener('abort', end);
+      resolve();
+    };
+    signal.addEventListener('abort', end, { once: true });
+    void done.then(end);
+  });
 }
 
 /**

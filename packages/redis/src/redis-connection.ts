@@ -14,6 +14,7 @@ import {
   startOutage,
 } from './redis-outage';
 import { schemeMismatch } from './scheme-check';
+import { tlsSettingsRefusal } from './tls-settings';
 
 type RedisClient = ReturnType<typeof createClient>;
 
@@ -106,6 +107,8 @@ export interface ConnectOptions {
   probe: LeaseKeys;
   /** Counts each script actually sent (the budget's `roundTrips`). */
   onSend(): void;
+  /** The access check found an `allkeys-*` maxmemory policy (named): Redis may evict leases. */
+  onAllKeysEviction(policy: string): void;
 }
 
 /**
@@ -208,7 +211,7 @@ class BudgetConnection implements RedisConnection {
     // Keep trying in the background (a call waits for it at most `commandTimeoutMs`; no offline
     // queue: commands are never sent late from a buffer), unless Redis refused the budget.
     const reconnectStrategy = (retries: number, cause: Error) => {
-      const refusal = refusalOf(cause);
+      const refusal = refusalOf(cause) ?? tlsSettingsRefusal(cause, options.tls);
       if (refusal !== undefined) {
         this.#refusal ??= refusal;
         return refusal;
@@ -553,6 +556,7 @@ class BudgetConnection implements RedisConnection {
           await this.#subscriber.subscribe(channel, () => {});
           await this.#subscriber.unsubscribe(channel);
         },
+        onAllKeysEviction: (policy) => this.#options.onAllKeysEviction(policy),
       },
       this.#options.probe,
     )

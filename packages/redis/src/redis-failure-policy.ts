@@ -7,10 +7,13 @@ import type { RedisLeases } from './redis-leases';
 
 /** Warns once per kind: the fallback, a smaller limit found in Redis, and leases re-taken past
  *  the key's limit. */
-export type WarnOnce = (kind: 'fallback' | 'limit' | 'pastLimit', message: string) => void;
+export type WarnOnce = (
+  kind: 'fallback' | 'limit' | 'pastLimit' | 'eviction',
+  message: string,
+) => void;
 
 export function warnOnceEach(warn: (message: string) => void): WarnOnce {
-  const warned = new Set<'fallback' | 'limit' | 'pastLimit'>();
+  const warned = new Set<Parameters<WarnOnce>[0]>();
   return (kind, message) => {
     if (warned.has(kind)) return;
     warned.add(kind);

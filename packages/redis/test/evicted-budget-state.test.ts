@@ -127,3 +127,22 @@ describe("the id's state lost but for its queue (`seq` gone, waiters still in li
     expect(asked).toEqual(['lost']);
   });
 });
+
+describe('an allkeys-* maxmemory policy (not supported)', () => {
+  it.each(['allkeys-lru', 'volatile-lru', 'noeviction'])(
+    'under %s, ready() warns once naming it, for allkeys-* only',
+    async (policy) => {
+      await file.admin.configSet({ 'maxmemory-policy': policy });
+      const warnings: string[] = [];
+      const b = file.budget({ warn: (message) => warnings.push(message) });
+      await b.ready();
+      const held = await b.acquire(request(`ig-policy-${randomUUID()}`));
+      held.release();
+      expect(warnings).toEqual(
+        policy.startsWith('allkeys-')
+          ? [expect.stringMatching(/maxmemory-policy is allkeys-lru, which the budget does not/)]
+          : [],
+      );
+    },
+  );
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createGatewayClient, type GatewayError, isGatewayError } from '@infergate/core';
 import { caught, type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
@@ -185,6 +185,38 @@ describe('refuses to start when Redis does not let it in', () => {
     open.push(b);
     const error = await refusal(b.ready());
     expect(error.message).toContain('TLS certificate was not accepted');
+  });
+
+  // Client-side TLS settings Node cannot use fail before any byte reaches Redis, at every attempt:
+  // no outage, so the calls fail with a configuration_error naming the field (never its value,
+  // a private key) instead of silently counting per process under the default 'fallback'.
+  it.each([
+    [
+      '`tls.cert` and `tls.key` given as file paths',
+      () => ({
+        cert: certificates.certFile,
+        key: certificates.keyFile,
+      }),
+      /`tls.cert` and `tls.key` could not be read \(ERR_OSSL_PEM_NO_START_LINE/,
+    ],
+    [
+      'a `tls.key` of another certificate',
+      () => ({
+        cert: readFileSync(certificates.certFile, 'utf8'),
+        key: readFileSync(join(dirname(certificates.keyFile), 'ca.key'), 'utf8'),
+      }),
+      /`tls.key` is not the private key of `tls.cert` \(ERR_OSSL_X509_KEY_VALUES_MISMATCH/,
+    ],
+  ])('%s (the client side), for ready() and a call', async (_, settings, words) => {
+    const { url } = await aclUser();
+    const tls = { ca: certificates.ca, ...settings() };
+    secrets.push(readFileSync(certificates.keyFile, 'utf8').split('\n')[1]!);
+    const b = budget({ url, tls });
+    const refused = await refusal(b.ready());
+    expect(refused.message).toMatch(words);
+    const call = await refusal(chat(client(b), 1));
+    expect(call.message).toMatch(words);
+    expect(b.stats.fallbackAcquires).toBe(0);
   });
 
   it('a URL it cannot use, without quoting it', async () => {

@@ -1,0 +1,53 @@
+import { createSecureContext } from 'node:tls';
+import { GatewayError } from '@infergate/core';
+import type { RedisTlsOptions } from './redis-connection';
+
+/**
+ * The refusal of `tls` settings that Node cannot make a TLS context of (a `cert` or `key` given as
+ * a file path instead of its PEM text, a key of another certificate), or `undefined`. OpenSSL
+ * raises these (`ERR_OSSL_…`) before any byte reaches Redis, at every attempt: no outage ends
+ * them, so they are a configuration error, not a reason to fall back to counting per process.
+ * Asked only once a connection attempt failed, so a working budget never pays for it. The message
+ * names the field, never its value (a private key).
+ */
+export function tlsSettingsRefusal(
+  cause: unknown,
+  tls: RedisTlsOptions | undefined,
+): GatewayError | undefined {
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (tls === undefined || typeof code !== 'string' || !code.startsWith('ERR_OSSL_')) {
+    return undefined;
+  }
+  const whole = contextError(tls);
+  if (whole === undefined) return undefined; // (the settings are fine: the error came from elsewhere)
+  const fields = (['ca', 'cert', 'key'] as const).filter(
+    (field) => tls[field] !== undefined && contextError({ [field]: tls[field] }) !== undefined,
+  );
+  const which =
+    fields.length > 0
+      ? `${fields.map((field) => `\`tls.${field}\``).join(' and ')} could not be read`
+      : '`tls.key` is not the private key of `tls.cert`';
+  return new GatewayError({
+    code: 'configuration_error',
+    message: `@infergate/redis: the TLS settings cannot be used: ${which} (${whole.code}: ${whole.reason}): pass each as the PEM text (readFileSync(path, 'utf8')), not a file path, and the key that belongs to the certificate. Every call of this budget fails with this error; fix \`tls\` and create the budget again.`,
+    field: fields.length === 1 ? `tls.${fields[0]}` : 'tls',
+  });
+}
+
+/** OpenSSL's code and words when Node cannot make a TLS context of `tls`. */
+function contextError(tls: RedisTlsOptions): { code: string; reason: string } | undefined {
+  try {
+    createSecureContext(tls);
+    return undefined;
+  } catch (error) {
+    const { code, reason, message } = error as {
+      code?: unknown;
+      reason?: unknown;
+      message?: unknown;
+    };
+    return {
+      code: typeof code === 'string' ? code : 'ERR_OSSL',
+      reason: typeof reason === 'string' ? reason : String(message),
+    };
+  }
+}
