@@ -132,6 +132,8 @@ const NO_PROTOCOL_SECTION: Record<string, Record<string, string>> = {
   redis: {
     'index.ts': 'an entry: it lists the public API, each name implemented elsewhere',
     'redis-connection.ts': 'Redis’s connections, bounds and reconnecting, not the gateway’s',
+    'tls-settings.ts':
+      'whether Node can build a TLS context from the budget’s settings, not the gateway’s',
     'redis-access.ts': 'whether Redis’s ACL user and TLS certificate let the budget in',
     'redis-outage.ts': 'a known Redis outage and its end',
     'scheme-check.ts': 'which scheme the server at the URL speaks: Redis’s protocols',

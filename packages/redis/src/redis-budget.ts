@@ -136,11 +136,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     onSend: () => {
       stats.roundTrips += 1;
     },
-    onAllKeysEviction: (policy) =>
-      warnOnce(
-        'eviction',
-        `@infergate/redis: this Redis's maxmemory-policy is ${policy}, which the budget does not support: when Redis is full it may evict the leases of calls still in flight (the gateway then sees more than the key's limit) and waiters' places in line; use noeviction or a volatile-* policy, or a Redis of the budget's own`,
-      ),
+    onAllKeysEviction: (policy) => warnOnce('eviction', allKeysEvictionWarning(policy)),
   });
   const onPastLimit = pastLimitWarning(warnOnce);
   const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout, onPastLimit }, stats);
@@ -193,6 +189,11 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     close: (options) =>
       closeBudget({ closing, wakeUps, held, leases, redis, commandTimeout }, options?.signal),
   };
+}
+
+/** Why an `allkeys-*` policy is a problem, said once: Redis may evict the budget's own keys. */
+function allKeysEvictionWarning(policy: string): string {
+  return `@infergate/redis: this Redis's maxmemory-policy is ${policy}, which the budget does not support: when Redis is full it may evict the leases of calls still in flight (the gateway then sees more than the key's limit) and waiters' places in line; use noeviction or a volatile-* policy, or a Redis of the budget's own`;
 }
 
 /**
