@@ -88,7 +88,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       waits++;
       // A retry scheduled: the call may end during its wait (then no attempt follows).
       events?.retry(attempt, step.waitMs, step.failure ?? result);
-      await wait(step.waitMs, scope, request, result);
+      await wait(step.waitMs, scope, request, step.failure ?? result);
     }
   } catch (error) {
     // Before the slot is released: lets siblings stop before they take it.
