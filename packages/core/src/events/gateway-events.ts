@@ -204,6 +204,14 @@ export interface GatewayRetryEvent extends GatewayEventBase {
    */
   reason: GatewayErrorCode;
   status?: number;
+  /**
+   * The model the retry asks again: the failed attempt's; a round's, the model whose failure
+   * `reason` is (the first in the list's order; the next `attempt` event names the model asked,
+   * the round's order by free capacity may put another first).
+   */
+  model?: string;
+  /** The attempt `reason` came from, when not `attempt` (a round retrying an earlier failure). */
+  reasonAttempt?: number;
 }
 
 /**

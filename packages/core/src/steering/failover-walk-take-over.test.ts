@@ -89,6 +89,7 @@ describe('FailoverWalk.takeOver', () => {
       expect(hedge.next(failure('invalid_structured_output', 200), 0, limits)).toEqual({
         waitMs: 600,
         failure: busy,
+        model: 'a',
       });
       expect(hedge.startAttempt()).toBe('a');
     } finally {

@@ -109,11 +109,15 @@ export interface FailedHop {
  */
 export const ROUND_SLACK_MS = 100;
 
-/** A failover failure of a model, and when it came (its `Retry-After` counts from then). */
+/**
+ * A failover failure of a model, and when it came (its `Retry-After` counts from then); `attempt`,
+ * the call's attempt it ended (for the `retry` event of a round retrying it).
+ */
 interface TimedFailure {
   model: string;
   error: GatewayError;
   at: number;
+  attempt?: number | undefined;
 }
 
 /**
@@ -200,6 +204,8 @@ export class FailoverWalk {
    * once it failed, until the next attempt is sent.
    */
   #attemptStartedAt: number | undefined;
+  /** The call's number of the current model's attempt (`startAttempt`), when told. */
+  #attempt: number | undefined;
 
   /**
    * How long the current model's attempt has run (a hedge's `waitedMs` on `from`): 0 between
@@ -287,7 +293,8 @@ export class FailoverWalk {
    * The order is taken here, not when the call queued or left a model: calls that queued together
    * must not all go to the model that had free capacity then.
    */
-  startAttempt(events?: CallEvents): string {
+  startAttempt(events?: CallEvents, attempt?: number): string {
+    this.#attempt = attempt;
     let deferred = this.#passedOverByHedge;
     this.#passedOverByHedge = [];
     if (this.#choose) {
@@ -507,7 +514,7 @@ export class FailoverWalk {
       if (failure) this.#unlisted = { model: this.model, failure };
       const waitMs = nextRetryWait(error, waits, limits);
       if (waitMs === undefined) return undefined;
-      if (failure) this.#waitingFor = [{ model: this.model, error: failure, at: monotonicNow() }];
+      if (failure) this.#waitingFor = [this.#timed(failure)];
       return { waitMs };
     }
     const from = this.model;
@@ -515,7 +522,7 @@ export class FailoverWalk {
     this.hops.push(hop);
     this.failed.push({ model: from, error });
     this.#unlisted = undefined;
-    this.#roundFailures.push({ model: from, error, at: monotonicNow() });
+    this.#roundFailures.push(this.#timed(error));
     this.#takeFreed();
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
@@ -525,6 +532,11 @@ export class FailoverWalk {
       return { now: true };
     }
     return this.#nextRound(waits, limits);
+  }
+
+  /** The current model's failure `error`, now, in its attempt. */
+  #timed(error: GatewayError): TimedFailure {
+    return { model: this.model, error, at: monotonicNow(), attempt: this.#attempt };
   }
 
   /**
@@ -550,6 +562,7 @@ export class FailoverWalk {
     const retry = this.#retryRound(waits, limits);
     if (retry === undefined) return undefined;
     const { again, cooling, waitMs, failure } = retry;
+    const [{ model, attempt }] = again as [TimedFailure];
     this.#round = again.map(({ model }) => model);
     this.#waitingFor = again;
     this.#index = 0;
@@ -558,7 +571,9 @@ export class FailoverWalk {
     this.#roundFailures = [];
     this.#cooling = cooling;
     // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
-    return { waitMs, failure };
+    const step: NextAttempt = { waitMs, failure, model };
+    if (attempt !== undefined) step.failedAttempt = attempt;
+    return step;
   }
 
   /**
