@@ -409,7 +409,16 @@ export class CallEvents {
     this.#send(event);
   }
 
-  retry(attempt: number, delayMs: number, error: unknown): void {
+  /**
+   * A retry scheduled after `attempt` failed, for `error`: the failure of attempt `retried.failedIn`
+   * (a round's: not always `attempt`'s), whose model (`retried.model`) the retry asks again.
+   */
+  retry(
+    attempt: number,
+    delayMs: number,
+    error: unknown,
+    retried: { model?: string | undefined; failedIn?: number } = {},
+  ): void {
     if (!isGatewayError(error)) return;
     const event: Fields<GatewayRetryEvent> = {
       type: 'retry',
@@ -418,6 +427,9 @@ export class CallEvents {
       reason: error.code,
     };
     if (error.status !== undefined) event.status = error.status;
+    if (retried.model !== undefined) event.model = retried.model;
+    const { failedIn } = retried;
+    if (failedIn !== undefined && failedIn !== attempt) event.reasonAttempt = failedIn;
     this.#send(event);
   }
 

@@ -204,6 +204,14 @@ export interface GatewayRetryEvent extends GatewayEventBase {
    */
   reason: GatewayErrorCode;
   status?: number;
+  /**
+   * The model the retry asks again: the failed attempt's; a round's, the model whose failure
+   * `reason` is (the first in the list's order; the next `attempt` event names the model asked,
+   * the round's order by free capacity may put another first).
+   */
+  model?: string;
+  /** The attempt `reason` came from, when not `attempt` (a round retrying an earlier failure). */
+  reasonAttempt?: number;
 }
 
 /**
@@ -233,7 +241,8 @@ export interface GatewayHedgeEvent extends GatewayEventBase {
  * Why a hedge was not sent: `cap`, the key's hedge allowance (`maxExtra`) is spent; `no_free_slot`,
  * the key's budget (or the client's `maxConcurrency`) has no free slot and a hedge never queues;
  * `no_candidate`, no model has free capacity for it (the listed models left and the slow one are full or
- * offline by the catalog).
+ * offline by the catalog), or none may be asked now: the first run waits for their `Retry-After`, or
+ * for the key's own (`client_concurrency_exceeded`).
  */
 export type HedgeSkipReason = 'cap' | 'no_free_slot' | 'no_candidate';
 

@@ -8,6 +8,7 @@ import {
   type AttemptAnswer,
   type AttemptPolicy,
   type AttemptRequest,
+  type NextAttempt,
   ownAbort,
 } from './attempt-policy';
 import type { RequestSpec, Slot } from './request-types';
@@ -87,8 +88,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       if (!('waitMs' in step)) continue;
       waits++;
       // A retry scheduled: the call may end during its wait (then no attempt follows).
-      events?.retry(attempt, step.waitMs, step.failure ?? result);
-      await wait(step.waitMs, scope, request, result);
+      await wait(step.waitMs, scope, request, toldRetry(events, attempt, step, request, result));
     }
   } catch (error) {
     // Before the slot is released: lets siblings stop before they take it.
@@ -98,6 +98,23 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
     held?.release((inFlight && !answerStatus?.readToEnd) || lastCut);
     throw error;
   }
+}
+
+/**
+ * Tells a retry scheduled after `attempt` failed with `result`: the failure it is for (the step's,
+ * when it retries an earlier one), and the model it asks again. Returns that failure.
+ */
+function toldRetry(
+  events: CallEvents | undefined,
+  attempt: number,
+  step: Extract<NextAttempt, { waitMs: number }>,
+  request: AttemptRequest,
+  result: GatewayError,
+): GatewayError {
+  const failure = step.failure ?? result;
+  const model = step.model ?? request.model ?? request.requestedModel;
+  events?.retry(attempt, step.waitMs, failure, { model, failedIn: step.failedAttempt ?? attempt });
+  return failure;
 }
 
 /** One attempt: sent once, observed by the call's events, its 2xx answer checked by the policy. */

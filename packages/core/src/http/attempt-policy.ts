@@ -44,10 +44,14 @@ export interface AttemptAnswer {
 /**
  * What follows a failed attempt: a wait, another attempt at once, or nothing (the call fails). A
  * wait is for the attempt's failure, unless it names another (`failure`: a policy whose next
- * attempt retries an earlier request, the one that failed just now not asked again): the `retry`
- * event names the failure the wait is for.
+ * attempt retries an earlier request, the one that failed just now not asked again; `model`, the
+ * model that request asked, asked again; `failedAttempt`, the attempt it failed in): the `retry`
+ * event names the failure the wait is for, and its model.
  */
-export type NextAttempt = { waitMs: number; failure?: GatewayError } | { now: true } | undefined;
+export type NextAttempt =
+  | { waitMs: number; failure?: GatewayError; model?: string; failedAttempt?: number }
+  | { now: true }
+  | undefined;
 
 /**
  * What the attempt loop (attempt-loop.ts) asks between a call's attempts. The loop holds the slot,

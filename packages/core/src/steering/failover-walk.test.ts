@@ -113,14 +113,14 @@ describe('FailoverWalk', () => {
     walk.next(aBusy, 0, retries);
     walk.next(failure('model_not_found', 404), 0, retries);
     const cBusy = failure('model_busy', 429, 1_000);
-    // (Each wait names the failure it is for: the `retry` event's reason.)
-    expect(walk.next(cBusy, 0, retries)).toEqual({ waitMs: 1_000, failure: cBusy });
+    // (Each wait names the failure it is for and its model: the `retry` event's reason, model.)
+    expect(walk.next(cBusy, 0, retries)).toEqual({ waitMs: 1_000, failure: cBusy, model: 'c' });
     // b is unknown to the gateway: not worth another round; a asked for 3 s: it waits its turn.
     expect(walk.model).toBe('c');
     vi.advanceTimersByTime(1_000);
     // c asks for 3 s from now, a's 3 s end sooner: the next round is a's alone, for a's failure.
     const step = walk.next(failure('model_busy', 429, 3_000), 1, retries);
-    expect(step).toEqual({ waitMs: 2_000, failure: aBusy });
+    expect(step).toEqual({ waitMs: 2_000, failure: aBusy, model: 'a' });
     expect(walk.model).toBe('a');
     vi.advanceTimersByTime(2_000);
     // a and c are free again after the same second: both, in the list's order.

@@ -87,6 +87,9 @@ function ownFailure(error: GatewayError): GatewayError | undefined {
   return error.code === 'aborted' ? undefined : error;
 }
 
+/** The key's own limit, the same for every model (failover-reason.ts moves on from none for it). */
+const isKeyLimit = (error: GatewayError) => error.code === 'client_concurrency_exceeded';
+
 /** A hop that failed, with its error (for the message of a call whose every hop failed). */
 export interface FailedHop {
   model: string;
@@ -106,11 +109,15 @@ export interface FailedHop {
  */
 export const ROUND_SLACK_MS = 100;
 
-/** A failover failure of a model, and when it came (its `Retry-After` counts from then). */
+/**
+ * A failover failure of a model, and when it came (its `Retry-After` counts from then); `attempt`,
+ * the call's attempt it ended (for the `retry` event of a round retrying it).
+ */
 interface TimedFailure {
   model: string;
   error: GatewayError;
   at: number;
+  attempt?: number | undefined;
 }
 
 /**
@@ -177,6 +184,14 @@ export class FailoverWalk {
   #waitsBefore = 0;
   /** `WalkPlan.oneAttempt`, until the walk takes over the cut run's. */
   #oneAttempt: boolean;
+  /**
+   * The failures whose retry the walk waits to send (a retry of its model, or a next round's),
+   * from `next`'s wait until the attempt after it starts: each asked only once its Retry-After
+   * passed, by this walk or by the hedge that cut it (`takeOver`).
+   */
+  #waitingFor: TimedFailure[] = [];
+  /** `next` gave no step: the walk ended on its own (it was not cut); nothing is left to take over. */
+  #ended = false;
   /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
   #otherRun: FailoverWalk | undefined;
   /**
@@ -189,6 +204,8 @@ export class FailoverWalk {
    * once it failed, until the next attempt is sent.
    */
   #attemptStartedAt: number | undefined;
+  /** The call's number of the current model's attempt (`startAttempt`), when told. */
+  #attempt: number | undefined;
 
   /**
    * How long the current model's attempt has run (a hedge's `waitedMs` on `from`): 0 between
@@ -276,7 +293,8 @@ export class FailoverWalk {
    * The order is taken here, not when the call queued or left a model: calls that queued together
    * must not all go to the model that had free capacity then.
    */
-  startAttempt(events?: CallEvents): string {
+  startAttempt(events?: CallEvents, attempt?: number): string {
+    this.#attempt = attempt;
     let deferred = this.#passedOverByHedge;
     this.#passedOverByHedge = [];
     if (this.#choose) {
@@ -294,6 +312,7 @@ export class FailoverWalk {
       events?.failover(from, this.model, reason, waitedMs, structured, usage);
     }
     for (const defer of deferred) events?.deferred(defer);
+    this.#waitingFor = [];
     this.#attemptStartedAt = performance.now();
     this.#unlisted = { model: this.model };
     return this.model;
@@ -384,14 +403,21 @@ export class FailoverWalk {
    * model, each once (one this run tried already is not asked again), so a refused answer of this
    * run moves on to them as the unhedged walk would have. Its failures still to be retried and its
    * waits come too: a next round retries them as the unhedged walk's would, within the call's one
-   * `maxRetries` (a hedge's walk, one attempt until now, gets the call's retries).
+   * `maxRetries` (a hedge's walk, one attempt until now, gets the call's retries). A retry the cut
+   * run was waiting to send keeps its failure (asked once its Retry-After passed, in a next round
+   * whose wait is the one the cut run never finished). A run that ended on its own, not cut, gives
+   * its failures only (`adoptFailures`): every model it had was asked, as the unhedged walk's.
    */
   takeOver(other: FailoverWalk): void {
     if (other === this) return;
-    const models = other.leftWhenCut();
     this.#oneAttempt = false;
-    this.#waitsBefore += other.#waits;
-    this.#waits += other.#waits;
+    const waiting = other.#waitingFor;
+    const waits = waiting.length > 0 ? other.#waits - 1 : other.#waits;
+    this.#waitsBefore += waits;
+    this.#waits += waits;
+    other.#roundFailures.push(...waiting);
+    other.#waitingFor = [];
+    const models = other.leftWhenCut().filter((model) => !waiting.some((w) => w.model === model));
     this.adoptFailures(other);
     const added = models.filter(
       (model, at) => !this.#round.includes(model) && models.indexOf(model) === at,
@@ -419,15 +445,27 @@ export class FailoverWalk {
   /**
    * What a run cut by the other's first content leaves (`takeOver`): its current model — the one it
    * was cut in flight on, or between attempts the one it was about to ask (after a failover, or a
-   * retry it was waiting to send) — then the models of its round it had not tried.
+   * retry it was waiting to send) — then the models of its round it had not tried. None when it
+   * ended on its own (`next` gave no step): nothing of it was cut.
    */
   leftWhenCut(): string[] {
-    return this.#round.slice(this.#index);
+    return this.#ended ? [] : this.#round.slice(this.#index);
+  }
+
+  /**
+   * `model` may be asked now by a hedge: this walk is not waiting for its Retry-After (or its
+   * backoff) to pass, nor for the key's own Retry-After (`client_concurrency_exceeded`: the same
+   * for every model, no hedge may go on the key then).
+   */
+  askableNow(model: string): boolean {
+    const waiting = this.#waitingFor;
+    return !waiting.some((failure) => failure.model === model || isKeyLimit(failure.error));
   }
 
   /**
    * A model for a hedged attempt: the one with the most free capacity now among those this round has not
-   * tried yet (those whose breaker opened since left out), taken out of the walk (the first attempt will not go to it); undefined when no other
+   * tried yet (those whose breaker opened since left out, and those the walk waits to retry:
+   * `askableNow`), taken out of the walk (the first attempt will not go to it); undefined when no other
    * is left (the hedge then asks the same model: the gateway sends it to another copy), or when
    * that one is not `usable` (then none is: the order puts the models with free capacity first).
    * The models listed before it that it was chosen over are `deferred` as a walk's pick defers them
@@ -437,7 +475,8 @@ export class FailoverWalk {
     usable: (model: string) => boolean = () => true,
   ): { model: string; deferred: DeferredModel[] } | undefined {
     this.#leaveOut(this.#index + 1);
-    const untried = this.#round.slice(this.#index + 1);
+    // (Waiting for a round, its models are its own: each in its Retry-After.)
+    const untried = this.#round.slice(this.#index + 1).filter((model) => this.askableNow(model));
     const [model] = this.#order ? this.#order(untried) : untried;
     if (model === undefined || !usable(model)) return undefined;
     this.#round = this.#round.filter((other) => other !== model);
@@ -459,6 +498,7 @@ export class FailoverWalk {
     this.#attemptStartedAt = undefined;
     this.#limits = limits;
     this.#waits = step !== undefined && 'waitMs' in step ? taken + 1 : taken;
+    this.#ended = step === undefined;
     return step;
   }
 
@@ -473,14 +513,16 @@ export class FailoverWalk {
       const failure = ownFailure(error);
       if (failure) this.#unlisted = { model: this.model, failure };
       const waitMs = nextRetryWait(error, waits, limits);
-      return waitMs === undefined ? undefined : { waitMs };
+      if (waitMs === undefined) return undefined;
+      if (failure) this.#waitingFor = [this.#timed(failure)];
+      return { waitMs };
     }
     const from = this.model;
     const hop = failedHop(from, reason, this.#methodOf?.(from), error.usage);
     this.hops.push(hop);
     this.failed.push({ model: from, error });
     this.#unlisted = undefined;
-    this.#roundFailures.push({ model: from, error, at: monotonicNow() });
+    this.#roundFailures.push(this.#timed(error));
     this.#takeFreed();
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
@@ -490,6 +532,11 @@ export class FailoverWalk {
       return { now: true };
     }
     return this.#nextRound(waits, limits);
+  }
+
+  /** The current model's failure `error`, now, in its attempt. */
+  #timed(error: GatewayError): TimedFailure {
+    return { model: this.model, error, at: monotonicNow(), attempt: this.#attempt };
   }
 
   /**
@@ -515,14 +562,18 @@ export class FailoverWalk {
     const retry = this.#retryRound(waits, limits);
     if (retry === undefined) return undefined;
     const { again, cooling, waitMs, failure } = retry;
-    this.#round = again;
+    const [{ model, attempt }] = again as [TimedFailure];
+    this.#round = again.map(({ model }) => model);
+    this.#waitingFor = again;
     this.#index = 0;
     this.#choose = true;
     this.#deferred.clear();
     this.#roundFailures = [];
     this.#cooling = cooling;
     // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
-    return { waitMs, failure };
+    const step: NextAttempt = { waitMs, failure, model };
+    if (attempt !== undefined) step.failedAttempt = attempt;
+    return step;
   }
 
   /**
@@ -538,7 +589,7 @@ export class FailoverWalk {
     waits: number,
     limits: RetryAllowance & { remainingMs: number },
   ):
-    | { again: string[]; cooling: TimedFailure[]; waitMs: number; failure: GatewayError }
+    | { again: TimedFailure[]; cooling: TimedFailure[]; waitMs: number; failure: GatewayError }
     | undefined {
     if (waits >= limits.maxRetries) return undefined;
     const last = new Map<string, TimedFailure>();
@@ -564,12 +615,11 @@ export class FailoverWalk {
       !entry.paced && entry.wait <= first + ROUND_SLACK_MS;
     const waitMs = Math.max(first, ...weighed.filter(soon).map(({ wait }) => wait));
     const free = (entry: (typeof weighed)[number]) => entry.paced || entry.wait <= waitMs;
-    const againFailures = weighed
+    const again = weighed
       .filter(free)
       .map(({ failure }) => failure)
       .sort((a, b) => this.#listed.indexOf(a.model) - this.#listed.indexOf(b.model));
-    const again = againFailures.map(({ model }) => model);
     const cooling = weighed.filter((entry) => !free(entry)).map(({ failure }) => failure);
-    return { again, cooling, waitMs, failure: againFailures[0]!.error };
+    return { again, cooling, waitMs, failure: again[0]!.error };
   }
 }

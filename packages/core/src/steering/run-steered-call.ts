@@ -607,7 +607,9 @@ async function hedgeRun<T>(
   }
   const from = walk.model;
   const spare = walk.spare(plan.hasCapacity);
-  const model = spare?.model ?? (plan.hasCapacity(from) ? from : undefined);
+  // (Not the model the walk waits to retry, nor any while the key's own Retry-After runs.)
+  const model =
+    spare?.model ?? (plan.hasCapacity(from) && walk.askableNow(from) ? from : undefined);
   if (model === undefined) {
     slot.release();
     refundHedge(budgetId);

@@ -92,8 +92,8 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
   let held: { counted: () => void; watch: FirstChunkWatch | undefined } | undefined;
   return {
     nextAttempt: input.nextAttempt,
-    request(_attempt, events, answer): AttemptRequest {
-      const model = walk.startAttempt(events);
+    request(attempt, events, answer): AttemptRequest {
+      const model = walk.startAttempt(events, attempt);
       sentAt = performance.now();
       input.onRequest?.();
       const attemptWatch =

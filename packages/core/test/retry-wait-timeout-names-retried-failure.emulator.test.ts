@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { GatewayError } from '../src/index';
+import {
+  askingPlace,
+  driveClock,
+  hedgesOnDrivenClock,
+  only,
+  settledAfter,
+  structuredGateway,
+} from './helpers';
+
+// A call whose deadline ends it during a round's wait names the failure that wait was for — the
+// one the `retry` event names (the first model the round asks again) — not the attempt's that
+// ended the round, a refusal no round retries (docs/gateway-protocol.md §4.7, rv-5hedge F3).
+const BAD = 'community/so-claimed';
+const GOOD = 'community/so-native';
+
+describe('a deadline reached while a round waits', () => {
+  hedgesOnDrivenClock();
+
+  it('ends the call naming the failure the retry event named', async () => {
+    // good's 503 fails over to bad, whose answer fails its check: the round retrying good waits
+    // its back-off (2 s), the deadline (500 ms) comes first.
+    const { gateway, client, events } = await structuredGateway(
+      {},
+      { maxRetries: 1, retryBaseDelayMs: 2_000 },
+    );
+    gateway.emulator.injectFault({ fault: 'service_unavailable', model: GOOD, times: 1 });
+    driveClock();
+    const call = client
+      .chatStream(askingPlace(GOOD), { fallbackModels: [BAD], timeoutMs: 500 })
+      .then((stream) => stream.result());
+    const error = (await settledAfter(
+      1_000,
+      call.catch((failure: GatewayError) => failure),
+    )) as GatewayError;
+    expect(only(events, 'retry')).toMatchObject([{ reason: 'provider_unavailable' }]);
+    expect(error.code).toBe('timeout');
+    expect(error.cause).toMatchObject({ code: 'provider_unavailable' });
+    // (Its message says what it waited to retry after: good's 503, not bad's refusal.)
+    expect(error.message).toMatch(/waiting to retry after: No provider is online/);
+  });
+});
