@@ -91,34 +91,39 @@ export function postChat(
   given: ChatRequest,
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
-  return chatCall(contextOf, given, opts, 'chat', async (context, req, json) => {
-    const { transport } = context;
-    const answered = await answerChat(context, req, opts, false, (spec, via) =>
-      transport.json<ChatCompletionResponse>(spec, opts, via),
-    );
-    return chatResult(answered, req.model, transport, json);
-  });
+  return chatCall(
+    contextOf,
+    given,
+    { opts, name: 'chat' },
+    (context, req) =>
+      answerChat(context, req, opts, false, (spec, via) =>
+        context.transport.json<ChatCompletionResponse>(spec, opts, via),
+      ),
+    (answered, req, json, transport) => chatResult(answered, req.model, transport, json),
+  );
 }
 
 /**
  * What `postChat` and `openChatStream` share: the call's context, its request and options read
- * (`readChatCall`), the JSON steering loaded when the request asks for JSON text, then `answer`;
+ * (`readChatCall`), the JSON steering loaded when the request asks for JSON text, the answer
+ * (`answer`) then read (`read`, in the same turn: a stream's caller gets it as soon as it opened);
  * what any of it throws is redacted of the client's key.
  */
-async function chatCall<T>(
+async function chatCall<A, T>(
   contextOf: ChatContextOf,
   given: ChatRequest,
-  opts: ChatStreamOptions | undefined,
-  name: 'chat' | 'chatStream',
-  answer: (context: ChatContext, req: ChatRequest, json: JsonSteering | undefined) => Promise<T>,
+  call: { opts: ChatStreamOptions | undefined; name: 'chat' | 'chatStream' },
+  answer: (context: ChatContext, req: ChatRequest) => Promise<A>,
+  read: (answered: A, req: ChatRequest, json: JsonSteering | undefined, transport: Transport) => T,
 ): Promise<T> {
   let owner: Transport | undefined;
   try {
     const context = contextOf();
     owner = context.transport;
-    const req = readChatCall(given, opts, name);
+    const req = readChatCall(given, call.opts, call.name);
     const json = asksForJsonText(req) ? await loadSteering() : undefined;
-    return await answer(context, req, json);
+    const answered = await answer(context, req);
+    return read(answered, req, json, context.transport);
   } catch (error) {
     throw redactOwnKey(error, owner);
   }
@@ -191,14 +196,18 @@ export function openChatStream(
   given: ChatRequest,
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
-  return chatCall(contextOf, given, opts, 'chatStream', async (context, req, json) => {
-    const answered = await answerChat(context, req, opts, true, (spec, via) =>
-      context.transport.open(spec, opts, via).catch((error: unknown) => {
-        throw namingStreamUsage(error, spec);
-      }),
-    );
-    return chatStream(answered, req, opts, json);
-  });
+  return chatCall(
+    contextOf,
+    given,
+    { opts, name: 'chatStream' },
+    (context, req) =>
+      answerChat(context, req, opts, true, (spec, via) =>
+        context.transport.open(spec, opts, via).catch((error: unknown) => {
+          throw namingStreamUsage(error, spec);
+        }),
+      ),
+    (answered, req, json) => chatStream(answered, req, opts, json),
+  );
 }
 
 /** The stream of an open answer. */
