@@ -94,11 +94,9 @@ export function postChat(
   return chatCall(
     contextOf,
     given,
-    { opts, name: 'chat' },
-    (context, req) =>
-      answerChat(context, req, opts, false, (spec, via) =>
-        context.transport.json<ChatCompletionResponse>(spec, opts, via),
-      ),
+    opts,
+    'chat',
+    (transport) => (spec, via) => transport.json<ChatCompletionResponse>(spec, opts, via),
     (answered, req, json, transport) => chatResult(answered, req.model, transport, json),
   );
 }
@@ -106,24 +104,32 @@ export function postChat(
 /**
  * What `postChat` and `openChatStream` share: the call's context, its request and options read
  * (`readChatCall`), the JSON steering loaded when the request asks for JSON text, the answer
- * (`answer`) then read (`read`, in the same turn: a stream's caller gets it as soon as it opened);
- * what any of it throws is redacted of the client's key.
+ * (`answerChat`, each request sent by `sendVia`), then read (`read`, in the same turn: a stream's
+ * caller gets it as soon as it opened); what any of it throws is redacted of the client's key.
  */
 async function chatCall<A, T>(
   contextOf: ChatContextOf,
   given: ChatRequest,
-  call: { opts: ChatStreamOptions | undefined; name: 'chat' | 'chatStream' },
-  answer: (context: ChatContext, req: ChatRequest) => Promise<A>,
-  read: (answered: A, req: ChatRequest, json: JsonSteering | undefined, transport: Transport) => T,
+  opts: ChatStreamOptions | undefined,
+  name: 'chat' | 'chatStream',
+  sendVia: (transport: Transport) => (spec: RequestSpec, via?: OpenVia) => Promise<A>,
+  read: (
+    answered: SteeredChatAnswer<A> | OneModelAnswer<A>,
+    req: ChatRequest,
+    json: JsonSteering | undefined,
+    transport: Transport,
+  ) => T,
 ): Promise<T> {
   let owner: Transport | undefined;
   try {
     const context = contextOf();
-    owner = context.transport;
-    const req = readChatCall(given, call.opts, call.name);
+    const { transport } = context;
+    owner = transport;
+    const req = readChatCall(given, opts, name);
     const json = asksForJsonText(req) ? await loadSteering() : undefined;
-    const answered = await answer(context, req);
-    return read(answered, req, json, context.transport);
+    const stream = name === 'chatStream';
+    const answered = await answerChat(context, req, opts, stream, sendVia(transport));
+    return read(answered, req, json, transport);
   } catch (error) {
     throw redactOwnKey(error, owner);
   }
@@ -199,13 +205,12 @@ export function openChatStream(
   return chatCall(
     contextOf,
     given,
-    { opts, name: 'chatStream' },
-    (context, req) =>
-      answerChat(context, req, opts, true, (spec, via) =>
-        context.transport.open(spec, opts, via).catch((error: unknown) => {
-          throw namingStreamUsage(error, spec);
-        }),
-      ),
+    opts,
+    'chatStream',
+    (transport) => (spec, via) =>
+      transport.open(spec, opts, via).catch((error: unknown) => {
+        throw namingStreamUsage(error, spec);
+      }),
     (answered, req, json) => chatStream(answered, req, opts, json),
   );
 }
