@@ -2,7 +2,7 @@
 // `model`, also when the stream then fails (an error event after content, `[DONE]` without a
 // finish_reason) in the same network read: `response.modelId` used to be the requested model
 // then, though a stream that ends well gave the chunks'.
-import { chatSse } from '@infergate/emulator/testing';
+import { chatSse, failingAfterContentSse } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { providersOnMsw } from './providers';
@@ -12,7 +12,6 @@ const POOL = 'pool-a/llama-3-8b';
 const content = {
   choices: [{ index: 0, delta: { role: 'assistant', content: 'par' }, finish_reason: null }],
 };
-const errorEvent = `data: ${JSON.stringify({ error: { message: 'overloaded', code: 'provider_request_failed' } })}\n\n`;
 
 const ENDINGS: [string, string][] = [
   [
@@ -21,7 +20,7 @@ const ENDINGS: [string, string][] = [
   ],
   [
     'an error event after content',
-    chatSse(POOL, [content]).replace('data: [DONE]', `${errorEvent}data: [DONE]`),
+    failingAfterContentSse(POOL, { message: 'overloaded', code: 'provider_request_failed' }),
   ],
   ['[DONE] without a finish_reason', chatSse(POOL, [content])],
 ];

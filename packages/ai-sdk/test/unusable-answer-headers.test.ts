@@ -3,7 +3,7 @@
 // carries that answer's headers (`responseHeaders`, its `x-request-id`), as an error answer's
 // does; they used to be missing.
 import { APICallError } from '@ai-sdk/provider';
-import { chatSse } from '@infergate/emulator/testing';
+import { failingAfterContentSse } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { providersOnMsw } from './providers';
@@ -38,14 +38,10 @@ describe("a 200 answer that cannot be used: the APICallError has the answer's he
   });
 
   it('streamText: an error event after content', async () => {
-    const sse = chatSse('community/general', [
-      {
-        choices: [{ index: 0, delta: { role: 'assistant', content: 'par' }, finish_reason: null }],
-      },
-    ]).replace(
-      'data: [DONE]',
-      `data: ${JSON.stringify({ error: { message: 'upstream overloaded', code: 'provider_request_failed' } })}\n\ndata: [DONE]`,
-    );
+    const sse = failingAfterContentSse('community/general', {
+      message: 'upstream overloaded',
+      code: 'provider_request_failed',
+    });
     const headers = { ...HEADERS, 'content-type': 'text/event-stream' };
     const fetch = answering(() => new Response(sse, { headers }));
     const errors: unknown[] = [];

@@ -1,12 +1,11 @@
+import type { FaultRule } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import {
-  askingPlace,
-  driveClock,
+  hedgedPlaceStream,
   hedgesOnDrivenClock,
   only,
   settledAfter,
-  stalledOnce,
-  structuredGateway,
+  stalledOnceFault,
 } from './helpers';
 
 // A hedge whose first content decided the race takes over what the run it cut had left
@@ -20,27 +19,26 @@ import {
 // again: the faults below answer that second request of good.
 const BAD = 'community/so-claimed';
 const GOOD = 'community/so-native';
-const HEDGE = { afterMs: 30, maxExtra: 1 };
 
-/** Over [good, bad] with the hedge above; `options`: the client's (retries, backoff). */
-async function hedgeToBadWins(options: { maxRetries?: number } = {}) {
-  const { gateway, client, events } = await structuredGateway(
-    { [GOOD]: { firstChunkMs: 0 } },
-    { retryBaseDelayMs: 20, ...options },
-  );
-  stalledOnce(gateway.emulator, GOOD);
-  driveClock();
-  const call = () => client.chatStream(askingPlace(GOOD), { fallbackModels: [BAD], hedge: HEDGE });
-  return { gateway, events, call };
+/** Over [good, bad], hedged at 30 ms; `faults`: good's second request's; `options`: the client's. */
+function hedgeToBadWins(faults: FaultRule[], options: { maxRetries?: number } = {}) {
+  return hedgedPlaceStream({
+    first: GOOD,
+    fallbacks: [BAD],
+    changed: { [GOOD]: { firstChunkMs: 0 } },
+    options: { retryBaseDelayMs: 20, ...options },
+    faults: [stalledOnceFault(GOOD), ...faults],
+  });
 }
 
 describe('a hedge that won and took over the cut run’s models retries them as the unhedged walk does', () => {
   hedgesOnDrivenClock();
 
   it('the re-asked model’s 503 with Retry-After: a next round asks it again once that passed', async () => {
-    const { gateway, events, call } = await hedgeToBadWins();
-    gateway.emulator.injectFault({ fault: 'model_busy', model: GOOD, times: 1, retryAfter: 1 });
-    const stream = await settledAfter(1_500, call());
+    const { gateway, events, opened } = await hedgeToBadWins([
+      { fault: 'model_busy', model: GOOD, times: 1, retryAfter: 1 },
+    ]);
+    const stream = await settledAfter(1_500, opened);
     const result = await settledAfter(100, stream.result());
     expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
     expect(stream.route.hops.map((hop) => [hop.model, hop.outcome])).toEqual([
@@ -54,9 +52,11 @@ describe('a hedge that won and took over the cut run’s models retries them as 
   });
 
   it('no more than the call’s maxRetries: with 1, a re-asked model failing twice with 500 ends the call', async () => {
-    const { gateway, events, call } = await hedgeToBadWins({ maxRetries: 1 });
-    gateway.emulator.injectFault({ fault: 'upstream_text', model: GOOD, times: 2 });
-    const failed = call().catch((error: unknown) => error);
+    const { gateway, events, opened } = await hedgeToBadWins(
+      [{ fault: 'upstream_text', model: GOOD, times: 2 }],
+      { maxRetries: 1 },
+    );
+    const failed = opened.catch((error: unknown) => error);
     const error = (await settledAfter(300, failed)) as { code: string; route: { hops: unknown[] } };
     expect(error.code).toBe('upstream_error');
     expect(error.route.hops).toMatchObject([

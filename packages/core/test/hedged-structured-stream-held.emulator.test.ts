@@ -1,16 +1,16 @@
-import type { Emulator } from '@infergate/emulator';
+import type { FaultRule } from '@infergate/emulator';
 import { inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
+import type { ChatStream } from '../src/index';
 import {
-  askingPlace,
   checkedAnswerHop,
-  driveClock,
   failedCheckHop,
+  hedgedPlaceStream,
   hedgesOnDrivenClock,
   only,
+  PLACE_HEDGE,
   settledAfter,
-  stalledOnce,
-  structuredGateway,
+  stalledOnceFault,
 } from './helpers';
 
 // A hedged structured stream over a fallback list is held to its check like an unhedged one
@@ -22,7 +22,6 @@ import {
 
 /** How long the held streams go silent after their first pieces of content (driven clock). */
 const SILENT_MS = 1_000;
-const HEDGE = { afterMs: 30, maxExtra: 1 };
 
 /** One real turn of the event loop (kept before any test fakes the timers). */
 const realTurn = globalThis.setImmediate;
@@ -39,8 +38,12 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 }
 
 /** `model`'s stream goes silent for `SILENT_MS` after its first pieces of content (held meanwhile). */
-const silentAfterContent = (emulator: Emulator, model: string) =>
-  emulator.injectFault({ fault: 'stall_stream', model, afterChunks: 3, ms: SILENT_MS });
+const silentAfterContent = (model: string): FaultRule => ({
+  fault: 'stall_stream',
+  model,
+  afterChunks: 3,
+  ms: SILENT_MS,
+});
 
 /**
  * On the driven clock, so-claimed asked with a hedge over [so-object, so-native]: so-claimed's first
@@ -51,15 +54,11 @@ const silentAfterContent = (emulator: Emulator, model: string) =>
  * (the gateway frees its slot).
  */
 async function slowClaimedHedged() {
-  const { gateway, client, events } = await structuredGateway({
-    'community/so-claimed': { firstChunkMs: 100 },
-  });
-  silentAfterContent(gateway.emulator, 'community/so-claimed');
-  stalledOnce(gateway.emulator, 'community/so-object');
-  driveClock();
-  const opened = client.chatStream(askingPlace('community/so-claimed'), {
-    fallbackModels: ['community/so-object', 'community/so-native'],
-    hedge: HEDGE,
+  const { gateway, events, opened } = await hedgedPlaceStream({
+    first: 'community/so-claimed',
+    fallbacks: ['community/so-object', 'community/so-native'],
+    changed: { 'community/so-claimed': { firstChunkMs: 100 } },
+    faults: [silentAfterContent('community/so-claimed'), stalledOnceFault('community/so-object')],
   });
   await settledAfter(50, gateway.untilInflight(2));
   const cut = () =>
@@ -74,16 +73,14 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
   hedgesOnDrivenClock();
 
   it('sends no hedge once the first model’s content has come, while its answer is held', async () => {
-    const { gateway, client, events } = await structuredGateway();
-    // Content at once, then silence for far longer than the hedge's wait.
-    silentAfterContent(gateway.emulator, 'community/so-native');
-    driveClock();
-    const opened = client.chatStream(askingPlace('community/so-native'), {
-      fallbackModels: ['community/so-object'],
-      hedge: HEDGE,
+    const { gateway, events, opened } = await hedgedPlaceStream({
+      first: 'community/so-native',
+      fallbacks: ['community/so-object'],
+      // Content at once, then silence for far longer than the hedge's wait.
+      faults: [silentAfterContent('community/so-native')],
     });
     // Past the hedge's wait: the answer is still held (so-object is left to move on to)…
-    await settledAfter(HEDGE.afterMs * 3, gateway.untilRequests(1));
+    await settledAfter(PLACE_HEDGE.afterMs * 3, gateway.untilRequests(1));
     expect(await settled(opened)).toBe(false);
     // …and no hedge went out after its content.
     expect(only(events, 'hedge')).toEqual([]);
@@ -132,21 +129,17 @@ describe('a hedged chatStream asking for a schema over fallbackModels', () => {
   it('a hedge whose first content cut the first run, then failing while held, moves on to the cut run’s model', async () => {
     // (rv-2hedge F2: the call failed with the hedge's own error, the healthy first model never
     // asked again, though the unhedged call recovers.)
-    const { gateway, client } = await structuredGateway();
-    // so-native's first request stalls (only the cut frees its slot); asked again, it answers.
-    stalledOnce(gateway.emulator, 'community/so-native');
-    // so-prose's text is held by its map (prose before the JSON): cut there, nothing let through.
-    gateway.emulator.injectFault({
-      fault: 'stream_cut',
-      model: 'community/so-prose',
-      afterChunks: 3,
+    const { gateway, opened } = await hedgedPlaceStream({
+      first: 'community/so-native',
+      fallbacks: ['community/so-prose'],
+      faults: [
+        // so-native's first request stalls (only the cut frees its slot); asked again, it answers.
+        stalledOnceFault('community/so-native'),
+        // so-prose's text is held by its map (prose before the JSON): cut there, nothing let through.
+        { fault: 'stream_cut', model: 'community/so-prose', afterChunks: 3 },
+      ],
     });
-    driveClock();
-    const opened = client.chatStream(askingPlace('community/so-native'), {
-      fallbackModels: ['community/so-prose'],
-      hedge: HEDGE,
-    });
-    const stream = await settledAfter(HEDGE.afterMs + 100, opened);
+    const stream = await settledAfter(PLACE_HEDGE.afterMs + 100, opened);
     const result = await settledAfter(100, stream.result());
     expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
     expect(stream.servedModel).toBe('community/so-native');
@@ -194,6 +187,23 @@ describe('a hedged structured stream: its `hedge` `won` event when its first con
 const BAD = 'community/so-claimed';
 const GOOD = 'community/so-native';
 
+/**
+ * `opened` recovers as the unhedged call would: good's run was cut, bad's answer failed its check,
+ * and good, asked again, answers with the schema checked (route [good lost, bad failed, good
+ * answered]).
+ */
+async function answeredByGoodAfterBad(opened: Promise<ChatStream>): Promise<void> {
+  const stream = await settledAfter(300, opened);
+  const result = await settledAfter(100, stream.result());
+  expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+  expect(stream.servedModel).toBe(GOOD);
+  expect(stream.route.hops.map((hop) => [hop.model, hop.outcome])).toEqual([
+    [GOOD, 'lost'],
+    [BAD, 'failed'],
+    [GOOD, 'answered'],
+  ]);
+}
+
 describe('a hedged structured stream over [bad, good] recovers as the unhedged one does', () => {
   hedgesOnDrivenClock();
 
@@ -215,21 +225,13 @@ describe('a hedged structured stream over [bad, good] recovers as the unhedged o
       winner: 'hedge',
     },
   ])('$name', async ({ first, spare, firstMs, winner }) => {
-    const { gateway, client, events } = await structuredGateway({
-      [first]: { firstChunkMs: firstMs },
+    const { gateway, events, opened } = await hedgedPlaceStream({
+      first,
+      fallbacks: [spare],
+      changed: { [first]: { firstChunkMs: firstMs } },
+      faults: [stalledOnceFault(GOOD)],
     });
-    stalledOnce(gateway.emulator, GOOD);
-    driveClock();
-    const opened = client.chatStream(askingPlace(first), { fallbackModels: [spare], hedge: HEDGE });
-    const stream = await settledAfter(300, opened);
-    const result = await settledAfter(100, stream.result());
-    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
-    expect(stream.servedModel).toBe(GOOD);
-    expect(stream.route.hops.map((hop) => [hop.model, hop.outcome])).toEqual([
-      [GOOD, 'lost'],
-      [BAD, 'failed'],
-      [GOOD, 'answered'],
-    ]);
+    await answeredByGoodAfterBad(opened);
     expect(only(events, 'hedge')).toMatchObject([
       { phase: 'sent', from: first, model: spare },
       { phase: 'won', model: BAD, winner, lost: GOOD },
@@ -239,24 +241,15 @@ describe('a hedged structured stream over [bad, good] recovers as the unhedged o
   });
 
   it('the hedge to bad wins and fails, and the re-asked first model’s 500 is retried on it, as the unhedged walk retries a 500 (the call’s maxRetries, not the hedge’s one attempt)', async () => {
-    const { gateway, client, events } = await structuredGateway(
-      { [GOOD]: { firstChunkMs: 0 } },
-      { retryBaseDelayMs: 20 },
-    );
-    stalledOnce(gateway.emulator, GOOD);
-    gateway.emulator.injectFault({ fault: 'upstream_text', model: GOOD, times: 1 });
-    driveClock();
-    const opened = client.chatStream(askingPlace(GOOD), { fallbackModels: [BAD], hedge: HEDGE });
-    const stream = await settledAfter(300, opened);
-    const result = await settledAfter(100, stream.result());
-    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
-    expect(stream.servedModel).toBe(GOOD);
+    const { gateway, events, opened } = await hedgedPlaceStream({
+      first: GOOD,
+      fallbacks: [BAD],
+      changed: { [GOOD]: { firstChunkMs: 0 } },
+      options: { retryBaseDelayMs: 20 },
+      faults: [stalledOnceFault(GOOD), { fault: 'upstream_text', model: GOOD, times: 1 }],
+    });
     // (The 500 moves to no other model: its retry is no hop of the route.)
-    expect(stream.route.hops.map((hop) => [hop.model, hop.outcome])).toEqual([
-      [GOOD, 'lost'],
-      [BAD, 'failed'],
-      [GOOD, 'answered'],
-    ]);
+    await answeredByGoodAfterBad(opened);
     expect(only(events, 'retry')).toMatchObject([{ reason: 'upstream_error', status: 500 }]);
     // Good: cut, 500, answered; bad once.
     expect(gateway.emulator.counters.requests.chat).toBe(4);

@@ -276,6 +276,13 @@ export const STRUCTURED_MODELS: Record<string, ModelSpec> = {
   'community/so-plain': soModel(['chat', 'streaming']),
 };
 
+/** `STRUCTURED_MODELS` with the specs in `changed` changed (or added). */
+function structuredModels(changed: Record<string, Partial<ModelSpec>>): Record<string, ModelSpec> {
+  const models: Record<string, ModelSpec> = { ...STRUCTURED_MODELS };
+  for (const [id, spec] of Object.entries(changed)) models[id] = { ...models[id]!, ...spec };
+  return models;
+}
+
 /**
  * A gateway serving `STRUCTURED_MODELS` (`changed`: specs of some changed or added), a recording
  * client on it (then `options`) whose catalog is read on the real clock.
@@ -284,9 +291,7 @@ export async function structuredGateway(
   changed: Record<string, Partial<ModelSpec>> = {},
   options: GatewayClientOptions = {},
 ) {
-  const models: Record<string, ModelSpec> = { ...STRUCTURED_MODELS };
-  for (const [id, spec] of Object.entries(changed)) models[id] = { ...models[id]!, ...spec };
-  const gateway = await emulate({ scenario: { models } });
+  const gateway = await emulate({ scenario: { models: structuredModels(changed) } });
   const { client, events } = recordingClient(gateway, options);
   await client.models();
   return { gateway, client, events };
@@ -313,7 +318,15 @@ export const FOREVER = 60_000;
 
 /** `model`'s next request sends nothing for `ms` before its first chunk (then it answers). */
 export const stalledOnce = (emulator: Emulator, model: string, ms = FOREVER) =>
-  emulator.injectFault({ fault: 'stall_first_chunk', model, ms, times: 1 });
+  emulator.injectFault(stalledOnceFault(model, ms));
+
+/** `stalledOnce`'s fault, for a list of faults to inject (`hedgedPlaceStream`). */
+export const stalledOnceFault = (model: string, ms = FOREVER): FaultRule => ({
+  fault: 'stall_first_chunk',
+  model,
+  ms,
+  times: 1,
+});
 
 /**
  * A client on the emulator, which serves the catalog of `models`, whose chat requests of
@@ -478,26 +491,32 @@ export async function chatAnsweredWith(
   return createGatewayClient({ ...gateway.connection, maxRetries: 0, fetch });
 }
 
+/** `hedgedPlaceStream`'s hedge: sent 30 ms after the first request if no content came. */
+export const PLACE_HEDGE = { afterMs: 30, maxExtra: 1 };
+
 /**
  * A hedged structured stream on the driven clock (the describe calls `hedgesOnDrivenClock()`): a
- * gateway serving `models`, a recording client (`options`) that has read the catalog, `faults`
- * injected, then `askingPlace(first)` streamed over `fallbacks` with a hedge after 30 ms.
+ * gateway serving `models` (else `STRUCTURED_MODELS` with `changed`), a recording client
+ * (`options`) that has read the catalog, `faults` injected, then `askingPlace(first)` streamed over
+ * `fallbacks` with `PLACE_HEDGE`.
  */
 export async function hedgedPlaceStream(setup: {
   first: string;
   fallbacks: string[];
   models?: Record<string, ModelSpec>;
+  changed?: Record<string, Partial<ModelSpec>>;
   options?: GatewayClientOptions;
   faults?: FaultRule[];
 }) {
-  const gateway = await emulate({ scenario: { models: setup.models ?? STRUCTURED_MODELS } });
+  const models = setup.models ?? structuredModels(setup.changed ?? {});
+  const gateway = await emulate({ scenario: { models } });
   const { client, events } = recordingClient(gateway, setup.options);
   await client.models();
   for (const fault of setup.faults ?? []) gateway.emulator.injectFault(fault);
   driveClock();
   const opened = client.chatStream(askingPlace(setup.first), {
     fallbackModels: setup.fallbacks,
-    hedge: { afterMs: 30, maxExtra: 1 },
+    hedge: PLACE_HEDGE,
   });
   return { gateway, client, events, opened };
 }

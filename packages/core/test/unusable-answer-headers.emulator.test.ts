@@ -4,7 +4,7 @@
 // and without `set-cookie`, as an error answer's are; they used to be dropped. Without
 // `X-Service-Model`, a stream that fails after a chunk named the model names that model, as a
 // stream that ends well does (§4.6), not the one sent.
-import { chatSse, emulate } from '@infergate/emulator/testing';
+import { emulate, failingAfterContentSse } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { caught, clientOn, hi } from './helpers';
 
@@ -49,14 +49,10 @@ describe('a 200 answer that cannot be used keeps its headers', () => {
   });
 
   it("chatStream: an error event after content; the error and the stream name the chunks' model", async () => {
-    const sse = chatSse('pool-a/llama-3-8b', [
-      {
-        choices: [{ index: 0, delta: { role: 'assistant', content: 'par' }, finish_reason: null }],
-      },
-    ]).replace(
-      'data: [DONE]',
-      `data: ${JSON.stringify({ error: { message: 'upstream overloaded', code: 'provider_request_failed' } })}\n\ndata: [DONE]`,
-    );
+    const sse = failingAfterContentSse('pool-a/llama-3-8b', {
+      message: 'upstream overloaded',
+      code: 'provider_request_failed',
+    });
     const { gateway, client } = await answering(
       () =>
         new Response(sse, {

@@ -86,22 +86,50 @@ export type ChatContextOf = () => ChatContext;
  * redacted of the client's key (`redactOwnKey`): the client's `chat` is this call, with no layer
  * of its own around it.
  */
-export async function postChat(
+export function postChat(
   contextOf: ChatContextOf,
   given: ChatRequest,
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
+  return chatCall(
+    contextOf,
+    given,
+    opts,
+    'chat',
+    (transport) => (spec, via) => transport.json<ChatCompletionResponse>(spec, opts, via),
+    (answered, req, json, transport) => chatResult(answered, req.model, transport, json),
+  );
+}
+
+/**
+ * What `postChat` and `openChatStream` share: the call's context, its request and options read
+ * (`readChatCall`), the JSON steering loaded when the request asks for JSON text, the answer
+ * (`answerChat`, each request sent by `sendVia`), then read (`read`, in the same turn: a stream's
+ * caller gets it as soon as it opened); what any of it throws is redacted of the client's key.
+ */
+async function chatCall<A, T>(
+  contextOf: ChatContextOf,
+  given: ChatRequest,
+  opts: ChatStreamOptions | undefined,
+  name: 'chat' | 'chatStream',
+  sendVia: (transport: Transport) => (spec: RequestSpec, via?: OpenVia) => Promise<A>,
+  read: (
+    answered: SteeredChatAnswer<A> | OneModelAnswer<A>,
+    req: ChatRequest,
+    json: JsonSteering | undefined,
+    transport: Transport,
+  ) => T,
+): Promise<T> {
   let owner: Transport | undefined;
   try {
     const context = contextOf();
     const { transport } = context;
     owner = transport;
-    const req = readChatCall(given, opts, 'chat');
+    const req = readChatCall(given, opts, name);
     const json = asksForJsonText(req) ? await loadSteering() : undefined;
-    const answered = await answerChat(context, req, opts, false, (spec, via) =>
-      transport.json<ChatCompletionResponse>(spec, opts, via),
-    );
-    return chatResult(answered, req.model, transport, json);
+    const stream = name === 'chatStream';
+    const answered = await answerChat(context, req, opts, stream, sendVia(transport));
+    return read(answered, req, json, transport);
   } catch (error) {
     throw redactOwnKey(error, owner);
   }
@@ -109,15 +137,23 @@ export async function postChat(
 
 /**
  * A chat call's request, read once (its null fields left out), and its options checked before the
- * gate's catalog read (none given: nothing to walk).
+ * gate's catalog read (none given: nothing to walk); chatStream's own flags must be booleans.
  */
 function readChatCall(
   given: ChatRequest,
-  opts: ChatCallOptions | undefined,
+  opts: ChatStreamOptions | undefined,
   name: 'chat' | 'chatStream',
 ): ChatRequest {
   const req = validateChatRequest(given);
   checkCallOptions(opts, name);
+  if (name === 'chatStream') {
+    for (const flag of ['assemble', 'streamUsage', 'rawChunks'] as const) {
+      const value = opts?.[flag];
+      if (value !== undefined && typeof value !== 'boolean') {
+        throw refusal('call option', flag, `must be a boolean, got ${typeof value}`);
+      }
+    }
+  }
   return req;
 }
 
@@ -129,7 +165,7 @@ function chatResult(
   answered: SteeredChatAnswer<JsonAnswer> | OneModelAnswer<JsonAnswer>,
   requestedModel: string,
   transport: Transport,
-  json: typeof import('./steered-chat') | undefined,
+  json: JsonSteering | undefined,
 ): ChatResult {
   const answer = answered.answer;
   // (A steered call's errors carry its route, also those found in its answer.)
@@ -161,33 +197,22 @@ function chatResult(
  * `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. What it
  * throws is redacted of the client's key, as `postChat`'s.
  */
-export async function openChatStream(
+export function openChatStream(
   contextOf: ChatContextOf,
   given: ChatRequest,
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
-  let owner: Transport | undefined;
-  try {
-    const context = contextOf();
-    const { transport } = context;
-    owner = transport;
-    const req = readChatCall(given, opts, 'chatStream');
-    for (const name of ['assemble', 'streamUsage', 'rawChunks'] as const) {
-      const value = opts?.[name];
-      if (value !== undefined && typeof value !== 'boolean') {
-        throw refusal('call option', name, `must be a boolean, got ${typeof value}`);
-      }
-    }
-    const json = asksForJsonText(req) ? await loadSteering() : undefined;
-    const answered = await answerChat(context, req, opts, true, (spec, via) =>
+  return chatCall(
+    contextOf,
+    given,
+    opts,
+    'chatStream',
+    (transport) => (spec, via) =>
       transport.open(spec, opts, via).catch((error: unknown) => {
         throw namingStreamUsage(error, spec);
       }),
-    );
-    return chatStream(answered, req, opts, json);
-  } catch (error) {
-    throw redactOwnKey(error, owner);
-  }
+    (answered, req, json) => chatStream(answered, req, opts, json),
+  );
 }
 
 /** The stream of an open answer. */
@@ -195,7 +220,7 @@ function chatStream(
   answered: SteeredChatAnswer<OpenResponse> | OneModelAnswer<OpenResponse>,
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
-  json: typeof import('./steered-chat') | undefined,
+  json: JsonSteering | undefined,
 ): ChatStream {
   const open = answered.answer;
   // The header, else (once a chunk names it) the chunks' `model`, else the model sent: the
@@ -236,6 +261,9 @@ function routeOf(
  * `json_object` (its fence rule, without steering): an app whose calls do neither never loads it.
  */
 const loadSteering = lazily('the steering', () => import('./steered-chat'));
+
+/** The steering module, as `loadSteering` gives it. */
+type JsonSteering = typeof import('./steered-chat');
 
 /**
  * Whether the fence rule (§4.8) applies: a call asking for JSON with no schema (`json_object`),

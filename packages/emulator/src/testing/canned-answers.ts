@@ -112,6 +112,22 @@ export function chatSse(model: string, chunks: readonly StreamChunk[]): string {
 }
 
 /**
+ * The SSE text of a stream of `model` that fails after content, as the gateway streams an upstream
+ * failure met once a chunk was sent: a chunk saying "par", then an error event (`error`), then
+ * `[DONE]` with no finish_reason.
+ */
+export function failingAfterContentSse(
+  model: string,
+  error: { message: string; code: string },
+): string {
+  const content = { index: 0, delta: { role: 'assistant', content: 'par' }, finish_reason: null };
+  return chatSse(model, [{ choices: [content] }]).replace(
+    'data: [DONE]',
+    `data: ${JSON.stringify({ error })}\n\ndata: [DONE]`,
+  );
+}
+
+/**
  * The SSE text of a streamed answer of `model` with two choices: "Hi" (choice 0, finishing `stop`)
  * and "Hello" (choice 1, finishing `length` in a later chunk); `finishes.zero` and `finishes.one`
  * are more fields of each finish's chunk (`service_tier`…). A reader must end with choice 0's.

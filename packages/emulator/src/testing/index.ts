@@ -1,6 +1,7 @@
 export { type BudgetSeen, budgetSeen } from './budget-seen';
 export {
   chatSse,
+  failingAfterContentSse,
   type StreamChunk,
   twoChoicesAnswer,
   twoTextChoicesSse,
