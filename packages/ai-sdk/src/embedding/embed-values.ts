@@ -14,6 +14,7 @@ import {
   GatewayError,
   type GatewayResponseInfo,
   isGatewayError,
+  LIMITS,
 } from '@infergate/core';
 import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import {
@@ -192,6 +193,9 @@ export async function embedValues(
             tries.retries,
             (error) => retryableFailure(failure(error, values.length, start)),
             abortSignal,
+            // At most this many values were sent in a failed round and not answered (see there):
+            // the client's `maxConcurrency` (≤ the key's 4) requests of up to 64.
+            LIMITS.embeddingsMaxInputs * client.budget.limit,
           );
     if (batch !== undefined) batch.tries = undefined;
     // What core leaves out for this engine is told once per `embedMany`: by its first batch.

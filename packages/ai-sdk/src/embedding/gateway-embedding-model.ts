@@ -40,10 +40,7 @@ const BATCH: unique symbol = Symbol('infergate embedMany batch');
 /** `embedMany`'s hook for each batch: its own `providerOptions`, with its start, values and tries. */
 export const markBatchStart: EmbeddingModelProviderOptionsTransformer = (batch) => {
   const marked: EmbedManyBatch = { start: batch.startIndex, all: batch.values };
-  return Object.defineProperty({ ...batch.providerOptions }, BATCH, {
-    value: marked,
-    enumerable: true,
-  });
+  return { ...batch.providerOptions, [BATCH]: marked };
 };
 
 /** The batch `providerOptions` belong to (see `BATCH`), when `embedMany` cut it. */

@@ -40,13 +40,14 @@ export async function withRetriesOfFailedRequests<T>(
   retries: BatchRetries,
   retryable: (error: unknown) => { retryAfterMs?: number } | undefined,
   abortSignal: AbortSignal | undefined,
+  inFlightValues: number,
 ): Promise<T> {
   for (let retry = false; ; retry = true) {
     const unanswered = unansweredOf(vectors);
     try {
       return await send(retry);
     } catch (error) {
-      const attempts = countFailedSends(vectors, unanswered, retries.failedSends);
+      const attempts = countFailedSends(vectors, unanswered, retries.failedSends, inFlightValues);
       const failure = retryable(error);
       if (failure === undefined || attempts > retries.calls - 1) throw error;
       // An abort while waiting ends the next round at once, as core's `aborted`.
@@ -64,24 +65,27 @@ function unansweredOf(vectors: readonly (number[] | undefined)[]): number[] {
 
 /**
  * Counts a failed round's failed requests; returns the most failed sends of any request still to
- * be sent. Core sends a round's requests in input order and none after its first failure, so the
- * requests sent are a prefix: the first value not answered was sent and failed, and so did every
- * value left unanswered before the last one this round answered. (A request that failed after
- * the last one answered, beside the first failure, is not seen: core does not say it was sent.)
+ * be sent. Core does not say which requests it sent, only which were answered (`vectors`); but it
+ * sends a round's requests in input order, none after the round's first failure, and lets those
+ * in flight finish: the requests that failed are the first ones left unanswered, no more than
+ * were in flight (`inFlight` requests, each of up to `valuesPerRequest` values). So the first
+ * `inFlight × valuesPerRequest` values left unanswered are counted as failed (at most the few
+ * next ones of a request not sent counted too: never fewer sends counted than were made).
  */
 function countFailedSends(
   vectors: readonly (number[] | undefined)[],
   unanswered: readonly number[],
   failedSends: number[],
+  inFlightValues: number,
 ): number {
-  let lastAnswered = -1;
-  for (const i of unanswered) if (vectors[i] !== undefined) lastAnswered = i;
-  let first = true;
+  let counted = 0;
   let most = 0;
   for (const i of unanswered) {
     if (vectors[i] !== undefined) continue;
-    if (first || i < lastAnswered) failedSends[i] = (failedSends[i] ?? 0) + 1;
-    first = false;
+    if (counted < inFlightValues) {
+      failedSends[i] = (failedSends[i] ?? 0) + 1;
+      counted += 1;
+    }
     most = Math.max(most, failedSends[i] ?? 0);
   }
   return most;
