@@ -14,6 +14,7 @@ import {
   GatewayError,
   type GatewayResponseInfo,
   isGatewayError,
+  LIMITS,
 } from '@infergate/core';
 import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import {
@@ -33,7 +34,7 @@ import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { withUserAgent } from '../shared/user-agent';
 import { VALUES_PER_DO_EMBED } from './do-embed-limits';
 import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
-import { type BatchRetries, noRetries, withRetriesAfterProgress } from './retry-after-progress';
+import { type BatchRetries, noRetries, withRetriesOfFailedRequests } from './retry-failed-requests';
 
 /** The embedding model a call runs for: what `GatewayEmbeddingModel` holds. */
 export interface EmbeddingModelParts {
@@ -76,33 +77,35 @@ interface Answers {
 
 /**
  * What the tries of one `embedMany` batch share. `ai` retries a failed `doEmbed` with the same
- * options: the batch's `providerOptions` (the object `markBatchStart` made for it) and `values`.
- * The vectors of the requests a try answered are kept (core's `KEPT_VECTORS`), so the next try
- * sends only the others, and reports the answers of every try whose vectors it returns. Held by
- * that options object, which `ai` drops with the batch; dropped here once the batch is embedded.
+ * options: the batch's `providerOptions` (holding the batch `markBatchStart` marked, also in a
+ * middleware's copy of them) and `values`. The vectors of the requests a try answered are kept
+ * (core's `KEPT_VECTORS`), so the next try sends only the others, and reports the answers of every
+ * try whose vectors it returns. Held by the batch, which `ai` drops with its options; dropped here
+ * once the batch is embedded.
  */
-interface BatchTries {
+export interface BatchTries {
   values: readonly string[];
   vectors: (number[] | undefined)[];
   answers: Answers;
   retries: BatchRetries;
 }
 
-const TRIES = new WeakMap<object, BatchTries>();
-
-/** The tries of the batch `options` belong to (a new one for other values under the same key). */
-function triesOf(key: object, values: readonly string[]): BatchTries {
-  let tries = TRIES.get(key);
-  if (tries === undefined || tries.values !== values) {
-    tries = {
-      values,
-      vectors: new Array(values.length),
-      answers: noAnswers(),
-      retries: noRetries(),
-    };
-    TRIES.set(key, tries);
-  }
+/** The tries of `batch` (new ones for other values: a middleware changed them). */
+function triesOf(batch: EmbedManyBatch, values: readonly string[]): BatchTries {
+  const kept = batch.tries;
+  if (kept !== undefined && sameValues(kept.values, values)) return kept;
+  const tries: BatchTries = {
+    values: [...values],
+    vectors: new Array(values.length),
+    answers: noAnswers(),
+    retries: noRetries(values.length),
+  };
+  batch.tries = tries;
   return tries;
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
 function noAnswers(): Answers {
@@ -113,6 +116,8 @@ function noAnswers(): Answers {
 export interface EmbedManyBatch {
   start: number;
   all: readonly string[];
+  /** What its tries share, while it is not embedded yet. */
+  tries?: BatchTries;
 }
 
 /**
@@ -140,8 +145,7 @@ export async function embedValues(
   const dimensions = options.dimensions ?? infergateOptions?.dimensions;
   const client = config.client();
   // A batch of `embedMany` (its start known): a retry of it sends only what no try answered.
-  const batchKey = start === undefined ? undefined : options.providerOptions;
-  const tries = batchKey === undefined ? undefined : triesOf(batchKey, values);
+  const tries = batch === undefined ? undefined : triesOf(batch, values);
   if (tries !== undefined) tries.retries.calls += 1;
   // The requests core sends: one, unless the batch had to be split.
   const answers = tries?.answers ?? noAnswers();
@@ -170,27 +174,33 @@ export async function embedValues(
   try {
     // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
     // key's concurrency budget and returns the vectors in input order.
-    const send = (kept?: (number[] | undefined)[]) =>
+    // A retry within the call gets a deadline of its own, as each of `ai`'s retries does.
+    const send = (kept?: (number[] | undefined)[], retry = false) =>
       client.embedMany(values, {
-        ...callOptions,
+        ...(retry ? withDeadlineStarted(callOptions) : callOptions),
         model: engine.id,
         inputType: infergateOptions?.inputType,
         dimensions,
         ...(kept === undefined ? {} : { [KEPT_VECTORS]: kept }),
       });
-    // A batch's failure after progress is retried here, within what `ai` granted (see there).
+    // A batch's failed requests are retried here, within what `ai` granted each (see there).
     const embeddings =
       tries === undefined
         ? await send()
-        : await withRetriesAfterProgress(
-            () => send(tries.vectors),
+        : await withRetriesOfFailedRequests(
+            (retry) => send(tries.vectors, retry),
             tries.vectors,
             tries.retries,
             (error) => retryableFailure(failure(error, values.length, start)),
             abortSignal,
+            // At most this many values were sent in a failed round and not answered (see there):
+            // the client's `maxConcurrency` (≤ the key's 4) requests of up to 64.
+            LIMITS.embeddingsMaxInputs * client.budget.limit,
           );
-    if (batchKey !== undefined) TRIES.delete(batchKey);
-    return embedResult(embeddings, answers, engine, infergateOptions?.inputType);
+    if (batch !== undefined) batch.tries = undefined;
+    // What core leaves out for this engine is told once per `embedMany`: by its first batch.
+    const inputType = batch === undefined || start === 0 ? infergateOptions?.inputType : undefined;
+    return embedResult(embeddings, answers, engine, inputType);
   } catch (error) {
     throw failure(error, values.length, start);
   }
@@ -324,7 +334,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * Core's refusal of one text (`texts[i]`, or `text` for a list of one) named as the AI SDK caller
  * gave it: `values[i]` of `embedMany` (`i` counted from the batch's `start`), else `value` of
  * `embed` (which passes one value and no batch start). Without a start for several values (a
- * middleware that copied `providerOptions`, or a direct `doEmbed`) the caller's index is unknown,
+ * middleware that rebuilt `providerOptions` without the batch mark, or a direct `doEmbed`) the caller's index is unknown,
  * so core's own name, counted within the batch, is kept.
  */
 function asCallersValue(error: unknown, count: number, start: number | undefined): unknown {

@@ -31,18 +31,22 @@ export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
 export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL: number = LIMITS.embeddingsMaxTotalBytes;
 
 /**
- * Each batch `embedMany` cut, by the batch's `providerOptions` (a copy made per batch, passed to
- * `doEmbed` as it is): where it starts in `embedMany`'s values, so a refusal names the caller's
- * index, and those values, so the first batch checks them all before anything is sent.
+ * Where each batch `embedMany` cut is kept: under this symbol in the batch's own `providerOptions`
+ * (a copy made per batch), as an enumerable property, so a middleware that copies the options
+ * (`{ ...params.providerOptions }`) keeps it; no JSON or option check reads a symbol key.
  */
-const BATCHES = new WeakMap<SharedV4ProviderOptions, EmbedManyBatch>();
+const BATCH: unique symbol = Symbol('infergate embedMany batch');
 
-/** `embedMany`'s hook for each batch: its own `providerOptions`, its start and the values kept. */
+/** `embedMany`'s hook for each batch: its own `providerOptions`, with its start, values and tries. */
 export const markBatchStart: EmbeddingModelProviderOptionsTransformer = (batch) => {
-  const providerOptions = { ...batch.providerOptions };
-  BATCHES.set(providerOptions, { start: batch.startIndex, all: batch.values });
-  return providerOptions;
+  const marked: EmbedManyBatch = { start: batch.startIndex, all: batch.values };
+  return { ...batch.providerOptions, [BATCH]: marked };
 };
+
+/** The batch `providerOptions` belong to (see `BATCH`), when `embedMany` cut it. */
+function batchOf(providerOptions: SharedV4ProviderOptions | undefined): EmbedManyBatch | undefined {
+  return (providerOptions as { [BATCH]?: EmbedManyBatch } | undefined)?.[BATCH];
+}
 
 /**
  * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the first call
@@ -87,7 +91,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
     return embedValues(
       { provider: this.provider, modelId: this.modelId, engineId, config, owner: this },
       options,
-      providerOptions && BATCHES.get(providerOptions),
+      batchOf(providerOptions),
     );
   }
 }

@@ -1,0 +1,169 @@
+// docs/gateway-protocol.md §6 (one `doEmbed` is up to 32 gateway requests), §10.5 (`ai` owns the
+// retries): `embedMany`'s `maxRetries` counts the retries of each failing gateway request, in
+// `ai`'s retries and the model's own alike; each retry within a `doEmbed` gets a deadline of its
+// own, as each of `ai`'s does; a middleware's copy of `providerOptions` keeps the batch's answered
+// vectors and counts; what core leaves out for the engine is told once per `embedMany`.
+
+import { drivenClock, heldOf, until, untilHeld } from '@infergate/emulator/testing';
+import { embedMany, wrapEmbeddingModel } from 'ai';
+import { embedMany as embedManyV6, wrapEmbeddingModel as wrapEmbeddingModelV6 } from 'ai-v6';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { providersOnMsw } from './providers';
+
+const { emulator, gateway, gatewayV3 } = await providersOnMsw({});
+
+const ENGINE = 'all-minilm-l6-v2';
+const values = (count: number) => Array.from({ length: count }, (_, i) => `text ${i}`);
+const requests = () => emulator.counters.requests.embeddings;
+const clock = drivenClock(vi);
+
+beforeAll(async () => {
+  // Core's and the call's code loaded on real timers (a module load waits on timers).
+  await embedMany({ model: gateway().embeddingModel(ENGINE), values: ['warm'] });
+  emulator.resetCounters();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('embedMany: maxRetries per failing gateway request', () => {
+  it.each([
+    ['ai@7', () => gateway({ maxConcurrency: 2 }).embeddingModel(ENGINE), embedMany],
+    [
+      'ai@6',
+      () => gatewayV3({ maxConcurrency: 2 }).embeddingModel(ENGINE),
+      embedManyV6 as unknown as typeof embedMany,
+    ],
+  ])(
+    '%s: two requests failing in one try, the first recovering: the other sent 1 + maxRetries times',
+    async (_, model, embed) => {
+      // Two requests (128 values), both in flight: both busy (#1, #2); ai's retry: the first
+      // answered (#3), the second busy again (#4), for good.
+      emulator.injectFault({
+        fault: 'rate_limit',
+        endpoint: 'embeddings',
+        times: 2,
+        retryAfter: 0,
+      });
+      emulator.injectFault({
+        fault: 'rate_limit',
+        endpoint: 'embeddings',
+        afterRequests: 3,
+        retryAfter: 0,
+      });
+      // Each try's two requests held until both are in flight: neither is stopped unsent.
+      let release = emulator.holdAnswers('embeddings', { faults: true });
+      const call = embed({
+        model: model() as Parameters<typeof embedMany>[0]['model'],
+        values: values(128),
+        maxRetries: 1,
+      }).catch((e: unknown) => e);
+      await untilHeld(emulator, 2);
+      const firstTry = release;
+      release = emulator.holdAnswers('embeddings', { faults: true });
+      firstTry();
+      // ai's retry: its two requests in (#3, #4), both held.
+      await until(emulator, (counters) => requests() === 4 && heldOf(counters) === 2);
+      release();
+      const error = await call;
+      expect(error).toMatchObject({ name: 'AI_RetryError', reason: 'maxRetriesExceeded' });
+      // The second request twice (1 + maxRetries), not a third time within ai's retry.
+      expect(requests()).toBe(4);
+    },
+  );
+
+  it("a retry within the doEmbed waiting past the try's timeoutMs: sent with a deadline of its own", async () => {
+    // One request at a time, 2 s deadline: the first busy (ai retries it), then in ai's retry the
+    // second busy with Retry-After 8 s (a retry granted within the doEmbed: it waits 8 s).
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'embeddings', times: 1, retryAfter: 0 });
+    emulator.injectFault({
+      fault: 'rate_limit',
+      endpoint: 'embeddings',
+      afterRequests: 2,
+      times: 1,
+      retryAfter: 8,
+    });
+    clock.drive();
+    const model = gateway({ maxConcurrency: 1, timeoutMs: 2_000 }).embeddingModel(ENGINE);
+    let settled = false;
+    const call = embedMany({ model, values: values(128), maxRetries: 1 }).finally(() => {
+      settled = true;
+    });
+    // The clock moved 1 ms at a time until the 3rd request was answered (busy, Retry-After 8 s).
+    await stepUntil(() => requests() === 3);
+    await vi.advanceTimersByTimeAsync(8_000);
+    await stepUntil(() => settled);
+    const { embeddings } = await call;
+    expect(embeddings).toHaveLength(128);
+    // #1 busy, #2, #3 busy, #3 again.
+    expect(requests()).toBe(4);
+  });
+
+  it.each([
+    [
+      'ai@7',
+      () =>
+        wrapEmbeddingModel({ model: gateway().embeddingModel(ENGINE), middleware: copying('v4') }),
+      embedMany,
+    ],
+    [
+      'ai@6',
+      () =>
+        wrapEmbeddingModelV6({
+          model: gatewayV3().embeddingModel(ENGINE),
+          middleware: copying('v3'),
+        }),
+      embedManyV6 as unknown as typeof embedMany,
+    ],
+  ])(
+    "%s: a middleware copying providerOptions: answered requests not sent again, each failure's own retries",
+    async (_, model, embed) => {
+      emulator.injectFault({
+        fault: 'rate_limit',
+        endpoint: 'embeddings',
+        every: 5,
+        times: 3,
+        retryAfter: 0,
+      });
+      const { embeddings } = await embed({
+        model: model() as Parameters<typeof embedMany>[0]['model'],
+        values: values(1024),
+      });
+      expect(embeddings).toHaveLength(1024);
+      // 16 requests and the three failed ones again.
+      expect(requests()).toBe(19);
+    },
+  );
+
+  it('inputType the engine does not take: one warning for the whole embedMany', async () => {
+    const { warnings, embeddings } = await embedMany({
+      model: gateway().embeddingModel(ENGINE),
+      values: values(4097),
+      providerOptions: { infergate: { inputType: 'query' } },
+    });
+    expect(embeddings).toHaveLength(4097);
+    expect(warnings).toEqual([
+      expect.objectContaining({ type: 'unsupported', feature: 'inputType' }),
+    ]);
+  });
+});
+
+/** Moves the driven clock 1 ms at a time, with a real turn after each, until `done`. */
+async function stepUntil(done: () => boolean): Promise<void> {
+  for (let ms = 0; !done(); ms++) {
+    if (ms > 1_000) throw new Error('not done after the clock moved 1 s');
+    await vi.advanceTimersByTimeAsync(1);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** A middleware that hands the model a copy of the call's `providerOptions`. */
+function copying<V extends 'v3' | 'v4'>(specificationVersion: V) {
+  return {
+    specificationVersion,
+    transformParams: async ({ params }: { params: { providerOptions?: object } }) => ({
+      ...params,
+      providerOptions: { ...params.providerOptions },
+    }),
+  } as never;
+}
