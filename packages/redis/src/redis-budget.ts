@@ -10,7 +10,7 @@ import { acquireLease, acquireLeaseIfFree, type LeaseQueue } from './acquire-lea
 import { BudgetClosing } from './budget-closing';
 import { HeldLeases } from './held-leases';
 import { probeKeys } from './redis-access';
-import { checkRedisBudgetOptions } from './redis-budget-options';
+import { checkCloseOptions, checkRedisBudgetOptions } from './redis-budget-options';
 import {
   connectRedis,
   maxReconnectDelayFor,
@@ -186,8 +186,10 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       return slot && closing.take(slot, (own) => acquireLeaseIfFree(queue, request, own));
     },
     ready: () => readyOrWhy(redis, commandTimeout, closing),
-    close: (options) =>
-      closeBudget({ closing, wakeUps, held, leases, redis, commandTimeout }, options?.signal),
+    close: async (options) => {
+      checkCloseOptions(options);
+      await closeBudget({ closing, wakeUps, held, leases, redis, commandTimeout }, options?.signal);
+    },
   };
 }
 
