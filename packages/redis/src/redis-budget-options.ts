@@ -45,6 +45,7 @@ const TLS_KEYS = Object.keys({
   ca: true,
   cert: true,
   key: true,
+  passphrase: true,
   servername: true,
   rejectUnauthorized: true,
 } satisfies EveryKey<RedisTlsOptions>);
