@@ -43,6 +43,11 @@ const PROBED: readonly (readonly [command: string, args: string])[] = [
 /** The commands the scripts run inside `EVAL`. */
 export const SCRIPT_COMMANDS: readonly string[] = PROBED.map(([command]) => command);
 
+/** Commands the check's script asks when the user may run them (the README's ACL line grants
+ *  them; without them it learns less, refuses nothing): INFO, whether a cluster, and the
+ *  eviction policy. */
+export const OPTIONAL_COMMANDS: readonly string[] = ['INFO'];
+
 /** Commands sent outside scripts: the scripts themselves, and the pub/sub of wake-ups and census. */
 export const CONNECTION_COMMANDS: readonly string[] = ['EVAL', 'SUBSCRIBE', 'UNSUBSCRIBE'];
 

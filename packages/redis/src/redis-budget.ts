@@ -95,7 +95,8 @@ export interface RedisBudget extends KeyBudget {
    * still pending (waiting for them `commandTimeoutMs` at most), then closes the Redis connections
    * (at once when Redis is known unreachable). `signal`: aborted, it stops waiting for the calls
    * in flight (e.g. `AbortSignal.timeout(25_000)` within a grace period); their leases then stay
-   * counted in Redis until their TTL runs out (a call may still run).
+   * counted in Redis until their TTL runs out (a call may still run). No bound without one (only
+   * the app knows its grace period). Options checked first: `configuration_error`, nothing closed.
    */
   close(options?: { signal?: AbortSignal }): Promise<void>;
 }
