@@ -186,9 +186,10 @@ const TLS_ALERT_CODE = /^ERR_SSL_\w*_ALERT_/;
 /**
  * Redis ended the handshake with an alert: it did not accept the client certificate
  * (`tls-auth-clients yes`), required one and got none, or refused the handshake otherwise. Only
- * the code is quoted: OpenSSL's text names its source files and line numbers.
+ * the code is quoted, in the message and the cause: OpenSSL's text names its source files.
  */
-function handshakeRefused(code: string, cause: unknown): GatewayError {
+function handshakeRefused(code: string, error: unknown): GatewayError {
+  const cause = Object.assign(new Error(code), { code, name: (error as Error).name ?? 'Error' });
   if (code.endsWith('_CERTIFICATE_REQUIRED')) {
     return refusal(
       `Redis requires a client certificate and the budget sent none (${code}): pass both \`tls.cert\` and its \`tls.key\` (PEM text; a certificate without its key is not sent)`,
