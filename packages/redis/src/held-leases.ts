@@ -64,10 +64,12 @@ export class HeldLeases {
     return new Promise((resolve) => this.#whenNoneHeld.push(resolve));
   }
 
-  /** Stops the refreshes (the budget closes). */
+  /** Stops the refreshes (the budget closes), and ends `noneHeld()`'s waits: a `close()` still
+   *  waiting for the calls in flight resolves with the one (`close({ signal })`) that gave up. */
   close(): void {
     for (const entry of this.#held.values()) clearInterval(entry.refresh);
     this.#held.clear();
+    for (const resolve of this.#whenNoneHeld.splice(0)) resolve();
   }
 
   #hold(id: string, token: string, limit: number): void {

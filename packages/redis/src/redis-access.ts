@@ -43,6 +43,11 @@ const PROBED: readonly (readonly [command: string, args: string])[] = [
 /** The commands the scripts run inside `EVAL`. */
 export const SCRIPT_COMMANDS: readonly string[] = PROBED.map(([command]) => command);
 
+/** Commands the check's script asks when the user may run them (the README's ACL line grants
+ *  them; without them it learns less, refuses nothing): INFO, whether a cluster, and the
+ *  eviction policy. */
+export const OPTIONAL_COMMANDS: readonly string[] = ['INFO'];
+
 /** Commands sent outside scripts: the scripts themselves, and the pub/sub of wake-ups and census. */
 export const CONNECTION_COMMANDS: readonly string[] = ['EVAL', 'SUBSCRIBE', 'UNSUBSCRIBE'];
 
@@ -137,6 +142,8 @@ export function refusalOf(cause: unknown, command?: string): GatewayError | unde
       cause,
     );
   }
+  // Redis's TLS alert: it refused our side of the handshake (checked first: the codes say CERTIFICATE).
+  if (typeof code === 'string' && TLS_ALERT_CODE.test(code)) return handshakeRefused(code, cause);
   if (typeof code === 'string' && TLS_CERTIFICATE_CODES.test(code)) {
     return refusal(
       `Redis's TLS certificate was not accepted (${code}: ${message}): for a private CA, pass it as \`tls.ca\``,
@@ -171,6 +178,38 @@ export function refusalOf(cause: unknown, command?: string): GatewayError | unde
     );
   }
   return undefined;
+}
+
+/** Node's code for a TLS alert Redis sent (`ERR_SSL_TLSV1_ALERT_UNKNOWN_CA`, `…_CERTIFICATE_REQUIRED`). */
+const TLS_ALERT_CODE = /^ERR_SSL_\w*_ALERT_/;
+
+/**
+ * Redis ended the handshake with an alert: it did not accept the client certificate
+ * (`tls-auth-clients yes`), required one and got none, or refused the handshake otherwise. Only
+ * the code is quoted, in the message and the cause: OpenSSL's text names its source files.
+ */
+function handshakeRefused(code: string, error: unknown): GatewayError {
+  const cause = Object.assign(new Error(code), { code, name: (error as Error).name ?? 'Error' });
+  if (code.endsWith('_CERTIFICATE_REQUIRED')) {
+    return refusal(
+      `Redis requires a client certificate and the budget sent none (${code}): pass both \`tls.cert\` and its \`tls.key\` (PEM text; a certificate without its key is not sent)`,
+      cause,
+    );
+  }
+  if (
+    /_ALERT_(UNKNOWN_CA|BAD_CERTIFICATE|CERTIFICATE_|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED|DECRYPT_ERROR)/.test(
+      code,
+    )
+  ) {
+    return refusal(
+      `Redis refused the client certificate (${code}): pass as \`tls.cert\` and \`tls.key\` a certificate signed by a CA Redis trusts (its tls-ca-cert-file), with its key`,
+      cause,
+    );
+  }
+  return refusal(
+    `Redis refused the TLS handshake (${code}): check \`tls\` (the client certificate, \`tls.cert\` / \`tls.key\`) against Redis's TLS settings`,
+    cause,
+  );
 }
 
 /** Node's codes for a certificate the TLS handshake did not accept. */

@@ -102,3 +102,36 @@ describe('createRedisBudget options', () => {
     }
   });
 });
+
+describe('budget.close() options', () => {
+  // Refused before the budget closes anything: a bound the caller meant is never silently
+  // dropped (close() would wait for every call in flight), and the budget stays open.
+  it('refuses an unknown key, a bare signal and a signal that is none, then still works', async () => {
+    const budget = createRedisBudget({ url, onRedisFailure: 'fallback', warn: () => {} });
+    const close = budget.close as (options: unknown) => Promise<void>;
+    const cases: [unknown, string | undefined, string][] = [
+      [
+        { timeoutMs: 300 },
+        'timeoutMs',
+        'unknown option `timeoutMs` in budget.close; known: signal',
+      ],
+      [AbortSignal.timeout(300), 'options', 'pass the AbortSignal as `{ signal }`'],
+      [{ signal: 300 }, 'signal', 'must be an AbortSignal'],
+    ];
+    for (const [options, field, words] of cases) {
+      const error = await caught(close(options), isGatewayError);
+      expect(error.code).toBe('configuration_error');
+      expect(error.field).toBe(field);
+      expect(error.message).toContain(words);
+    }
+    // Not closed: a call still gets a slot (here the fallback's: nothing listens at `url`).
+    const lease = await budget.acquire({
+      id: 'ig-close-options',
+      limit: 1,
+      signal: new AbortController().signal,
+      deadline: Date.now() + 600_000,
+    });
+    lease.release();
+    await budget.close({ signal: AbortSignal.timeout(5000) });
+  });
+});

@@ -45,6 +45,7 @@ const TLS_KEYS = Object.keys({
   ca: true,
   cert: true,
   key: true,
+  passphrase: true,
   servername: true,
   rejectUnauthorized: true,
 } satisfies EveryKey<RedisTlsOptions>);
@@ -98,5 +99,31 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
   }
   if (warn !== undefined && typeof warn !== 'function') {
     throw refused('warn', 'a function (message: string) => void', warn);
+  }
+}
+
+const closeRefused = (field: string, rule: string, value: unknown) =>
+  refusal('budget.close() option', field, `must be ${rule}, got ${describeGiven(value)}`);
+
+/** Every key `budget.close()` takes. */
+const CLOSE_OPTIONS: EveryKey<{ signal?: AbortSignal }> = { signal: true };
+
+/**
+ * Refuses `close()`'s options before the budget closes anything (an unknown key naming the closest,
+ * a signal given bare or as something else): ignored, a bound the caller meant would not apply and
+ * the shutdown would wait for every call in flight. `configuration_error`.
+ */
+export function checkCloseOptions(options: unknown): void {
+  if (options === undefined) return;
+  if (options instanceof AbortSignal) {
+    throw closeRefused('options', 'an object: pass the AbortSignal as `{ signal }`', options);
+  }
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw closeRefused('options', 'an object ({ signal })', options);
+  }
+  refuseUnknownOptions(options, Object.keys(CLOSE_OPTIONS), 'budget.close', 'client option');
+  const { signal } = options as { signal?: unknown };
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw closeRefused('signal', 'an AbortSignal (e.g. AbortSignal.timeout(25_000))', signal);
   }
 }

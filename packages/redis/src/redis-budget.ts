@@ -10,7 +10,7 @@ import { acquireLease, acquireLeaseIfFree, type LeaseQueue } from './acquire-lea
 import { BudgetClosing } from './budget-closing';
 import { HeldLeases } from './held-leases';
 import { probeKeys } from './redis-access';
-import { checkRedisBudgetOptions } from './redis-budget-options';
+import { checkCloseOptions, checkRedisBudgetOptions } from './redis-budget-options';
 import {
   connectRedis,
   maxReconnectDelayFor,
@@ -95,7 +95,8 @@ export interface RedisBudget extends KeyBudget {
    * still pending (waiting for them `commandTimeoutMs` at most), then closes the Redis connections
    * (at once when Redis is known unreachable). `signal`: aborted, it stops waiting for the calls
    * in flight (e.g. `AbortSignal.timeout(25_000)` within a grace period); their leases then stay
-   * counted in Redis until their TTL runs out (a call may still run).
+   * counted in Redis until their TTL runs out (a call may still run). No bound without one (only
+   * the app knows its grace period). Options checked first: `configuration_error`, nothing closed.
    */
   close(options?: { signal?: AbortSignal }): Promise<void>;
 }
@@ -186,8 +187,10 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       return slot && closing.take(slot, (own) => acquireLeaseIfFree(queue, request, own));
     },
     ready: () => readyOrWhy(redis, commandTimeout, closing),
-    close: (options) =>
-      closeBudget({ closing, wakeUps, held, leases, redis, commandTimeout }, options?.signal),
+    close: async (options) => {
+      checkCloseOptions(options);
+      await closeBudget({ closing, wakeUps, held, leases, redis, commandTimeout }, options?.signal);
+    },
   };
 }
 

@@ -21,7 +21,7 @@ type RedisClient = ReturnType<typeof createClient>;
 /** TLS settings for a `rediss://` URL: a private CA (Memorystore, self-hosted), a client certificate. */
 export type RedisTlsOptions = Pick<
   ConnectionOptions,
-  'ca' | 'cert' | 'key' | 'servername' | 'rejectUnauthorized'
+  'ca' | 'cert' | 'key' | 'passphrase' | 'servername' | 'rejectUnauthorized'
 >;
 
 /** Redis did not answer within `commandTimeoutMs` (it may still run the command later). The

@@ -5,7 +5,7 @@ import type { RedisTlsOptions } from './redis-connection';
 /**
  * The refusal of `tls` settings that Node cannot make a TLS context of (a `cert` or `key` given as
  * a file path instead of its PEM text, a key of another certificate), or `undefined`. OpenSSL
- * raises these (`ERR_OSSL_…`) before any byte reaches Redis, at every attempt: no outage ends
+ * raises these (`ERR_OSSL_…`; an encrypted key without its passphrase too) before any byte reaches Redis, at every attempt: no outage ends
  * them, so they are a configuration error, not a reason to fall back to counting per process.
  * Asked only once a connection attempt failed, so a working budget never pays for it. The message
  * names the field, never its value (a private key).
@@ -20,6 +20,7 @@ export function tlsSettingsRefusal(
   }
   const whole = contextError(tls);
   if (whole === undefined) return undefined; // (the settings are fine: the error came from elsewhere)
+  if (whole.code === 'ERR_OSSL_BAD_DECRYPT') return encryptedKeyRefusal(tls, whole.code);
   const fields = (['ca', 'cert', 'key'] as const).filter(
     (field) => tls[field] !== undefined && contextError({ [field]: tls[field] }) !== undefined,
   );
@@ -29,8 +30,22 @@ export function tlsSettingsRefusal(
       : '`tls.key` is not the private key of `tls.cert`';
   return new GatewayError({
     code: 'configuration_error',
-    message: `@infergate/redis: the TLS settings cannot be used: ${which} (${whole.code}: ${whole.reason}): pass each as the PEM text (readFileSync(path, 'utf8')), not a file path, and the key that belongs to the certificate. Every call of this budget fails with this error; fix \`tls\` and create the budget again.`,
+    message: `@infergate/redis: the TLS settings cannot be used: ${which} (${whole.code}: ${whole.reason}): pass each as the PEM text (readFileSync(path, 'utf8')), not a file path, and the key that belongs to the certificate. ${AGAIN}`,
     field: fields.length === 1 ? `tls.${fields[0]}` : 'tls',
+  });
+}
+
+const AGAIN =
+  'Every call of this budget fails with this error; fix `tls` and create the budget again.';
+
+/** An encrypted `tls.key` that `tls.passphrase` (not given, or another) does not decrypt. */
+function encryptedKeyRefusal(tls: RedisTlsOptions, code: string): GatewayError {
+  const given = tls.passphrase !== undefined;
+  const why = given ? '`tls.passphrase` does not decrypt it' : 'no `tls.passphrase` was given';
+  return new GatewayError({
+    code: 'configuration_error',
+    message: `@infergate/redis: the TLS settings cannot be used: \`tls.key\` is an encrypted private key and ${why} (${code}): pass the key's passphrase as \`tls.passphrase\`, or an unencrypted key. ${AGAIN}`,
+    field: given ? 'tls.passphrase' : 'tls.key',
   });
 }
 

@@ -65,4 +65,21 @@ describe('close() with calls in flight', () => {
     expect(await file.admin.zCard(k.holders)).toBe(1); // still counted: its call may still run
     held.release();
   });
+
+  it('a first close() resolves when a second close({ signal }) gave up first', async () => {
+    // (A SIGTERM handler's close() and a later bounded one: both must settle, or the first's
+    // awaiter never exits.)
+    const id = `ig-close-twice-${randomUUID()}`;
+    const k = leaseKeys('infergate:budget', id);
+    const a = file.budget();
+    const held = await a.acquire(request(id));
+    const first = a.close();
+    const deadline = new AbortController();
+    const second = a.close({ signal: deadline.signal });
+    deadline.abort();
+    await second;
+    await first; // (without the fix: pending for good, the test times out)
+    expect(await file.admin.zCard(k.holders)).toBe(1); // left to its TTL, as the bounded close says
+    held.release();
+  });
 });

@@ -6,7 +6,7 @@ import { caught, type EmulatedGateway, emulate } from '@infergate/emulator/testi
 import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CONNECTION_COMMANDS, SCRIPT_COMMANDS } from '../src/redis-access';
+import { CONNECTION_COMMANDS, OPTIONAL_COMMANDS, SCRIPT_COMMANDS } from '../src/redis-access';
 import { createRedisBudget, type RedisBudget } from '../src/redis-budget';
 import { budgetMaker } from './budgets';
 import { makeCertificates, type TestCertificates } from './tls-certificates';
@@ -113,7 +113,9 @@ async function refusal(run: Promise<unknown> | (() => unknown)): Promise<Gateway
 describe("the README's ACL line", () => {
   it('grants exactly the commands the budget runs', () => {
     const granted = ACL_LINE.filter((t) => t.startsWith('+')).map((t) => t.slice(1).toUpperCase());
-    expect(granted.toSorted()).toEqual([...CONNECTION_COMMANDS, ...SCRIPT_COMMANDS].toSorted());
+    expect(granted.toSorted()).toEqual(
+      [...CONNECTION_COMMANDS, ...SCRIPT_COMMANDS, ...OPTIONAL_COMMANDS].toSorted(),
+    );
     expect(ACL_LINE).toContain('-@all');
     expect(ACL_LINE).toContain('~{infergate:budget:*}:*');
     expect(ACL_LINE).toContain('&{infergate:budget:*}:*');
@@ -140,8 +142,32 @@ describe('over rediss:// as the ACL user of the README', () => {
   });
 });
 
+describe("the README's user under an allkeys-* maxmemory policy", () => {
+  // (The README's line grants +info: without it the check cannot read the policy, and the users
+  // who follow the README would never see the warning.)
+  it('gets the one warning naming the policy; without +info it is let in, unwarned', async () => {
+    const [policy] = Object.values(await admin.configGet('maxmemory-policy'));
+    await admin.configSet('maxmemory-policy', 'allkeys-lru');
+    try {
+      const warned = (from: number) =>
+        logged.slice(from).filter((line) => line.includes("this Redis's maxmemory-policy is"));
+      const before = logged.length;
+      await budget({ url: (await aclUser()).url }).ready();
+      expect(warned(before)).toEqual([expect.stringContaining('allkeys-lru')]);
+      const after = logged.length;
+      const { url } = await aclUser((rules) => rules.filter((rule) => rule !== '+info'));
+      await budget({ url }).ready();
+      expect(warned(after)).toEqual([]);
+    } finally {
+      await admin.configSet('maxmemory-policy', policy ?? 'noeviction');
+    }
+  });
+});
+
 describe('refuses to start when Redis does not let it in', () => {
-  const commands = ACL_LINE.filter((t) => t.startsWith('+')).map((t) => t.slice(1));
+  const commands = ACL_LINE.filter((t) => t.startsWith('+'))
+    .map((t) => t.slice(1))
+    .filter((command) => !OPTIONAL_COMMANDS.includes(command.toUpperCase()));
 
   it.each(commands)('a user without +%s: configuration_error naming it', async (command) => {
     const { url } = await aclUser((rules) => rules.filter((rule) => rule !== `+${command}`));

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ServerTls } from '@infergate/emulator/testing/redis';
 
 /** A throwaway CA and a server certificate it signed for 127.0.0.1 / localhost (files + CA text). */
@@ -65,5 +66,34 @@ export function makeCertificates(): TestCertificates {
     caFile: join(dir, 'ca.crt'),
     ca: readFileSync(join(dir, 'ca.crt'), 'utf8'),
     remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A client certificate and its key (PEM text) for `tls.cert` / `tls.key`: signed by the
+ * certificates' CA (one Redis trusts with `tls-auth-clients yes`), or self-signed (one it does not).
+ */
+export function makeClientCertificate(
+  certificates: TestCertificates,
+  signer: 'ca' | 'self',
+): { cert: string; key: string } {
+  const dir = dirname(certificates.keyFile);
+  const name = `client-${signer}-${randomUUID().slice(0, 8)}`;
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const subject = ['-subj', '/CN=infergate test client', '-keyout', `${name}.key`];
+  if (signer === 'self') {
+    openssl(dir, ['req', '-x509', ...ec, ...subject, '-days', '1', '-out', `${name}.crt`]);
+  } else {
+    openssl(dir, ['req', ...ec, ...subject, '-out', `${name}.csr`]);
+    openssl(dir, [
+      'x509',
+      '-req',
+      ...['-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial'],
+      ...['-out', `${name}.crt`, '-days', '1'],
+    ]);
+  }
+  return {
+    cert: readFileSync(join(dir, `${name}.crt`), 'utf8'),
+    key: readFileSync(join(dir, `${name}.key`), 'utf8'),
   };
 }
