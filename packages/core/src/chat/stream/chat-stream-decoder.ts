@@ -52,6 +52,8 @@ export class ChatStreamDecoder {
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
   #otherChoiceFinished = false;
   #choiceZeroSeen = false;
+  /** The choices other than 0 decoded so far (a request with `n` > 1): none for most answers. */
+  #otherChoices: Set<number> | undefined;
   /** Highest tool-call index seen, and the index of the latest piece (for pieces without one). */
   #maxToolIndex = -1;
   #lastToolIndex = 0;
@@ -101,6 +103,11 @@ export class ChatStreamDecoder {
   /** `[DONE]` came, or the input ended complete: nothing more will be decoded. */
   get done(): boolean {
     return this.#done;
+  }
+
+  /** The choices other than 0 the answer had so far (each has its own `finish`). */
+  get otherChoices(): Iterable<number> {
+    return this.#otherChoices ?? [];
   }
 
   /** Some event carried choice 0's finish_reason (the answer is whole). */
@@ -305,6 +312,10 @@ export class ChatStreamDecoder {
     const { index, delta, finish_reason: finishReason } = choice;
     const choiceIndex = typeof index === 'number' ? index : 0;
     if (choiceIndex === 0) this.#choiceZeroSeen = true;
+    else {
+      this.#otherChoices ??= new Set();
+      this.#otherChoices.add(choiceIndex);
+    }
     if (delta !== undefined && delta !== null) {
       if (!isJsonObject(delta)) throw this.#protocolError('`delta` is not an object', data);
       const { role, content, tool_calls: toolCalls, refusal } = delta;

@@ -117,10 +117,11 @@ export class GatewayChatStream implements ChatStream {
   /** The buffered rest of a body that ended being decoded (`#readRest`). */
   #restRead: Promise<void> | undefined;
   /**
-   * The caller took choice 0's finish while the body was still read (`#took`): its answer is
-   * complete for it, so a stop after that no longer fails the call (`#stop`).
+   * The choices whose finish the caller took while the body was still read (`#took`): once it took
+   * every choice's (the last finish), its answer is complete for it, so a stop after that no longer
+   * fails the call (`#stop`, `#tookFinish`).
    */
-  #tookFinish = false;
+  readonly #finishesTaken = new Set<number>();
   /** Stopped after the caller took the finish: the call ends (ok) once the stream is whole. */
   #stoppedAfterFinish = false;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
@@ -363,10 +364,22 @@ export class GatewayChatStream implements ChatStream {
     }
   }
 
-  /** `event` handed to the caller while the body is read: notes whether it is choice 0's finish. */
+  /** `event` handed to the caller while the body is read: notes the finishes it took. */
   #took(event: ChatStreamEvent): ChatStreamEvent {
-    if (event.type === 'finish' && event.choiceIndex === 0) this.#tookFinish = true;
+    if (event.type === 'finish') this.#finishesTaken.add(event.choiceIndex ?? 0);
     return event;
+  }
+
+  /**
+   * The caller took the last finish: choice 0's and that of every other choice decoded so far
+   * (README, a stream's end: the last one, with several choices); or it stopped after it did.
+   */
+  get #tookFinish(): boolean {
+    const taken = this.#finishesTaken;
+    if (this.#stoppedAfterFinish) return true;
+    if (!taken.has(0)) return false;
+    for (const index of this.#decoder.otherChoices) if (!taken.has(index)) return false;
+    return true;
   }
 
   /**
@@ -411,7 +424,7 @@ export class GatewayChatStream implements ChatStream {
       }
       this.#received += chunk.value.byteLength;
       if (this.#received > this.#maxBytes) {
-        this.#fail(
+        this.#failRead(
           new GatewayError({
             code: 'response_too_large',
             // (The assembled answer is bounded by the same limit.)
@@ -427,7 +440,7 @@ export class GatewayChatStream implements ChatStream {
       if (this.#decoder.done) this.#finish();
     } catch (error) {
       this.#fromAnswer(error);
-      this.#fail(
+      this.#failRead(
         isGatewayError(error)
           ? error
           : new GatewayError({
@@ -446,14 +459,24 @@ export class GatewayChatStream implements ChatStream {
     // (Once the caller took the finish, the end that cut the body ends the answer as it is.)
     if (scope.aborted && this.#tookFinish) this.#finish();
     else if (scope.aborted) this.#fail(scope.error(this.#models()));
-    else if (isGatewayError(cause)) this.#fail(cause);
+    else if (isGatewayError(cause)) this.#failRead(cause);
     else if (this.#decoder.hasFinish) this.#finish();
     else {
       // Cut after it began: the answer's own end, with its models and headers.
       const cut = this.#decoder.incomplete('cut', cause);
       this.#fromAnswer(cut);
-      this.#fail(cut);
+      this.#failRead(cut);
     }
+  }
+
+  /**
+   * A failure reading the body: the call's, unless the caller stopped after taking the finish —
+   * what is read on then is for the usage only (as a stop before it drops failures,
+   * `#decodeStopped`): the answer is finished as it is, ok.
+   */
+  #failRead(error: GatewayError): void {
+    if (this.#stoppedAfterFinish) this.#finish();
+    else this.#fail(error);
   }
 
   /**
@@ -492,9 +515,10 @@ export class GatewayChatStream implements ChatStream {
   #finish(checked?: AssembledChat): void {
     if (this.#state !== 'open') return;
     if (this.#structured && !checked) {
-      // Complete at the gateway: its slot back (not cut) while the answer is checked.
+      // Complete at the gateway: its slot back (not cut) while the answer is checked; ended
+      // before its [DONE] (a silence or a stop after the finish), a cut (`#close`).
       this.#silence?.stop();
-      this.#open.release(false);
+      this.#open.release(!this.#decoder.done);
       this.#checking ??= this.#structured.check(this.#decoder.result()).then(
         (answer) => this.#finish(answer),
         (error: GatewayError) => this.#fail(error),
@@ -505,8 +529,8 @@ export class GatewayChatStream implements ChatStream {
     this.#result = checked ?? this.#decoder.result();
     const rest = this.#events.takeAll()?.reverse() ?? [];
     this.#rest = rest;
-    // (Its last `finish` already taken, or none left, or the caller stopped after taking choice
-    // 0's: the call ends now.)
+    // (Its last `finish` already taken, or none left, or the caller stopped after taking it: the
+    // call ends now.)
     this.#endsAt = rest.findIndex((event) => event.type === 'finish');
     if (this.#endsAt < 0 || this.#stoppedAfterFinish) this.#endsAt = rest.length;
     this.#close();
@@ -537,9 +561,11 @@ export class GatewayChatStream implements ChatStream {
     this.#silence?.stop();
     if (began) this.#contentBegan();
     // Released before the body is cancelled: a stream that reached [DONE] is complete at the
-    // gateway, not cut, though its body has not ended yet (the read-ahead's release is then a
-    // no-op; a slot is released once: a `whole` stream stopped later releases nothing).
-    this.#open.release(this.#state === 'failed');
+    // gateway, not cut, though its body has not ended yet; one finished before its [DONE] (a
+    // silence, or a stop after the finish, its tail still coming) is cut: the gateway counts it
+    // until it sees the close. (A body that ended was released by the read-ahead: this is then a
+    // no-op; a slot is released once: a `whole` stream stopped later releases nothing.)
+    this.#open.release(this.#state === 'failed' || !this.#decoder.done);
     this.#body.cancel(reason);
     this.#open.scope.dispose();
     if (this.#state !== 'whole') this.#end();
@@ -614,7 +640,7 @@ export class GatewayChatStream implements ChatStream {
   }
 
   /**
-   * A stop after the caller took choice 0's finish, the body still read: the answer is complete
+   * A stop after the caller took the last finish, the body still read: the answer is complete
    * for the caller, the call ends ok. What follows on the wire (the usage) is read on for a cut
    * request's grace (`CUT_REQUEST_GRACE_MS`) at most: the answer is then finished as it is.
    */
