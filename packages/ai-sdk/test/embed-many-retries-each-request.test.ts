@@ -1,10 +1,11 @@
 // docs/gateway-protocol.md §6 (one `doEmbed` is up to 32 gateway requests), §10.5 (`ai` owns the
 // retries): `embedMany`'s `maxRetries` counts the retries of each failing gateway request, in
-// `ai`'s retries and the model's own alike; each retry within a `doEmbed` gets a deadline of its
-// own, as each of `ai`'s does; a middleware's copy of `providerOptions` keeps the batch's answered
+// `ai`'s retries and the model's own alike, and no more (a request that keeps failing is sent
+// 1 + `maxRetries` times, `maxRetries: 0` retries nothing); each retry within a `doEmbed` gets a
+// deadline of its own, as each of `ai`'s does; a middleware's copy of `providerOptions` keeps the batch's answered
 // vectors and counts; what core leaves out for the engine is told once per `embedMany`.
 
-import { drivenClock, heldOf, until, untilHeld } from '@infergate/emulator/testing';
+import { caught, drivenClock, heldOf, until, untilHeld } from '@infergate/emulator/testing';
 import { embedMany, wrapEmbeddingModel } from 'ai';
 import { embedMany as embedManyV6, wrapEmbeddingModel as wrapEmbeddingModelV6 } from 'ai-v6';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,6 +16,13 @@ const { emulator, gateway, gatewayV3 } = await providersOnMsw({});
 const ENGINE = 'all-minilm-l6-v2';
 const values = (count: number) => Array.from({ length: count }, (_, i) => `text ${i}`);
 const requests = () => emulator.counters.requests.embeddings;
+/** Embedding requests answered 429 by `rule` (Retry-After 0 unless said: the subject is how many). */
+const rateLimited = (rule: {
+  every?: number;
+  times?: number;
+  afterRequests?: number;
+  retryAfter?: number;
+}) => emulator.injectFault({ fault: 'rate_limit', endpoint: 'embeddings', retryAfter: 0, ...rule });
 const clock = drivenClock(vi);
 
 beforeAll(async () => {
@@ -27,6 +35,42 @@ afterEach(() => {
 });
 
 describe('embedMany: maxRetries per failing gateway request', () => {
+  it("three 429s among one doEmbed's 16 requests, each answered on its retry: every vector", async () => {
+    rateLimited({ every: 5, times: 3 });
+    const all = values(1024);
+    const { embeddings } = await embedMany({
+      model: gateway().embeddingModel(ENGINE),
+      values: all,
+    });
+    expect(embeddings).toHaveLength(1024);
+    expect(emulator.counters.concurrencyRejections).toBe(3);
+    // 16 requests and the three failed ones again.
+    expect(requests()).toBe(19);
+  });
+
+  it('a request failing for good after progress: sent 1 + maxRetries times, then RetryError', async () => {
+    // One request in flight at a time: the 3rd busy once (ai retries it), then from the 9th on
+    // every request (the 8th batch: a new failure, after progress).
+    rateLimited({ afterRequests: 2, times: 1 });
+    rateLimited({ afterRequests: 8 });
+    const model = gateway({ maxConcurrency: 1 }).embeddingModel(ENGINE);
+    const error = await caught(embedMany({ model, values: values(640), maxRetries: 2 }));
+    expect(error).toMatchObject({ name: 'AI_RetryError', reason: 'maxRetriesExceeded' });
+    // 1, 2, 3 (busy), 3 again, 4 … 7, 8 (busy) and its 2 retries.
+    expect(requests()).toBe(11);
+  });
+
+  it('maxRetries 0: a failure after progress is not retried', async () => {
+    rateLimited({ afterRequests: 4, times: 1 });
+    const model = gateway({ maxConcurrency: 1 }).embeddingModel(ENGINE);
+    const error = await caught(embedMany({ model, values: values(640), maxRetries: 0 }));
+    expect(error).toMatchObject({
+      name: 'AI_APICallError',
+      data: { code: 'client_concurrency_exceeded' },
+    });
+    expect(requests()).toBe(5);
+  });
+
   it.each([
     ['ai@7', () => gateway({ maxConcurrency: 2 }).embeddingModel(ENGINE), embedMany],
     [
@@ -39,18 +83,8 @@ describe('embedMany: maxRetries per failing gateway request', () => {
     async (_, model, embed) => {
       // Two requests (128 values), both in flight: both busy (#1, #2); ai's retry: the first
       // answered (#3), the second busy again (#4), for good.
-      emulator.injectFault({
-        fault: 'rate_limit',
-        endpoint: 'embeddings',
-        times: 2,
-        retryAfter: 0,
-      });
-      emulator.injectFault({
-        fault: 'rate_limit',
-        endpoint: 'embeddings',
-        afterRequests: 3,
-        retryAfter: 0,
-      });
+      rateLimited({ times: 2 });
+      rateLimited({ afterRequests: 3 });
       // Each try's two requests held until both are in flight: neither is stopped unsent.
       let release = emulator.holdAnswers('embeddings', { faults: true });
       const call = embed({
@@ -75,14 +109,8 @@ describe('embedMany: maxRetries per failing gateway request', () => {
   it("a retry within the doEmbed waiting past the try's timeoutMs: sent with a deadline of its own", async () => {
     // One request at a time, 2 s deadline: the first busy (ai retries it), then in ai's retry the
     // second busy with Retry-After 8 s (a retry granted within the doEmbed: it waits 8 s).
-    emulator.injectFault({ fault: 'rate_limit', endpoint: 'embeddings', times: 1, retryAfter: 0 });
-    emulator.injectFault({
-      fault: 'rate_limit',
-      endpoint: 'embeddings',
-      afterRequests: 2,
-      times: 1,
-      retryAfter: 8,
-    });
+    rateLimited({ times: 1 });
+    rateLimited({ afterRequests: 2, times: 1, retryAfter: 8 });
     clock.drive();
     const model = gateway({ maxConcurrency: 1, timeoutMs: 2_000 }).embeddingModel(ENGINE);
     let settled = false;
@@ -118,13 +146,7 @@ describe('embedMany: maxRetries per failing gateway request', () => {
   ])(
     "%s: a middleware copying providerOptions: answered requests not sent again, each failure's own retries",
     async (_, model, embed) => {
-      emulator.injectFault({
-        fault: 'rate_limit',
-        endpoint: 'embeddings',
-        every: 5,
-        times: 3,
-        retryAfter: 0,
-      });
+      rateLimited({ every: 5, times: 3 });
       const { embeddings } = await embed({
         model: model() as Parameters<typeof embedMany>[0]['model'],
         values: values(1024),

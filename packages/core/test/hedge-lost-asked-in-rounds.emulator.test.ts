@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayError } from '../src/index';
 import {
-  askingPlace,
+  askedWhen,
+  askPlace,
+  caught,
   driveClock,
   hedgesOnDrivenClock,
-  only,
+  PLACE_HEDGE,
   settledAfter,
   structuredGateway,
 } from './helpers';
@@ -33,18 +34,12 @@ async function hedgeLostFirst(
   );
   gateway.emulator.injectFault({ ...fault, model: GOOD, times: 2 });
   driveClock();
-  const options = { fallbackModels: [GOOD], hedge: { afterMs: 30, maxExtra: 1 } };
-  const call: Promise<unknown> = whole
-    ? client.chat(askingPlace(BAD), options)
-    : client.chatStream(askingPlace(BAD), options).then((stream) => stream.result());
-  const failed = (await settledAfter(
+  const options = { fallbackModels: [GOOD], hedge: PLACE_HEDGE };
+  const failed = await settledAfter(
     5_000,
-    call.catch((error: GatewayError) => error),
-  )) as GatewayError;
-  const attempts = only(events, 'attempt');
-  const start = attempts[0]!.time;
-  const asked = attempts.map((attempt) => `${attempt.time - start} ${attempt.model}`);
-  return { failed, asked, requests: gateway.emulator.counters.requests.chat };
+    caught(() => askPlace(client, BAD, options, whole)),
+  );
+  return { failed, asked: askedWhen(events), requests: gateway.emulator.counters.requests.chat };
 }
 
 describe.each([

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  askingPlace,
-  driveClock,
-  hedgesOnDrivenClock,
-  only,
-  settledAfter,
-  structuredGateway,
-} from './helpers';
+import { askedWhen, hedgedPlaceStream, hedgesOnDrivenClock, only, settledAfter } from './helpers';
 
 // A hedge is never sent to a model whose Retry-After the first run waits for, nor on the key
 // while the key's own Retry-After runs (a 429 `client_concurrency_exceeded`: the same for every
@@ -18,18 +11,18 @@ const GOOD = 'community/so-native';
 
 /** Over [good, bad] with a hedge after 30 ms, `faults` first: what the call asked, and when. */
 async function hedgedAfter(faults: { fault: 'model_busy' | 'rate_limit'; model: string }[]) {
-  const { gateway, client, events } = await structuredGateway({}, { maxRetries: 1 });
-  for (const fault of faults) gateway.emulator.injectFault({ ...fault, times: 1, retryAfter: 1 });
-  driveClock();
-  const call = client
-    .chatStream(askingPlace(GOOD), { fallbackModels: [BAD], hedge: { afterMs: 30, maxExtra: 1 } })
-    .then((stream) => stream.result());
-  const result = await settledAfter(3_000, call);
+  const { events, opened } = await hedgedPlaceStream({
+    first: GOOD,
+    fallbacks: [BAD],
+    options: { maxRetries: 1 },
+    faults: faults.map((fault) => ({ ...fault, times: 1, retryAfter: 1 })),
+  });
+  const result = await settledAfter(
+    3_000,
+    opened.then((stream) => stream.result()),
+  );
   expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
-  const attempts = only(events, 'attempt');
-  const start = attempts[0]!.time;
-  const asked = attempts.map((attempt) => `${attempt.time - start} ${attempt.model}`);
-  return { events, asked };
+  return { events, asked: askedWhen(events) };
 }
 
 describe('a hedge due while the first run waits for a Retry-After', () => {

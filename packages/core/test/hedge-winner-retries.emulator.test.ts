@@ -69,3 +69,39 @@ describe('a hedge that won and took over the cut run’s models retries them as 
     expect(gateway.emulator.counters.requests.chat).toBe(4);
   });
 });
+
+// A hedge whose content cut the first run while that run waited to retry a model (a round after
+// its 429 with Retry-After) takes that retry over with its failure and what is left of its wait
+// (docs/gateway-protocol.md §4.8): its refused answer asks the model once its Retry-After passed,
+// as the unhedged walk does, not at once (rv-5hedge F2). The driven clock gives each request's time.
+describe('a hedge that won while the cut run waited for a Retry-After', () => {
+  hedgesOnDrivenClock();
+
+  it('asks the model the cut run waited for once its Retry-After passed', async () => {
+    // Over [good, bad], bad's content 85 ms after its request: good's first request stalls (cut at
+    // 100 ms), the hedge to bad goes at 30 ms, good's retry at 100 ms is busy for 1 s: the first
+    // run waits for it when bad's content cuts it, at 115 ms.
+    const { gateway, events, opened } = await hedgedPlaceStream({
+      first: GOOD,
+      fallbacks: [BAD],
+      changed: { [BAD]: { firstChunkMs: 85 } },
+      options: { maxRetries: 2, retryBaseDelayMs: 0, firstChunkTimeoutMs: 100 },
+      faults: [
+        stalledOnceFault(GOOD),
+        { fault: 'model_busy', model: GOOD, times: 1, afterRequests: 1, retryAfter: 1 },
+      ],
+    });
+    const result = await settledAfter(
+      3_000,
+      opened.then((stream) => stream.result()),
+    );
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+    const attempts = only(events, 'attempt');
+    expect(attempts.map((attempt) => attempt.model)).toEqual([GOOD, BAD, GOOD, GOOD]);
+    // Good's 429 (Retry-After: 1) came at its second request, ~100 ms; bad's refusal at ~115 ms.
+    const [, , busy, again] = attempts.map((attempt) => attempt.time);
+    expect(again! - busy!).toBeGreaterThanOrEqual(1_000);
+    expect(only(events, 'retry').at(-1)).toMatchObject({ reason: 'model_busy' });
+    expect(gateway.emulator.counters.requests.chat).toBe(4);
+  });
+});

@@ -529,3 +529,23 @@ export async function untilHedgeCut(gateway: EmulatedGateway): Promise<void> {
     gateway.until((counters) => inflightOf(counters) === 1),
   );
 }
+
+/** On the driven clock: a recorded call's attempts, each as `<ms after the first> <model>`. */
+export function askedWhen(events: GatewayEvent[]): string[] {
+  const attempts = only(events, 'attempt');
+  const start = attempts[0]?.time ?? 0;
+  return attempts.map((attempt) => `${attempt.time - start} ${attempt.model}`);
+}
+
+/** `askingPlace(model)` asked with `options`, to its result: streamed (`chatStream`), or `whole` (`chat`). */
+export function askPlace(
+  client: GatewayClient,
+  model: string,
+  options: ChatStreamOptions,
+  whole = false,
+) {
+  const request = askingPlace(model);
+  return whole
+    ? client.chat(request, options)
+    : client.chatStream(request, options).then((stream) => stream.result());
+}

@@ -1,6 +1,5 @@
-import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { hi, only, recordingClient } from './helpers';
+import { faulted, hi, only } from './helpers';
 
 // A `retry` event's `reason` (and `status`) is the failure the retry is for (docs/gateway-protocol.md
 // §10.5). A call over fallbackModels retries a round of its models after the last one failed: the
@@ -8,12 +7,9 @@ import { hi, only, recordingClient } from './helpers';
 // retries (a refusal of the model). The event named that last failure, not the one it waits for.
 describe('a `retry` event names the failure the retry is for', () => {
   it('a round that retries the busy first model after the second refused: model_busy, not the refusal', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({
+    // community/general (the call's model) busy once, with Retry-After: 0.
+    const { client, events, emulator } = await faulted({
       fault: 'model_busy',
-      model: 'community/general',
       times: 1,
       retryAfter: 0,
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayError } from '../src/index';
 import {
-  askingPlace,
+  askPlace,
+  caught,
   driveClock,
   hedgesOnDrivenClock,
   only,
@@ -27,13 +27,11 @@ describe('a deadline reached while a round waits', () => {
     );
     gateway.emulator.injectFault({ fault: 'service_unavailable', model: GOOD, times: 1 });
     driveClock();
-    const call = client
-      .chatStream(askingPlace(GOOD), { fallbackModels: [BAD], timeoutMs: 500 })
-      .then((stream) => stream.result());
-    const error = (await settledAfter(
+    const options = { fallbackModels: [BAD], timeoutMs: 500 };
+    const error = await settledAfter(
       1_000,
-      call.catch((failure: GatewayError) => failure),
-    )) as GatewayError;
+      caught(() => askPlace(client, GOOD, options)),
+    );
     expect(only(events, 'retry')).toMatchObject([{ reason: 'provider_unavailable' }]);
     expect(error.code).toBe('timeout');
     expect(error.cause).toMatchObject({ code: 'provider_unavailable' });

@@ -43,6 +43,16 @@ async function start(flags: string[]) {
   return { cli: cli!, lines, warning };
 }
 
+/** The first warning `infergate-mcp` with `flags` logs, then closed. */
+async function firstWarning(flags: string[]): Promise<string> {
+  const { cli, warning } = await start(flags);
+  try {
+    return await warning;
+  } finally {
+    await cli.close();
+  }
+}
+
 /** A port that refuses connections: bound, then closed. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -54,30 +64,21 @@ async function closedPort(): Promise<number> {
 
 describe('infergate-mcp at start', () => {
   it('warns when the first catalog read is refused (a wrong key), naming the code, not the key', async () => {
-    const { cli, warning } = await start([
+    const line = await firstWarning([
       ...['--base-url', harness.gateway.baseURL, '--api-key', WRONG_KEY],
     ]);
-    try {
-      const line = await warning;
-      expect(line).toMatch(/^infergate-mcp: warning: the gateway's catalog could not be read/);
-      expect(line).toContain('HTTP 401');
-      expect(line).toMatch(/--api-key/);
-      expect(line).not.toContain(WRONG_KEY);
-    } finally {
-      await cli.close();
-    }
+    expect(line).toMatch(/^infergate-mcp: warning: the gateway's catalog could not be read/);
+    expect(line).toContain('HTTP 401');
+    expect(line).toMatch(/--api-key/);
+    expect(line).not.toContain(WRONG_KEY);
   });
 
   it('warns when the gateway cannot be reached', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
-    const { cli, warning } = await start(['--base-url', url, '--api-key', harness.gateway.apiKey]);
-    try {
-      expect(await warning).toContain(
-        "warning: the gateway's catalog could not be read at start (network_error)",
-      );
-    } finally {
-      await cli.close();
-    }
+    const line = await firstWarning(['--base-url', url, '--api-key', harness.gateway.apiKey]);
+    expect(line).toContain(
+      "warning: the gateway's catalog could not be read at start (network_error)",
+    );
   });
 
   it('warns of nothing when the catalog is read', async () => {
@@ -108,39 +109,23 @@ describe('infergate-mcp started without its URL or key', () => {
   };
   const TAIL = ': every tool will fail with configuration_error';
 
-  it('names the key alone when only the key is missing', async () => {
-    unset();
-    const { cli, warning } = await start(['--base-url', harness.gateway.baseURL]);
-    try {
-      expect(await warning).toBe(
-        `infergate-mcp: warning: no gateway key (INFERGATE_API_KEY or --api-key)${TAIL}`,
-      );
-    } finally {
-      await cli.close();
-    }
-  });
+  const NO_URL = 'no gateway URL (INFERGATE_BASE_URL or --base-url)';
+  const NO_KEY = 'no gateway key (INFERGATE_API_KEY or --api-key)';
 
-  it('names the URL alone when only the URL is missing', async () => {
+  it.each([
+    [
+      'the key alone when only the key is missing',
+      () => ['--base-url', harness.gateway.baseURL],
+      NO_KEY,
+    ],
+    [
+      'the URL alone when only the URL is missing',
+      () => ['--api-key', harness.gateway.apiKey],
+      NO_URL,
+    ],
+    ['both when both are missing', () => [], `${NO_URL} and ${NO_KEY}`],
+  ])('names %s', async (_, flags, missing) => {
     unset();
-    const { cli, warning } = await start(['--api-key', harness.gateway.apiKey]);
-    try {
-      expect(await warning).toBe(
-        `infergate-mcp: warning: no gateway URL (INFERGATE_BASE_URL or --base-url)${TAIL}`,
-      );
-    } finally {
-      await cli.close();
-    }
-  });
-
-  it('names both when both are missing', async () => {
-    unset();
-    const { cli, warning } = await start([]);
-    try {
-      expect(await warning).toBe(
-        `infergate-mcp: warning: no gateway URL (INFERGATE_BASE_URL or --base-url) and no gateway key (INFERGATE_API_KEY or --api-key)${TAIL}`,
-      );
-    } finally {
-      await cli.close();
-    }
+    expect(await firstWarning(flags())).toBe(`infergate-mcp: warning: ${missing}${TAIL}`);
   });
 });

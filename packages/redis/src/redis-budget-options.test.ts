@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isGatewayError } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
+import { request } from '../test/budgets';
 import { createRedisBudget, type RedisBudgetOptions } from './redis-budget';
 
 // Nothing listens here: every case is refused before anything connects.
@@ -125,12 +126,7 @@ describe('budget.close() options', () => {
       expect(error.message).toContain(words);
     }
     // Not closed: a call still gets a slot (here the fallback's: nothing listens at `url`).
-    const lease = await budget.acquire({
-      id: 'ig-close-options',
-      limit: 1,
-      signal: new AbortController().signal,
-      deadline: Date.now() + 600_000,
-    });
+    const lease = await budget.acquire(request('ig-close-options', 1));
     lease.release();
     await budget.close({ signal: AbortSignal.timeout(5000) });
   });

@@ -1,41 +1,30 @@
 import { createPrivateKey } from 'node:crypto';
 import { type GatewayError, isGatewayError } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';
-import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisBudget } from '../src/redis-budget';
 import { budgetMaker, request } from './budgets';
-import { makeCertificates, makeClientCertificate, type TestCertificates } from './tls-certificates';
+import { makeClientCertificate, type TlsRedis, tlsRedis } from './tls-certificates';
 
 // Redis that asks every client for a certificate its CA signed (`tls-auth-clients yes`, mutual
 // TLS). A client certificate it refuses, or none, never heals: a configuration_error saying so
 // (the client certificate, not Redis's), for ready() and a call, never the per-process fallback,
 // and no OpenSSL text (it names OpenSSL's source files). Against a real redis-server.
-let certificates: TestCertificates;
-let redis: TestRedis;
-let admin: ReturnType<typeof createClient>;
+let server: TlsRedis;
 const open: RedisBudget[] = [];
 
 beforeAll(async () => {
-  certificates = makeCertificates();
-  redis = await startRedis(undefined, certificates);
-  admin = createClient({ url: redis.url, socket: { tls: true, ca: certificates.ca } });
-  await admin.connect();
+  server = await tlsRedis();
   // (From now on every new connection needs a client certificate: the admin's is open already.)
-  await admin.configSet('tls-auth-clients', 'yes');
+  await server.admin.configSet('tls-auth-clients', 'yes');
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((b) => b.close()));
 });
-afterAll(async () => {
-  await admin?.close();
-  await redis?.stop();
-  certificates?.remove();
-});
+afterAll(() => server?.stop());
 
 const budget = budgetMaker(
-  () => ({ url: redis.url, commandTimeoutMs: 10_000, warn: () => {} }),
+  () => ({ url: server.redis.url, commandTimeoutMs: 10_000, warn: () => {} }),
   (b) => open.push(b),
 );
 
@@ -54,7 +43,7 @@ async function refused(b: RedisBudget): Promise<GatewayError> {
 describe('a Redis that asks for a client certificate', () => {
   it('takes the one its CA signed (the control)', async () => {
     const b = budget({
-      tls: { ca: certificates.ca, ...makeClientCertificate(certificates, 'ca') },
+      tls: { ca: server.certificates.ca, ...makeClientCertificate(server.certificates, 'ca') },
     });
     await b.ready();
     (await b.acquire(request('ig-mtls'))).release();
@@ -63,7 +52,7 @@ describe('a Redis that asks for a client certificate', () => {
 
   it('refuses a self-signed one: configuration_error naming tls.cert and tls.key', async () => {
     const b = budget({
-      tls: { ca: certificates.ca, ...makeClientCertificate(certificates, 'self') },
+      tls: { ca: server.certificates.ca, ...makeClientCertificate(server.certificates, 'self') },
     });
     const error = await refused(b);
     expect(error.message).toContain('Redis refused the client certificate (ERR_SSL_');
@@ -75,10 +64,10 @@ describe('a Redis that asks for a client certificate', () => {
     ['none given', () => ({})],
     [
       'a certificate without its key',
-      () => ({ cert: makeClientCertificate(certificates, 'ca').cert }),
+      () => ({ cert: makeClientCertificate(server.certificates, 'ca').cert }),
     ],
   ])('required one: %s', async (_, settings) => {
-    const error = await refused(budget({ tls: { ca: certificates.ca, ...settings() } }));
+    const error = await refused(budget({ tls: { ca: server.certificates.ca, ...settings() } }));
     expect(error.message).toContain(
       'Redis requires a client certificate and the budget sent none (ERR_SSL_',
     );
@@ -86,7 +75,7 @@ describe('a Redis that asks for a client certificate', () => {
   });
 
   it('takes an encrypted key with its tls.passphrase; without it, says the key is encrypted', async () => {
-    const { cert, key } = makeClientCertificate(certificates, 'ca');
+    const { cert, key } = makeClientCertificate(server.certificates, 'ca');
     const encrypted = createPrivateKey(key).export({
       format: 'pem',
       type: 'pkcs8',
@@ -94,7 +83,7 @@ describe('a Redis that asks for a client certificate', () => {
       passphrase: 'right',
     }) as string;
     const withIt = budget({
-      tls: { ca: certificates.ca, cert, key: encrypted, passphrase: 'right' },
+      tls: { ca: server.certificates.ca, cert, key: encrypted, passphrase: 'right' },
     });
     await withIt.ready();
     for (const [passphrase, field, words] of [
@@ -102,7 +91,7 @@ describe('a Redis that asks for a client certificate', () => {
       ['wrong', 'tls.passphrase', '`tls.passphrase` does not decrypt it'],
     ] as const) {
       const tls = {
-        ca: certificates.ca,
+        ca: server.certificates.ca,
         cert,
         key: encrypted,
         ...(passphrase ? { passphrase } : {}),

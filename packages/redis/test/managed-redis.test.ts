@@ -3,13 +3,12 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createGatewayClient, type GatewayError, isGatewayError } from '@infergate/core';
 import { caught, type EmulatedGateway, emulate } from '@infergate/emulator/testing';
-import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { createClient } from 'redis';
+import type { TestRedis } from '@infergate/emulator/testing/redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONNECTION_COMMANDS, OPTIONAL_COMMANDS, SCRIPT_COMMANDS } from '../src/redis-access';
 import { createRedisBudget, type RedisBudget } from '../src/redis-budget';
 import { budgetMaker } from './budgets';
-import { makeCertificates, type TestCertificates } from './tls-certificates';
+import { type TestCertificates, type TlsRedis, tlsRedis } from './tls-certificates';
 
 // Managed Redis as users have it: TLS only (certificates made here), and an ACL user created from
 // the very line the README gives, with nothing more. The budget must work over
@@ -23,7 +22,8 @@ const ACL_LINE = (/^ACL SETUSER infergate .*$/m.exec(README)?.[0] ?? '').split('
 
 let certificates: TestCertificates;
 let redis: TestRedis;
-let admin: ReturnType<typeof createClient>;
+let admin: TlsRedis['admin'];
+let stopRedis: () => Promise<void>;
 let gateway: EmulatedGateway;
 const open: RedisBudget[] = [];
 /** Everything written to the console or a budget's `warn` during the tests. */
@@ -31,11 +31,8 @@ const logged: string[] = [];
 const secrets: string[] = [];
 
 beforeAll(async () => {
-  certificates = makeCertificates();
-  redis = await startRedis(undefined, certificates);
-  // The default user (no password) is the operator's: it creates the budget's users.
-  admin = createClient({ url: redis.url, socket: { tls: true, ca: certificates.ca } });
-  await admin.connect();
+  // The default user (no password), the admin's, is the operator's: it creates the budget's users.
+  ({ certificates, redis, admin, stop: stopRedis } = await tlsRedis());
   gateway = await emulate({ as: 'http', scenario: { latencyMs: 20 } });
   secrets.push(gateway.apiKey);
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
@@ -49,10 +46,8 @@ afterEach(async () => {
 });
 afterAll(async () => {
   vi.restoreAllMocks();
-  await admin?.close();
   await gateway?.close();
-  await redis?.stop();
-  certificates?.remove();
+  await stopRedis?.();
   // Whatever the tests did, no line they logged held a password or the gateway key.
   for (const secret of secrets) {
     expect(logged.filter((line) => line.includes(secret))).toEqual([]);

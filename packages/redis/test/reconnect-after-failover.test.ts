@@ -8,6 +8,7 @@ import { leaseKeys } from '../src/lease-scripts';
 import {
   budgetMaker,
   demoteToReplicaOf,
+  type RedisClient,
   request,
   serversPerTest,
   untilBackOnRedis,
@@ -112,15 +113,24 @@ const budget = budgetMaker(
   (b) => cleanup.push(() => b.close()),
 );
 
+/**
+ * A budget on `address` that took a lease of a fresh id (`ig-<name>-…`) and gave it back, done in
+ * Redis (seen by `admin`): its connections made and used, for the test to break them then.
+ */
+async function leasedAndGivenBack(address: { url: string }, admin: RedisClient, name: string) {
+  const b = budget({ url: address.url });
+  const id = `ig-${name}-${Math.random()}`;
+  const keys = leaseKeys('infergate:budget', id);
+  (await b.acquire(request(id))).release();
+  await pollUntil(async () => (await admin.zCard(keys.holders)) === 0, 'the release done');
+  return { b, id, keys };
+}
+
 describe('the host behind the URL vanishes (its connections go silent) and the URL leads to a new primary', () => {
   it('the budget gives up on the silent connections, makes new ones, and shares the slots in Redis again', async () => {
     const { redis, admin } = await server();
     const address = await addressOf({ port: redis.port });
-    const b = budget({ url: address.url });
-    const id = `ig-vanished-${Math.random()}`;
-    const keys = leaseKeys('infergate:budget', id);
-    (await b.acquire(request(id))).release();
-    await pollUntil(async () => (await admin.zCard(keys.holders)) === 0, 'the release done');
+    const { b, id, keys } = await leasedAndGivenBack(address, admin, 'vanished');
 
     address.silence();
     // The call that meets the silence gives up after the command timeout, naming it.
@@ -144,11 +154,7 @@ describe("a Redis that is only slow (another app's long script) past the command
   it('keeps its connections when the old one answers just after a fresh one: no reconnect', async () => {
     const { redis, admin } = await server();
     const address = await addressOf({ port: redis.port });
-    const b = budget({ url: address.url });
-    const id = `ig-slow-${Math.random()}`;
-    const keys = leaseKeys('infergate:budget', id);
-    (await b.acquire(request(id))).release();
-    await pollUntil(async () => (await admin.zCard(keys.holders)) === 0, 'the release done');
+    const { b, id, keys } = await leasedAndGivenBack(address, admin, 'slow');
     expect(address.connections).toBe(2);
 
     address.slowDown();
@@ -172,11 +178,7 @@ describe('a failover demotes the node the budget is connected to (READONLY) and 
     const [a, bNode] = await Promise.all([server(), server()]);
     const target = { port: a.redis.port };
     const address = await addressOf(target);
-    const b = budget({ url: address.url });
-    const id = `ig-demoted-${Math.random()}`;
-    const keys = leaseKeys('infergate:budget', id);
-    (await b.acquire(request(id))).release();
-    await pollUntil(async () => (await a.admin.zCard(keys.holders)) === 0, 'the release done');
+    const { b, id, keys } = await leasedAndGivenBack(address, a.admin, 'demoted');
 
     // The failover: A becomes a replica of B (it keeps the budget's connections open and answers
     // READONLY on them), and the address now leads to B.

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ServerTls } from '@infergate/emulator/testing/redis';
+import { type ServerTls, startRedis } from '@infergate/emulator/testing/redis';
+import { createClient } from 'redis';
 
 /** A throwaway CA and a server certificate it signed for 127.0.0.1 / localhost (files + CA text). */
 export interface TestCertificates extends ServerTls {
@@ -97,3 +98,24 @@ export function makeClientCertificate(
     key: readFileSync(join(dir, `${name}.key`), 'utf8'),
   };
 }
+
+/**
+ * A TLS-only redis-server with certificates made for it, and an admin client (its default user,
+ * no password) connected over TLS; `stop()` closes the admin, stops the server, then deletes the
+ * certificates.
+ */
+export async function tlsRedis() {
+  const certificates = makeCertificates();
+  const redis = await startRedis(undefined, certificates);
+  const admin = createClient({ url: redis.url, socket: { tls: true, ca: certificates.ca } });
+  await admin.connect();
+  const stop = async () => {
+    await admin.close();
+    await redis.stop();
+    certificates.remove();
+  };
+  return { certificates, redis, admin, stop };
+}
+
+/** What `tlsRedis()` gives. */
+export type TlsRedis = Awaited<ReturnType<typeof tlsRedis>>;

@@ -1,14 +1,14 @@
-import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
+import { InvalidArgumentError } from '@ai-sdk/provider';
 import { asSchema } from '@ai-sdk/provider-utils';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { emulate } from '@infergate/emulator/testing';
 import { generateText, stepCountIs } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BASE_URL, providersOn } from '../../test/providers';
 
 const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
 const { emulator } = emulated;
-const { gateway, gatewayV3 } = providersOn(emulated);
+const { gateway } = providersOn(emulated);
 
 const files: Record<string, Uint8Array> = {
   'scan.png': pngWithText('Привіт, світе'),
@@ -90,42 +90,6 @@ describe('service tools in an agent loop', () => {
       text: expect.stringContaining('call me back tomorrow'),
     });
   });
-
-  it.each([
-    [
-      () => gateway().tools.translate({ descripton: 'x' } as never),
-      'unknown option `descripton` in tools.translate options — did you mean `description`?',
-    ],
-    [
-      () => gateway().tools.ocr({ resolveImg: async () => files['scan.png']! } as never),
-      'unknown option `resolveImg` in tools.ocr options — did you mean `resolveImage`?',
-    ],
-    [
-      () => gateway().tools.transcribe({ resolveAudo: async () => files['memo.wav']! } as never),
-      'unknown option `resolveAudo` in tools.transcribe options — did you mean `resolveAudio`?',
-    ],
-    [
-      () => gatewayV3().tools.translate({ target_language: 'de' } as never),
-      'unknown option `target_language` in tools.translate options — did you mean `targetLanguage`?',
-    ],
-  ])(
-    "refuses an unknown key of a tool's options as generateText is given it, nothing sent (%#)",
-    async (makeTool, message) => {
-      const provider = gateway();
-      const error = await caught(() =>
-        generateText({
-          model: provider('community/general'),
-          tools: { service: makeTool() as never },
-          stopWhen: stepCountIs(3),
-          prompt: 'Use the service tool',
-        }),
-      );
-      expect(LoadSettingError.isInstance(error)).toBe(true);
-      expect(error.message).toBe(message);
-      const sent = Object.values(emulator.counters.requests).reduce((sum, n) => sum + n, 0);
-      expect(sent).toBe(0);
-    },
-  );
 
   it("exposes core's JSON schemas, checked with the spec limits before the tool runs", async () => {
     const translate = gateway().tools.translate();

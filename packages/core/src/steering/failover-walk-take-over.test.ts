@@ -11,6 +11,10 @@ const failure = (code: GatewayErrorCode, status?: number) =>
   new GatewayError({ code, message: code, status });
 
 /** The first run over `models`, and a hedge to `spare` (taken out of its round). */
+/** A 429 `model_busy` whose Retry-After asks for `retryAfterMs`. */
+const busyFor = (retryAfterMs: number) =>
+  new GatewayError({ code: 'model_busy', message: 'busy', status: 429, retryAfterMs });
+
 function hedgedOver(...models: string[]) {
   const first = new FailoverWalk({ models, bodyFor: (model) => model });
   const spare = first.spare()!.model;
@@ -75,12 +79,7 @@ describe('FailoverWalk.takeOver', () => {
       // The hedge takes b; a is busy for 1 s: first waits for a round retrying it.
       const { first, hedge } = hedgedOver('a', 'b');
       first.startAttempt();
-      const busy = new GatewayError({
-        code: 'model_busy',
-        message: 'busy',
-        status: 429,
-        retryAfterMs: 1_000,
-      });
+      const busy = busyFor(1_000);
       expect(first.next(busy, 0, limits)).toMatchObject({ waitMs: 1_000 });
       hedge.startAttempt();
       vi.advanceTimersByTime(400);
@@ -102,12 +101,7 @@ describe('FailoverWalk.takeOver', () => {
     // the race after; its refusal does not ask b at once, as the unhedged walk would not.
     const { first, hedge } = hedgedOver('a', 'b');
     hedge.startAttempt();
-    const busy = new GatewayError({
-      code: 'model_busy',
-      message: 'busy',
-      status: 429,
-      retryAfterMs: 1_000,
-    });
+    const busy = busyFor(1_000);
     expect(hedge.next(busy, 0, limits)).toBeUndefined();
     first.adoptFailures(hedge);
     first.startAttempt();
