@@ -2,6 +2,8 @@
 // retries): nothing of the batch's bookkeeping shows in what a middleware sees (a strict check of
 // `providerOptions` as a record of string keys passes); the answered vectors are kept by the
 // batch's values array, so a middleware that passes a copy of `providerOptions` keeps the saving.
+// A failed send is counted only for a request sent and failed (core's `FAILED_BATCHES`), not for
+// the requests queued behind it.
 
 import { embedMany, wrapEmbeddingModel } from 'ai';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -51,4 +53,73 @@ describe('embedMany: what a middleware sees', () => {
     // 33 requests and the three failed ones again: the answered ones not sent again.
     expect(requests()).toBe(36);
   });
+});
+
+describe('embedMany: a failed send counted only for a request sent and failed', () => {
+  it("maxRetries 1: a request failing first in ai's retry is retried once within it", async () => {
+    // 2048 values, 32 requests of 64: the 5th and the 10th sent are busy once each.
+    emulator.injectFault({
+      fault: 'rate_limit',
+      endpoint: 'embeddings',
+      every: 5,
+      times: 2,
+      retryAfter: 0,
+    });
+    const { embeddings } = await embedMany({
+      model: gateway().embeddingModel(ENGINE),
+      values: values(2048),
+      maxRetries: 1,
+    });
+    expect(embeddings).toHaveLength(2048);
+    // 32 requests and the two failed ones again.
+    expect(requests()).toBe(34);
+    expect(emulator.counters.concurrencyRejections).toBe(2);
+  });
+
+  it('long texts (8 a request), default maxRetries: three busy requests each sent again once', async () => {
+    const long = Array.from({ length: 512 }, (_, i) => `${i} ${'x'.repeat(8000)}`);
+    emulator.injectFault({
+      fault: 'rate_limit',
+      endpoint: 'embeddings',
+      every: 5,
+      times: 3,
+      retryAfter: 0,
+    });
+    const { embeddings } = await embedMany({
+      model: gateway().embeddingModel(ENGINE),
+      values: long,
+    });
+    expect(embeddings).toHaveLength(512);
+    // 65 requests (2 MiB a doEmbed: batches of 262 and 250 values) and the three failed again.
+    expect(requests()).toBe(68);
+  });
+
+  it.each(['service_unavailable', 'bad_gateway'] as const)(
+    "maxRetries 1, a %s once in ai's retry: retried within it",
+    async (fault) => {
+      // The 5th request (texts 256-319) busy; ai's first try sends 8. In its retry, the second
+      // request (texts 512-575, never sent before) fails with the 5xx: its first failed send.
+      emulator.injectFault({
+        fault: 'rate_limit',
+        endpoint: 'embeddings',
+        afterRequests: 4,
+        times: 1,
+        retryAfter: 0,
+      });
+      emulator.injectFault({
+        fault,
+        endpoint: 'embeddings',
+        afterRequests: 9,
+        times: 1,
+        retryAfter: 0,
+      });
+      const { embeddings } = await embedMany({
+        model: gateway().embeddingModel(ENGINE),
+        values: values(2048),
+        maxRetries: 1,
+      });
+      expect(embeddings).toHaveLength(2048);
+      expect(requests()).toBe(34);
+    },
+  );
 });

@@ -15,13 +15,14 @@ import {
   GatewayError,
   type GatewayResponseInfo,
   isGatewayError,
-  LIMITS,
 } from '@infergate/core';
 import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import {
   checkEmbedMany,
   droppedEmbeddingOptions,
   EmbeddingEnginePin,
+  FAILED_BATCHES,
+  type FailedBatchesOption,
   KEPT_VECTORS,
   type KeptVectorsOption,
 } from '@infergate/core/internal/service-tools';
@@ -36,7 +37,12 @@ import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { withUserAgent } from '../shared/user-agent';
 import { VALUES_PER_DO_EMBED } from './do-embed-limits';
 import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
-import { type BatchRetries, noRetries, withRetriesOfFailedRequests } from './retry-failed-requests';
+import {
+  type BatchRetries,
+  type FailedRequests,
+  noRetries,
+  withRetriesOfFailedRequests,
+} from './retry-failed-requests';
 
 /** The embedding model a call runs for: what `GatewayEmbeddingModel` holds. */
 export interface EmbeddingModelParts {
@@ -178,13 +184,15 @@ export async function embedValues(
     // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
     // key's concurrency budget and returns the vectors in input order.
     // A retry within the call gets a deadline of its own, as each of `ai`'s retries does.
-    const send = (retry: boolean) => {
-      const options: EmbedManyOptions & KeptVectorsOption = {
+    const send = (retry: boolean, failed: FailedRequests) => {
+      const options: EmbedManyOptions & KeptVectorsOption & FailedBatchesOption = {
         ...(retry ? withDeadlineStarted(callOptions) : callOptions),
         model: engine.id,
         inputType: infergateOptions?.inputType,
         dimensions,
         [KEPT_VECTORS]: tries.vectors,
+        // Which requests were sent and failed: each counts a failed send (see there).
+        [FAILED_BATCHES]: failed,
       };
       return client.embedMany(values, options);
     };
@@ -195,9 +203,6 @@ export async function embedValues(
       tries.retries,
       (error) => retryableFailure(failure(error, values.length, start)),
       abortSignal,
-      // At most this many values were sent in a failed round and not answered (see there):
-      // the client's `maxConcurrency` (≤ the key's 4) requests of up to 64.
-      LIMITS.embeddingsMaxInputs * client.budget.limit,
     );
     TRIES.delete(values);
     // What core leaves out for this engine is told once per `embedMany`: by its first batch.
