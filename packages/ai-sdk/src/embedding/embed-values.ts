@@ -11,17 +11,20 @@ import {
   type CallOptions,
   type EmbeddingEngine,
   type EmbeddingInputType,
+  type EmbedManyOptions,
   GatewayError,
   type GatewayResponseInfo,
   isGatewayError,
-  LIMITS,
 } from '@infergate/core';
 import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import {
   checkEmbedMany,
   droppedEmbeddingOptions,
   EmbeddingEnginePin,
+  FAILED_BATCHES,
+  type FailedBatchesOption,
   KEPT_VECTORS,
+  type KeptVectorsOption,
 } from '@infergate/core/internal/service-tools';
 import {
   AI_RETRIES,
@@ -34,7 +37,12 @@ import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { withUserAgent } from '../shared/user-agent';
 import { VALUES_PER_DO_EMBED } from './do-embed-limits';
 import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
-import { type BatchRetries, noRetries, withRetriesOfFailedRequests } from './retry-failed-requests';
+import {
+  type BatchRetries,
+  type FailedRequests,
+  noRetries,
+  withRetriesOfFailedRequests,
+} from './retry-failed-requests';
 
 /** The embedding model a call runs for: what `GatewayEmbeddingModel` holds. */
 export interface EmbeddingModelParts {
@@ -77,11 +85,11 @@ interface Answers {
 
 /**
  * What the tries of one `embedMany` batch share. `ai` retries a failed `doEmbed` with the same
- * options: the batch's `providerOptions` (holding the batch `markBatchStart` marked, also in a
- * middleware's copy of them) and `values`. The vectors of the requests a try answered are kept
- * (core's `KEPT_VECTORS`), so the next try sends only the others, and reports the answers of every
- * try whose vectors it returns. Held by the batch, which `ai` drops with its options; dropped here
- * once the batch is embedded.
+ * options: the batch's `values` array (the same object each try, kept as it is by a middleware that
+ * copies the other options or `providerOptions`) and `providerOptions`. The vectors of the requests
+ * a try answered are kept (core's `KEPT_VECTORS`), so the next try sends only the others, and
+ * reports the answers of every try whose vectors it returns. Held by the values array, which `ai`
+ * drops after the batch (a WeakMap: no user code sees it); dropped here once it is embedded.
  */
 export interface BatchTries {
   values: readonly string[];
@@ -90,9 +98,12 @@ export interface BatchTries {
   retries: BatchRetries;
 }
 
-/** The tries of `batch` (new ones for other values: a middleware changed them). */
-function triesOf(batch: EmbedManyBatch, values: readonly string[]): BatchTries {
-  const kept = batch.tries;
+/** The tries of each `values` array a `doEmbed` was given, until one returns its vectors. */
+const TRIES = new WeakMap<readonly string[], BatchTries>();
+
+/** The tries of `values` (new ones when its texts changed since). */
+function triesOf(values: readonly string[]): BatchTries {
+  const kept = TRIES.get(values);
   if (kept !== undefined && sameValues(kept.values, values)) return kept;
   const tries: BatchTries = {
     values: [...values],
@@ -100,7 +111,7 @@ function triesOf(batch: EmbedManyBatch, values: readonly string[]): BatchTries {
     answers: noAnswers(),
     retries: noRetries(values.length),
   };
-  batch.tries = tries;
+  TRIES.set(values, tries);
   return tries;
 }
 
@@ -116,8 +127,6 @@ function noAnswers(): Answers {
 export interface EmbedManyBatch {
   start: number;
   all: readonly string[];
-  /** What its tries share, while it is not embedded yet. */
-  tries?: BatchTries;
 }
 
 /**
@@ -144,11 +153,11 @@ export async function embedValues(
   const infergateOptions = parseGatewayEmbeddingOptions(options.providerOptions, config.sentKey);
   const dimensions = options.dimensions ?? infergateOptions?.dimensions;
   const client = config.client();
-  // A batch of `embedMany` (its start known): a retry of it sends only what no try answered.
-  const tries = batch === undefined ? undefined : triesOf(batch, values);
-  if (tries !== undefined) tries.retries.calls += 1;
+  // A retry of `ai` (the same values array) sends only what no try answered.
+  const tries = triesOf(values);
+  tries.retries.calls += 1;
   // The requests core sends: one, unless the batch had to be split.
-  const answers = tries?.answers ?? noAnswers();
+  const answers = tries.answers;
   // One deadline (the client's `timeoutMs`) over the engine look-up and the requests.
   const callOptions = withDeadlineStarted({
     signal: abortSignal,
@@ -175,29 +184,27 @@ export async function embedValues(
     // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
     // key's concurrency budget and returns the vectors in input order.
     // A retry within the call gets a deadline of its own, as each of `ai`'s retries does.
-    const send = (kept?: (number[] | undefined)[], retry = false) =>
-      client.embedMany(values, {
+    const send = (retry: boolean, failed: FailedRequests) => {
+      const options: EmbedManyOptions & KeptVectorsOption & FailedBatchesOption = {
         ...(retry ? withDeadlineStarted(callOptions) : callOptions),
         model: engine.id,
         inputType: infergateOptions?.inputType,
         dimensions,
-        ...(kept === undefined ? {} : { [KEPT_VECTORS]: kept }),
-      });
+        [KEPT_VECTORS]: tries.vectors,
+        // Which requests were sent and failed: each counts a failed send (see there).
+        [FAILED_BATCHES]: failed,
+      };
+      return client.embedMany(values, options);
+    };
     // A batch's failed requests are retried here, within what `ai` granted each (see there).
-    const embeddings =
-      tries === undefined
-        ? await send()
-        : await withRetriesOfFailedRequests(
-            (retry) => send(tries.vectors, retry),
-            tries.vectors,
-            tries.retries,
-            (error) => retryableFailure(failure(error, values.length, start)),
-            abortSignal,
-            // At most this many values were sent in a failed round and not answered (see there):
-            // the client's `maxConcurrency` (≤ the key's 4) requests of up to 64.
-            LIMITS.embeddingsMaxInputs * client.budget.limit,
-          );
-    if (batch !== undefined) batch.tries = undefined;
+    const embeddings = await withRetriesOfFailedRequests(
+      send,
+      tries.vectors,
+      tries.retries,
+      (error) => retryableFailure(failure(error, values.length, start)),
+      abortSignal,
+    );
+    TRIES.delete(values);
     // What core leaves out for this engine is told once per `embedMany`: by its first batch.
     const inputType = batch === undefined || start === 0 ? infergateOptions?.inputType : undefined;
     return embedResult(embeddings, answers, engine, inputType);

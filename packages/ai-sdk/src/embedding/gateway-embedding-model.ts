@@ -31,21 +31,26 @@ export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
 export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL: number = LIMITS.embeddingsMaxTotalBytes;
 
 /**
- * Where each batch `embedMany` cut is kept: under this symbol in the batch's own `providerOptions`
- * (a copy made per batch), as an enumerable property, so a middleware that copies the options
- * (`{ ...params.providerOptions }`) keeps it; no JSON or option check reads a symbol key.
+ * Each batch `embedMany` cut, by the batch's `providerOptions` (a copy made per batch, which `ai`
+ * passes to every try of its `doEmbed` as it is): where it starts in `embedMany`'s values, so a
+ * refusal names the caller's index, those values, so the first batch checks them all before
+ * anything is sent, and its tries' kept vectors. Kept outside the object, where no user code sees
+ * it: a mark inside it (even a symbol key) breaks a middleware that checks `providerOptions` as a
+ * record of string keys (rv-6embed F2). A middleware that passes a copy or rebuild of
+ * `providerOptions` loses the mark: its batches are embedded as single calls (README, Embeddings).
  */
-const BATCH: unique symbol = Symbol('infergate embedMany batch');
+const BATCHES = new WeakMap<SharedV4ProviderOptions, EmbedManyBatch>();
 
-/** `embedMany`'s hook for each batch: its own `providerOptions`, with its start, values and tries. */
+/** `embedMany`'s hook for each batch: its own `providerOptions`, its start and the values kept. */
 export const markBatchStart: EmbeddingModelProviderOptionsTransformer = (batch) => {
-  const marked: EmbedManyBatch = { start: batch.startIndex, all: batch.values };
-  return { ...batch.providerOptions, [BATCH]: marked };
+  const providerOptions = { ...batch.providerOptions };
+  BATCHES.set(providerOptions, { start: batch.startIndex, all: batch.values });
+  return providerOptions;
 };
 
-/** The batch `providerOptions` belong to (see `BATCH`), when `embedMany` cut it. */
+/** The batch `providerOptions` belong to (see `BATCHES`), when `embedMany` cut it. */
 function batchOf(providerOptions: SharedV4ProviderOptions | undefined): EmbedManyBatch | undefined {
-  return (providerOptions as { [BATCH]?: EmbedManyBatch } | undefined)?.[BATCH];
+  return providerOptions && BATCHES.get(providerOptions);
 }
 
 /**

@@ -26,30 +26,43 @@ export function noRetries(count: number): BatchRetries {
 /** `ai`'s first retry delay when the failure names none (its `initialDelayInMs`, doubled each time). */
 const FIRST_BACKOFF_MS = 2_000;
 
+/** What core's `embedMany` tells of a failed try: each request sent and failed (values `start` to `end`). */
+export type FailedRequests = (start: number, end: number) => void;
+
 /**
  * Runs `send` (core's `embedMany` of the values not yet answered, `vectors`) again after a
  * retryable failure (`retryable`, as `ai` would judge it) while every request to be sent again
  * has failed no more often than `ai` granted, waiting as `ai` would: the failure's
- * `Retry-After`, else its backoff. The retry is sent with a deadline of its own
+ * `Retry-After`, else its backoff. Core tells `send`'s `failed` each request of the round that
+ * was sent and failed (its `FAILED_BATCHES`); only those count a failed send (a request stopped
+ * before it was sent counts none), and a round in which none was sent and failed is not
+ * retried here. At most `retries.calls` rounds run in one `doEmbed` (`ai`'s *n*-th try runs at
+ * most *n*, *n* ≤ 1 + `maxRetries`), so a `doEmbed` takes no longer than `ai`'s own tries of it
+ * would: 1 + `maxRetries` deadlines (`timeoutMs` each) plus the waits. The retry is sent with a deadline of its own
  * (`send(true)`), as `ai` gives each of its retries: no wait runs out the deadline of the try
  * before it. Anything else is thrown for `ai` to decide.
  */
 export async function withRetriesOfFailedRequests<T>(
-  send: (retry: boolean) => Promise<T>,
+  send: (retry: boolean, failed: FailedRequests) => Promise<T>,
   vectors: readonly (number[] | undefined)[],
   retries: BatchRetries,
   retryable: (error: unknown) => { retryAfterMs?: number } | undefined,
   abortSignal: AbortSignal | undefined,
-  inFlightValues: number,
 ): Promise<T> {
-  for (let retry = false; ; retry = true) {
-    const unanswered = unansweredOf(vectors);
+  for (let round = 1; ; round++) {
+    let counted = false;
+    const failed: FailedRequests = (start, end) => {
+      counted = true;
+      for (let i = start; i < end; i++) retries.failedSends[i] = (retries.failedSends[i] ?? 0) + 1;
+    };
     try {
-      return await send(retry);
+      return await send(round > 1, failed);
     } catch (error) {
-      const attempts = countFailedSends(vectors, unanswered, retries.failedSends, inFlightValues);
+      const attempts = mostFailedSends(vectors, retries.failedSends);
       const failure = retryable(error);
-      if (failure === undefined || attempts > retries.calls - 1) throw error;
+      // (None sent and failed: a failure before any request, such as the engine's look-up.)
+      if (failure === undefined || !counted || attempts > retries.calls - 1) throw error;
+      if (round >= retries.calls) throw error;
       // An abort while waiting ends the next round at once, as core's `aborted`.
       const backoff = FIRST_BACKOFF_MS * 2 ** (attempts - 1);
       await delay(failure.retryAfterMs ?? backoff, { abortSignal }).catch(() => undefined);
@@ -57,36 +70,14 @@ export async function withRetriesOfFailedRequests<T>(
   }
 }
 
-function unansweredOf(vectors: readonly (number[] | undefined)[]): number[] {
-  const indices: number[] = [];
-  for (let i = 0; i < vectors.length; i++) if (vectors[i] === undefined) indices.push(i);
-  return indices;
-}
-
-/**
- * Counts a failed round's failed requests; returns the most failed sends of any request still to
- * be sent. Core does not say which requests it sent, only which were answered (`vectors`); but it
- * sends a round's requests in input order, none after the round's first failure, and lets those
- * in flight finish: the requests that failed are the first ones left unanswered, no more than
- * were in flight (`inFlight` requests, each of up to `valuesPerRequest` values). So the first
- * `inFlight × valuesPerRequest` values left unanswered are counted as failed (at most the few
- * next ones of a request not sent counted too: never fewer sends counted than were made).
- */
-function countFailedSends(
+/** The most failed sends of any value still to be sent. */
+function mostFailedSends(
   vectors: readonly (number[] | undefined)[],
-  unanswered: readonly number[],
-  failedSends: number[],
-  inFlightValues: number,
+  failedSends: readonly number[],
 ): number {
-  let counted = 0;
   let most = 0;
-  for (const i of unanswered) {
-    if (vectors[i] !== undefined) continue;
-    if (counted < inFlightValues) {
-      failedSends[i] = (failedSends[i] ?? 0) + 1;
-      counted += 1;
-    }
-    most = Math.max(most, failedSends[i] ?? 0);
+  for (let i = 0; i < vectors.length; i++) {
+    if (vectors[i] === undefined) most = Math.max(most, failedSends[i] ?? 0);
   }
   return most;
 }

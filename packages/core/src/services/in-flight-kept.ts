@@ -12,7 +12,35 @@ import type { SiblingRequest } from './sibling-requests';
  */
 export interface BatchesSent {
   sent: boolean[];
+  /** The batches whose request went out at least once (not stopped before it was sent). */
+  posted?: boolean[];
   failure?: { reason: unknown };
+}
+
+/**
+ * An internal option of `embedMany`, beside `KEPT_VECTORS` (kept-vectors.ts) and for the same
+ * adapter: when the call fails, it is told each batch whose request was sent and not answered
+ * (texts `start` to `end`), and no other: a batch stopped before it was sent is not told. So an
+ * adapter counting each request's failed sends (the AI SDK's `maxRetries` per request) counts
+ * exactly the requests that failed, not those queued behind them (rv-6embed F1).
+ */
+export const FAILED_BATCHES: unique symbol = Symbol.for('@infergate/core embedMany failed batches');
+
+/** `embedMany`'s options with the adapter's ear for the batches sent and failed. */
+export interface FailedBatchesOption {
+  [FAILED_BATCHES]?: (start: number, end: number) => void;
+}
+
+/** Tells `failed` each of `batches` sent and left without its vectors (see `FAILED_BATCHES`). */
+export function tellFailedBatches(
+  failed: (start: number, end: number) => void,
+  batches: readonly { start: number; end: number }[],
+  sent: BatchesSent,
+  vectors: readonly (number[] | undefined)[],
+): void {
+  batches.forEach(({ start, end }, index) => {
+    if (sent.posted?.[index] === true && vectors[start] === undefined) failed(start, end);
+  });
 }
 
 /**
@@ -49,6 +77,11 @@ export function siblingPolicy(
       // (Stopped, it ends as its scope says: the caller's abort keeps its reason.)
       if (batches.failure && !sibling.signal.aborted) throw callEndedError(batches.failure.reason);
       batches.sent[index] = true;
+      // Stopped already, it is not sent: its scope's end is thrown before it would go out.
+      if (!sibling.signal.aborted) {
+        batches.posted ??= [];
+        batches.posted[index] = true;
+      }
       return policy.request(...args);
     },
     released: () => {

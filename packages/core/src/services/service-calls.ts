@@ -34,7 +34,14 @@ import type {
 import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
 import { takesInputType } from './dropped-embedding-options';
-import { type BatchesSent, inFlightFinish, siblingPolicy } from './in-flight-kept';
+import {
+  type BatchesSent,
+  FAILED_BATCHES,
+  type FailedBatchesOption,
+  inFlightFinish,
+  siblingPolicy,
+  tellFailedBatches,
+} from './in-flight-kept';
 import { KEPT_VECTORS, type KeptVectorsOption } from './kept-vectors';
 import { readEmbeddingItemsLiberally } from './liberal-embedding-items';
 import { inTurns } from './requests-in-turns';
@@ -223,8 +230,16 @@ export async function embedMany(
   texts: string[],
   opts: EmbedManyOptions,
 ): Promise<number[][]> {
-  const options: EmbedManyOptions & KeptVectorsOption = opts;
-  const { model, inputType, dimensions, maxConcurrency, [KEPT_VECTORS]: kept, ...rest } = options;
+  const options: EmbedManyOptions & KeptVectorsOption & FailedBatchesOption = opts;
+  const {
+    model,
+    inputType,
+    dimensions,
+    maxConcurrency,
+    [KEPT_VECTORS]: kept,
+    [FAILED_BATCHES]: failed,
+    ...rest
+  } = options;
   // A bad bound is refused as a bad `maxRetries` is, before any text or request.
   readGroup(EMBED_MANY_OPTIONS, opts, 'call option', '', 'configuration_error');
   const inputs = { inputType, dimensions };
@@ -272,7 +287,12 @@ export async function embedMany(
   const sendInTurns = maxConcurrency === undefined ? send : inTurns(maxConcurrency, send);
   const { maxRetryAfterMs } = context.transport.retryAllowance(callOptions);
   const letFinish = vectors === kept ? inFlightFinish(sent, maxRetryAfterMs) : undefined;
-  await runSiblingRequests(batches, callOptions.signal, sendInTurns, letFinish);
+  try {
+    await runSiblingRequests(batches, callOptions.signal, sendInTurns, letFinish);
+  } catch (error) {
+    if (failed !== undefined) tellFailedBatches(failed, batches, sent, vectors);
+    throw error;
+  }
   // Every slot is filled: the batches cover the list, and each answer held one vector per input.
   return vectors as number[][];
 }

@@ -1,0 +1,145 @@
+// docs/gateway-protocol.md §6 (one `doEmbed` is up to 32 gateway requests), §10.5 (`ai` owns the
+// retries): nothing of the batch's bookkeeping shows in what a middleware sees (a strict check of
+// `providerOptions` as a record of string keys passes); the answered vectors are kept by the
+// batch's values array, so a middleware that passes a copy of `providerOptions` keeps the saving.
+// A failed send is counted only for a request sent and failed (core's `FAILED_BATCHES`), not for
+// the requests queued behind it; a `doEmbed` runs at most as many rounds as `ai`'s tries so far.
+
+import { embedMany, RetryError, wrapEmbeddingModel } from 'ai';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import { providersOnMsw } from './providers';
+
+const { emulator, gateway } = await providersOnMsw({});
+
+const ENGINE = 'all-minilm-l6-v2';
+const values = (count: number) => Array.from({ length: count }, (_, i) => `text ${i}`);
+const requests = () => emulator.counters.requests.embeddings;
+
+beforeAll(async () => {
+  await embedMany({ model: gateway().embeddingModel(ENGINE), values: ['warm'] });
+  emulator.resetCounters();
+});
+
+describe('embedMany: what a middleware sees', () => {
+  it('providerOptions checked as a record of string keys (zod): every batch passes it, retried or not', async () => {
+    const record = z.record(z.string(), z.record(z.string(), z.unknown()));
+    const seen: unknown[] = [];
+    const model = wrapEmbeddingModel({
+      model: gateway().embeddingModel(ENGINE),
+      middleware: {
+        specificationVersion: 'v4',
+        transformParams: async ({ params }) => {
+          seen.push(record.parse(params.providerOptions ?? {}));
+          return params;
+        },
+      },
+    });
+    emulator.injectFault({
+      fault: 'rate_limit',
+      endpoint: 'embeddings',
+      every: 5,
+      times: 3,
+      retryAfter: 0,
+    });
+    const { embeddings } = await embedMany({
+      model,
+      values: values(2100),
+      providerOptions: { infergate: { inputType: 'document' } },
+    });
+    expect(embeddings).toHaveLength(2100);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const options of seen) expect(options).toEqual({ infergate: { inputType: 'document' } });
+    // 33 requests and the three failed ones again: the answered ones not sent again.
+    expect(requests()).toBe(36);
+  });
+});
+
+describe('embedMany: a failed send counted only for a request sent and failed', () => {
+  it("maxRetries 1: a request failing first in ai's retry is retried once within it", async () => {
+    // 2048 values, 32 requests of 64: the 5th and the 10th sent are busy once each.
+    emulator.injectFault({
+      fault: 'rate_limit',
+      endpoint: 'embeddings',
+      every: 5,
+      times: 2,
+      retryAfter: 0,
+    });
+    const { embeddings } = await embedMany({
+      model: gateway().embeddingModel(ENGINE),
+      values: values(2048),
+      maxRetries: 1,
+    });
+    expect(embeddings).toHaveLength(2048);
+    // 32 requests and the two failed ones again.
+    expect(requests()).toBe(34);
+    expect(emulator.counters.concurrencyRejections).toBe(2);
+  });
+
+  it('long texts (8 a request), default maxRetries: three busy requests each sent again once', async () => {
+    const long = Array.from({ length: 512 }, (_, i) => `${i} ${'x'.repeat(8000)}`);
+    emulator.injectFault({
+      fault: 'rate_limit',
+      endpoint: 'embeddings',
+      every: 5,
+      times: 3,
+      retryAfter: 0,
+    });
+    const { embeddings } = await embedMany({
+      model: gateway().embeddingModel(ENGINE),
+      values: long,
+    });
+    expect(embeddings).toHaveLength(512);
+    // 65 requests (2 MiB a doEmbed: batches of 262 and 250 values) and the three failed again.
+    expect(requests()).toBe(68);
+  });
+
+  it.each(['service_unavailable', 'bad_gateway'] as const)(
+    "maxRetries 1, a %s once in ai's retry: retried within it",
+    async (fault) => {
+      // The 5th request (texts 256-319) busy; ai's first try sends 8. In its retry, the second
+      // request (texts 512-575, never sent before) fails with the 5xx: its first failed send.
+      emulator.injectFault({
+        fault: 'rate_limit',
+        endpoint: 'embeddings',
+        afterRequests: 4,
+        times: 1,
+        retryAfter: 0,
+      });
+      emulator.injectFault({
+        fault,
+        endpoint: 'embeddings',
+        afterRequests: 9,
+        times: 1,
+        retryAfter: 0,
+      });
+      const { embeddings } = await embedMany({
+        model: gateway().embeddingModel(ENGINE),
+        values: values(2048),
+        maxRetries: 1,
+      });
+      expect(embeddings).toHaveLength(2048);
+      expect(requests()).toBe(34);
+    },
+  );
+});
+
+describe('embedMany: a doEmbed runs no more rounds than ai has tried it', () => {
+  it("maxRetries 1: a third busy request in ai's retry ends the call (2 rounds, as ai's own 2 tries)", async () => {
+    emulator.injectFault({
+      fault: 'rate_limit',
+      endpoint: 'embeddings',
+      every: 5,
+      times: 3,
+      retryAfter: 0,
+    });
+    const error = await embedMany({
+      model: gateway().embeddingModel(ENGINE),
+      values: values(2048),
+      maxRetries: 1,
+    }).catch((e: unknown) => e);
+    expect(RetryError.isInstance(error)).toBe(true);
+    expect((error as RetryError).reason).toBe('maxRetriesExceeded');
+    expect(emulator.counters.concurrencyRejections).toBe(3);
+  });
+});
