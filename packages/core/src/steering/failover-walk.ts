@@ -513,7 +513,12 @@ export class FailoverWalk {
       const failure = ownFailure(error);
       if (failure) this.#unlisted = { model: this.model, failure };
       const waitMs = nextRetryWait(error, waits, limits);
-      if (waitMs === undefined) return undefined;
+      if (waitMs === undefined) {
+        // A hedge's one attempt is retried in no round of its own: its failure (a 500, the key's
+        // 429) goes to the other run's next round (`adoptFailures`), as the unhedged walk retries it.
+        if (failure && this.#oneAttempt) this.#roundFailures.push(this.#timed(failure));
+        return undefined;
+      }
       if (failure) this.#waitingFor = [this.#timed(failure)];
       return { waitMs };
     }
