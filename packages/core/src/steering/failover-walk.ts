@@ -190,6 +190,12 @@ export class FailoverWalk {
    * passed, by this walk or by the hedge that cut it (`takeOver`).
    */
   #waitingFor: TimedFailure[] = [];
+  /**
+   * When the key's own `Retry-After` (`client_concurrency_exceeded`) passes, as the last such
+   * failure of either run of the call said: shared by a hedged call's two walks, so a retry of the
+   * one run waits for the key's not-before the other run was told (nothing goes on the key before).
+   */
+  readonly #key: { freeAt: number };
   /** `next` gave no step: the walk ended on its own (it was not cut); nothing is left to take over. */
   #ended = false;
   /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
@@ -230,6 +236,7 @@ export class FailoverWalk {
     this.#skip = plan.skip;
     this.#skipped = plan.skipped;
     this.#passedOverByHedge = plan.passedOver ?? [];
+    this.#key = plan.routeOf === undefined ? { freeAt: 0 } : plan.routeOf.#key;
     if (plan.routeOf) {
       this.#otherRun = plan.routeOf;
       plan.routeOf.#otherRun = this;
@@ -494,12 +501,27 @@ export class FailoverWalk {
     limits: RetryAllowance & { remainingMs: number },
   ): NextAttempt {
     const taken = waits + this.#waitsBefore;
-    const step = this.#stepAfter(error, taken, this.#allowed(limits));
+    if (isKeyLimit(error) && error.retryAfterMs !== undefined) {
+      this.#key.freeAt = Math.max(this.#key.freeAt, monotonicNow() + error.retryAfterMs);
+    }
+    const step = this.#afterKeyFree(this.#stepAfter(error, taken, this.#allowed(limits)), limits);
     this.#attemptStartedAt = undefined;
     this.#limits = limits;
     this.#waits = step !== undefined && 'waitMs' in step ? taken + 1 : taken;
     this.#ended = step === undefined;
     return step;
+  }
+
+  /**
+   * A retry waits at least until the key's own `Retry-After` passed (`#key`: a hedged call's other
+   * run may have been told it); none when that is beyond the deadline, as `retryDelay` drops a
+   * `Retry-After` that does not fit. (A move to the next model at once is no retry: not held.)
+   */
+  #afterKeyFree(step: NextAttempt, { remainingMs }: { remainingMs: number }): NextAttempt {
+    if (step === undefined || !('waitMs' in step)) return step;
+    const keyLeftMs = this.#key.freeAt - monotonicNow();
+    if (keyLeftMs <= step.waitMs) return step;
+    return keyLeftMs > remainingMs ? undefined : { ...step, waitMs: keyLeftMs };
   }
 
   /** `next`'s step: a retry of the same model, the next model at once, or the next round. */
