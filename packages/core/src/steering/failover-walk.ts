@@ -196,6 +196,11 @@ export class FailoverWalk {
    * one run waits for the key's not-before the other run was told (nothing goes on the key before).
    */
   readonly #key: { freeAt: number };
+  /**
+   * The failures taken over (`takeOver`) whose retry the cut run was waiting to send: its `retry`
+   * event went then, so the next round retrying them continues that retry and tells none again.
+   */
+  readonly #toldRetries = new Set<TimedFailure>();
   /** `next` gave no step: the walk ended on its own (it was not cut); nothing is left to take over. */
   #ended = false;
   /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
@@ -423,6 +428,7 @@ export class FailoverWalk {
     this.#waitsBefore += waits;
     this.#waits += waits;
     other.#roundFailures.push(...waiting);
+    for (const failure of waiting) this.#toldRetries.add(failure);
     other.#waitingFor = [];
     const models = other.leftWhenCut().filter((model) => !waiting.some((w) => w.model === model));
     this.adoptFailures(other);
@@ -590,6 +596,8 @@ export class FailoverWalk {
     if (retry === undefined) return undefined;
     const { again, cooling, waitMs, failure } = retry;
     const [{ model, attempt }] = again as [TimedFailure];
+    const told = again.some((failure) => this.#toldRetries.has(failure));
+    this.#toldRetries.clear();
     this.#round = again.map(({ model }) => model);
     this.#waitingFor = again;
     this.#index = 0;
@@ -600,6 +608,7 @@ export class FailoverWalk {
     // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
     const step: NextAttempt = { waitMs, failure, model };
     if (attempt !== undefined) step.failedAttempt = attempt;
+    if (told) step.told = true;
     return step;
   }
 
