@@ -227,6 +227,11 @@ export class FailoverWalk {
     return started === undefined ? 0 : performance.now() - started;
   }
 
+  /** An attempt of the walk is under way (sent, its slot held): not between attempts. */
+  get inFlight(): boolean {
+    return this.#attemptStartedAt !== undefined;
+  }
+
   constructor(plan: WalkPlan) {
     this.hops = plan.routeOf?.hops ?? [];
     this.failed = plan.routeOf?.failed ?? [];
