@@ -523,7 +523,8 @@ describe('a steered stream that fails after its content (rv-steer F9)', () => {
   it('its route, as the stream holds it, ends with the failure, as the error says', async () => {
     const { client } = await faulted({ fault: 'stream_error', afterChunks: 2 });
     const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'] });
-    expect(stream.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+    // (Not asserted at the hand-over: the body is read on ahead of the caller, so whether the
+    // failure is in the route yet depends on how far that got. Once the stream ended, it is.)
     const error = await caught(() => stream.result(), isGatewayError);
     const ended = { model: 'community/general', outcome: 'ended', code: error.code };
     expect(error.route?.hops).toEqual([ended]);

@@ -102,7 +102,8 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
 
 /**
  * Tells a retry scheduled after `attempt` failed with `result`: the failure it is for (the step's,
- * when it retries an earlier one), and the model it asks again. Returns that failure.
+ * when it retries an earlier one), and the model it asks again — unless the step says it was told
+ * already (`told`). Returns that failure.
  */
 function toldRetry(
   events: CallEvents | undefined,
@@ -112,6 +113,7 @@ function toldRetry(
   result: GatewayError,
 ): GatewayError {
   const failure = step.failure ?? result;
+  if (step.told) return failure;
   const model = step.model ?? request.model ?? request.requestedModel;
   events?.retry(attempt, step.waitMs, failure, { model, failedIn: step.failedAttempt ?? attempt });
   return failure;

@@ -46,10 +46,17 @@ export interface AttemptAnswer {
  * wait is for the attempt's failure, unless it names another (`failure`: a policy whose next
  * attempt retries an earlier request, the one that failed just now not asked again; `model`, the
  * model that request asked, asked again; `failedAttempt`, the attempt it failed in): the `retry`
- * event names the failure the wait is for, and its model.
+ * event names the failure the wait is for, and its model. `told`: that retry's event went already
+ * (a wait that continues one begun elsewhere, told then): one resend, one event.
  */
 export type NextAttempt =
-  | { waitMs: number; failure?: GatewayError; model?: string; failedAttempt?: number }
+  | {
+      waitMs: number;
+      failure?: GatewayError;
+      model?: string;
+      failedAttempt?: number;
+      told?: true;
+    }
   | { now: true }
   | undefined;
 

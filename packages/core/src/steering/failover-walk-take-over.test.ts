@@ -84,11 +84,13 @@ describe('FailoverWalk.takeOver', () => {
       hedge.startAttempt();
       vi.advanceTimersByTime(400);
       hedge.takeOver(first);
-      // The hedge's answer refused 400 ms later: a is asked once its Retry-After passed, not now.
+      // The hedge's answer refused 400 ms later: a is asked once its Retry-After passed, not now;
+      // that retry's event went when first began the wait (`told`).
       expect(hedge.next(failure('invalid_structured_output', 200), 0, limits)).toEqual({
         waitMs: 600,
         failure: busy,
         model: 'a',
+        told: true,
       });
       expect(hedge.startAttempt()).toBe('a');
     } finally {

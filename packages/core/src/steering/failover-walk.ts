@@ -190,6 +190,17 @@ export class FailoverWalk {
    * passed, by this walk or by the hedge that cut it (`takeOver`).
    */
   #waitingFor: TimedFailure[] = [];
+  /**
+   * When the key's own `Retry-After` (`client_concurrency_exceeded`) passes, as the last such
+   * failure of either run of the call said: shared by a hedged call's two walks, so a retry of the
+   * one run waits for the key's not-before the other run was told (nothing goes on the key before).
+   */
+  readonly #key: { freeAt: number };
+  /**
+   * The failures taken over (`takeOver`) whose retry the cut run was waiting to send: its `retry`
+   * event went then, so the next round retrying them continues that retry and tells none again.
+   */
+  readonly #toldRetries = new Set<TimedFailure>();
   /** `next` gave no step: the walk ended on its own (it was not cut); nothing is left to take over. */
   #ended = false;
   /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
@@ -216,6 +227,11 @@ export class FailoverWalk {
     return started === undefined ? 0 : performance.now() - started;
   }
 
+  /** An attempt of the walk is under way (sent, its slot held): not between attempts. */
+  get inFlight(): boolean {
+    return this.#attemptStartedAt !== undefined;
+  }
+
   constructor(plan: WalkPlan) {
     this.hops = plan.routeOf?.hops ?? [];
     this.failed = plan.routeOf?.failed ?? [];
@@ -230,6 +246,7 @@ export class FailoverWalk {
     this.#skip = plan.skip;
     this.#skipped = plan.skipped;
     this.#passedOverByHedge = plan.passedOver ?? [];
+    this.#key = plan.routeOf === undefined ? { freeAt: 0 } : plan.routeOf.#key;
     if (plan.routeOf) {
       this.#otherRun = plan.routeOf;
       plan.routeOf.#otherRun = this;
@@ -416,6 +433,7 @@ export class FailoverWalk {
     this.#waitsBefore += waits;
     this.#waits += waits;
     other.#roundFailures.push(...waiting);
+    for (const failure of waiting) this.#toldRetries.add(failure);
     other.#waitingFor = [];
     const models = other.leftWhenCut().filter((model) => !waiting.some((w) => w.model === model));
     this.adoptFailures(other);
@@ -494,12 +512,27 @@ export class FailoverWalk {
     limits: RetryAllowance & { remainingMs: number },
   ): NextAttempt {
     const taken = waits + this.#waitsBefore;
-    const step = this.#stepAfter(error, taken, this.#allowed(limits));
+    if (isKeyLimit(error) && error.retryAfterMs !== undefined) {
+      this.#key.freeAt = Math.max(this.#key.freeAt, monotonicNow() + error.retryAfterMs);
+    }
+    const step = this.#afterKeyFree(this.#stepAfter(error, taken, this.#allowed(limits)), limits);
     this.#attemptStartedAt = undefined;
     this.#limits = limits;
     this.#waits = step !== undefined && 'waitMs' in step ? taken + 1 : taken;
     this.#ended = step === undefined;
     return step;
+  }
+
+  /**
+   * A retry waits at least until the key's own `Retry-After` passed (`#key`: a hedged call's other
+   * run may have been told it); none when that is beyond the deadline, as `retryDelay` drops a
+   * `Retry-After` that does not fit. (A move to the next model at once is no retry: not held.)
+   */
+  #afterKeyFree(step: NextAttempt, { remainingMs }: { remainingMs: number }): NextAttempt {
+    if (step === undefined || !('waitMs' in step)) return step;
+    const keyLeftMs = this.#key.freeAt - monotonicNow();
+    if (keyLeftMs <= step.waitMs) return step;
+    return keyLeftMs > remainingMs ? undefined : { ...step, waitMs: keyLeftMs };
   }
 
   /** `next`'s step: a retry of the same model, the next model at once, or the next round. */
@@ -513,7 +546,12 @@ export class FailoverWalk {
       const failure = ownFailure(error);
       if (failure) this.#unlisted = { model: this.model, failure };
       const waitMs = nextRetryWait(error, waits, limits);
-      if (waitMs === undefined) return undefined;
+      if (waitMs === undefined) {
+        // A hedge's one attempt is retried in no round of its own: its failure (a 500, the key's
+        // 429) goes to the other run's next round (`adoptFailures`), as the unhedged walk retries it.
+        if (failure && this.#oneAttempt) this.#roundFailures.push(this.#timed(failure));
+        return undefined;
+      }
       if (failure) this.#waitingFor = [this.#timed(failure)];
       return { waitMs };
     }
@@ -563,6 +601,8 @@ export class FailoverWalk {
     if (retry === undefined) return undefined;
     const { again, cooling, waitMs, failure } = retry;
     const [{ model, attempt }] = again as [TimedFailure];
+    const told = again.some((failure) => this.#toldRetries.has(failure));
+    this.#toldRetries.clear();
     this.#round = again.map(({ model }) => model);
     this.#waitingFor = again;
     this.#index = 0;
@@ -573,6 +613,7 @@ export class FailoverWalk {
     // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
     const step: NextAttempt = { waitMs, failure, model };
     if (attempt !== undefined) step.failedAttempt = attempt;
+    if (told) step.told = true;
     return step;
   }
 

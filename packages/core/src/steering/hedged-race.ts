@@ -62,7 +62,9 @@ export const HEDGE_LOST = new GatewayError({
  * hedge's failure). `sent`
  * starts the clock: the first run calls it as its first request is sent (a call waiting for its
  * slot is not slow), and only that once counts: the first run's retries and failovers do not ask
- * for a hedge again (one not sent is reported once per call). `delayMs` is clamped to the longest
+ * for a hedge again (one not sent is reported once per call) — unless `again` was called while
+ * the hedge was asked for (none could go while the first run waited between its attempts): the
+ * clock then starts again at the first run's next request. `delayMs` is clamped to the longest
  * timer, as the call's deadline is: a longer one fires at once (the hedge after 1 ms).
  */
 export function raceWithHedge<T>(race: HedgeRace<T>): {
@@ -70,6 +72,8 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
   sent: () => void;
   /** The run's first content: true when it decided the race now (the other run, if any, cut). */
   content: (name: 'first' | 'hedge') => boolean;
+  /** No hedge now: the clock starts again at the first run's next request (`sent`). */
+  again: () => void;
 } {
   let running: HedgedRace<T> | undefined;
   const result = new Promise<Raced<T>>((resolve, reject) => {
@@ -82,6 +86,7 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
     result,
     sent: () => running?.startClock(),
     content: (name) => running?.content(name) ?? false,
+    again: () => running?.again(),
   };
 }
 
@@ -219,6 +224,11 @@ class HedgedRace<T> {
   }
 
   #clockStarted = false;
+
+  /** The hedge asked for was not sent, and may be later: the next `startClock` starts it again. */
+  again(): void {
+    this.#clockStarted = false;
+  }
 
   /** The first run's first request was sent: the hedge's delay starts (once per call). */
   startClock(): void {

@@ -147,6 +147,8 @@ interface HedgeRunState {
   cutAt?: number;
   /** Its first content decided the race: its `hedge` `won` event was sent then. */
   won?: true;
+  /** The hedge's: a `hedge-skipped` event went (one per call, though it may be asked for again). */
+  skipTold?: true;
 }
 
 /**
@@ -495,7 +497,8 @@ async function hedged<T>(
         walk.runEnded();
         throw error;
       }),
-    hedge: (open) => hedgeRun(planned, send, { nextAttempt, second, open, decided }),
+    hedge: (open) =>
+      hedgeRun(planned, send, { nextAttempt, second, open, decided, again: () => race.again() }),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
@@ -583,15 +586,12 @@ async function hedgeRun<T>(
     second: HedgeRunState;
     open: () => boolean;
     decided: (name: 'hedge') => void;
+    again: () => void;
   },
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
   const { nextAttempt, second, open, decided } = run;
-  // (`waitedMs`: measured on the slow attempt, the walk's current one, not the configured delay.)
-  const skipped = (reason: HedgeSkipReason) => {
-    events?.hedgeSkipped(walk.model, reason, walk.attemptWaitedMs);
-    return undefined;
-  };
+  const skipped = skippedHedge(planned, second, run.again);
   if (!spendHedge(budgetId)) return skipped('cap');
   const slot = await input.transport.slots.acquire(scope, { ifFree: true });
   // The race was decided while the slot was asked for (a shared budget answers later): no hedge
@@ -633,6 +633,25 @@ async function hedgeRun<T>(
         walk.adoptFailures(own);
         throw error;
       }),
+  };
+}
+
+/**
+ * A hedge not sent for `reason`, told by a `hedge-skipped` event (once per call). With no candidate
+ * while the first run waits between its attempts (every model in its Retry-After or backoff), it
+ * is asked for again (`again`) `afterMs` after the run's next request: the one that may be slow.
+ */
+function skippedHedge(
+  { walk, events }: PlannedCall,
+  second: HedgeRunState,
+  again: () => void,
+): (reason: HedgeSkipReason) => undefined {
+  return (reason) => {
+    if (reason === 'no_candidate' && !walk.inFlight) again();
+    // (`waitedMs`: measured on the slow attempt, the walk's current one, not the configured delay.)
+    if (!second.skipTold) events?.hedgeSkipped(walk.model, reason, walk.attemptWaitedMs);
+    second.skipTold = true;
+    return undefined;
   };
 }
 

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { driveClock, hedgesOnDrivenClock, only, settledAfter, structuredGateway } from './helpers';
+
+// A hedge due while the first run has no request in flight and no model to hedge to (waiting to
+// retry a round: every model in its backoff) is skipped (`no_candidate`, reported once) and its
+// delay starts again at the run's next request: `afterMs` counts from the request actually slow
+// (docs/gateway-protocol.md §4.8). Before, it was never considered again, though the round's retry
+// was slow and the other model free by then (rv-6hedge F2). The driven clock gives each request's
+// time.
+const SLOW = 'community/so-native';
+const OTHER = 'community/so-plain';
+
+describe.each([
+  ['chatStream', false],
+  ['chat', true],
+])('%s: a hedge whose delay ran out in a round wait', (_, whole) => {
+  hedgesOnDrivenClock();
+
+  it("is sent afterMs after the round's request, once", async () => {
+    // Over [slow, other]: both fail their first request (503); the round retries slow after its
+    // 200 ms backoff, whose answer takes 3 s; other answers its next request.
+    const { gateway, client, events } = await structuredGateway(
+      { [SLOW]: { firstChunkMs: 3_000 } },
+      { maxRetries: 1, retryBaseDelayMs: 200 },
+    );
+    for (const model of [SLOW, OTHER]) {
+      gateway.emulator.injectFault({ fault: 'service_unavailable', model, times: 1 });
+    }
+    if (whole) gateway.emulator.injectFault({ fault: 'slow_headers', model: SLOW, ms: 3_000 });
+    driveClock();
+    const request = { model: SLOW, messages: [{ role: 'user' as const, content: 'hi' }] };
+    const options = { fallbackModels: [OTHER], hedge: { afterMs: 30, maxExtra: 1 } };
+    const call: Promise<unknown> = whole
+      ? client.chat(request, options)
+      : client.chatStream(request, options).then((stream) => stream.result());
+    await settledAfter(5_000, call);
+    const attempts = only(events, 'attempt');
+    expect(attempts.map((attempt) => attempt.model)).toEqual([SLOW, OTHER, SLOW, OTHER]);
+    const [, , round, hedge] = attempts.map((attempt) => attempt.time);
+    expect(hedge! - round!).toBe(30);
+    // (The hedge due during the wait was skipped, and said so once.)
+    expect(only(events, 'hedge-skipped')).toMatchObject([{ reason: 'no_candidate' }]);
+    const sent = only(events, 'hedge').filter((event) => event.phase === 'sent');
+    expect(sent).toMatchObject([{ from: SLOW, model: OTHER, waitedMs: 30 }]);
+    expect(only(events, 'hedge').at(-1)).toMatchObject({ phase: 'won', winner: 'hedge' });
+  });
+});
