@@ -225,6 +225,47 @@ function startedDeadline<T extends CallOptions>(opts: T | undefined): T {
   return deadlineStartOf(options) === undefined ? withDeadlineStarted(options) : options;
 }
 
+/**
+ * What an `embedMany`'s batches share: the vectors answered, the first batch answered (the others'
+ * vectors must be of its length) and the requests sent.
+ */
+interface EmbedManyState {
+  vectors: (number[] | undefined)[];
+  first?: AnsweredBatch;
+  sent: BatchesSent;
+}
+
+/** Sends one batch of an `embedMany` and fills its slots of the shared vectors. */
+function batchSender(
+  context: ServiceContext,
+  texts: string[],
+  engine: EmbeddingEngine,
+  { inputType, dimensions }: Pick<EmbedManyOptions, 'inputType' | 'dimensions'>,
+  callOptions: CallOptions,
+  state: EmbedManyState,
+) {
+  return async (batch: { start: number; end: number }, sibling: SiblingRequest, index: number) => {
+    const { start, end } = batch;
+    const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
+    // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
+    if (inputType !== undefined && takesInputType(engine)) request.input_type = inputType;
+    if (dimensions !== undefined) request.dimensions = dimensions;
+    const batchOptions = { ...callOptions, signal: sibling.signal };
+    const lengthProblem = (answer: EmbeddingsResponse) => {
+      state.first ??= { start, end, length: answer.data[0]!.embedding.length };
+      return batchLengthProblem(answer, batch, state.first);
+    };
+    const response = await postEmbeddings(context, request, end - start, batchOptions, {
+      policy: (policy) => siblingPolicy(policy, sibling, index, state.sent),
+      lengthProblem,
+    });
+    // In input order already (`postEmbeddings`).
+    response.data.forEach((item, i) => {
+      state.vectors[start + i] = item.embedding;
+    });
+  };
+}
+
 export async function embedMany(
   context: ServiceContext,
   texts: string[],
@@ -253,44 +294,23 @@ export async function embedMany(
   // slots it filled is not sent again.
   const vectors: (number[] | undefined)[] =
     kept?.length === texts.length ? kept : new Array<number[]>(texts.length);
-  // The first batch answered: the others' vectors must be of its length.
-  let first: AnsweredBatch | undefined;
   // The first failing batch stops the others (before its slot is given back: `stop` is its retry
   // policy's `failed`), since their answers could no longer be used; kept for a retry of the
   // call, those in flight finish after a failure it may fix (in-flight-kept.ts).
-  const sent: BatchesSent = { sent: [] };
+  const state: EmbedManyState = { vectors, sent: { sent: [] } };
   const batches = splitBatches(sizes).filter((batch) => {
     const answered = vectors[batch.start];
-    if (answered !== undefined) first ??= { ...batch, length: answered.length };
+    if (answered !== undefined) state.first ??= { ...batch, length: answered.length };
     return answered === undefined;
   });
-  const send = async (batch: (typeof batches)[number], sibling: SiblingRequest, index: number) => {
-    const { start, end } = batch;
-    const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
-    // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
-    if (inputType !== undefined && takesInputType(engine)) request.input_type = inputType;
-    if (dimensions !== undefined) request.dimensions = dimensions;
-    const batchOptions = { ...callOptions, signal: sibling.signal };
-    const lengthProblem = (answer: EmbeddingsResponse) => {
-      first ??= { start, end, length: answer.data[0]!.embedding.length };
-      return batchLengthProblem(answer, batch, first);
-    };
-    const response = await postEmbeddings(context, request, end - start, batchOptions, {
-      policy: (policy) => siblingPolicy(policy, sibling, index, sent),
-      lengthProblem,
-    });
-    // In input order already (`postEmbeddings`).
-    response.data.forEach((item, i) => {
-      vectors[start + i] = item.embedding;
-    });
-  };
+  const send = batchSender(context, texts, engine, inputs, callOptions, state);
   const sendInTurns = maxConcurrency === undefined ? send : inTurns(maxConcurrency, send);
   const { maxRetryAfterMs } = context.transport.retryAllowance(callOptions);
-  const letFinish = vectors === kept ? inFlightFinish(sent, maxRetryAfterMs) : undefined;
+  const letFinish = vectors === kept ? inFlightFinish(state.sent, maxRetryAfterMs) : undefined;
   try {
     await runSiblingRequests(batches, callOptions.signal, sendInTurns, letFinish);
   } catch (error) {
-    if (failed !== undefined) tellFailedBatches(failed, batches, sent, vectors);
+    if (failed !== undefined) tellFailedBatches(failed, batches, state.sent, vectors);
     throw error;
   }
   // Every slot is filled: the batches cover the list, and each answer held one vector per input.
