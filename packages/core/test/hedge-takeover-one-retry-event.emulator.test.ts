@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  askingPlace,
-  driveClock,
+  askPlace,
+  drivenStructured,
   hedgesOnDrivenClock,
   only,
+  PLACE_HEDGE,
   settledAfter,
-  stalledOnce,
-  structuredGateway,
+  stalledOnceFault,
 } from './helpers';
 
 // A retry the cut run was waiting to send, taken over by the hedge that won (docs/gateway-protocol.md
@@ -24,16 +24,14 @@ describe('a hedge that won while the cut run waited to retry', () => {
     // Over [good, bad], bad's content 85 ms after its request: good's first request stalls (cut at
     // 100 ms), the hedge to bad goes at 30 ms, good's retry at 100 ms is busy for 1 s: the first
     // run waits for it when bad's content cuts it, at 115 ms; bad's answer fails its check.
-    const { gateway, client, events } = await structuredGateway(
+    const busy = { model: GOOD, times: 1, afterRequests: 1, retryAfter: 1 };
+    const { client, events } = await drivenStructured(
       { [BAD]: { firstChunkMs: 85 } },
       { maxRetries: 2, retryBaseDelayMs: 0, firstChunkTimeoutMs: 100 },
+      [stalledOnceFault(GOOD), { ...busy, fault: 'model_busy' }],
     );
-    stalledOnce(gateway.emulator, GOOD);
-    const busy = { fault: 'model_busy', model: GOOD, times: 1, afterRequests: 1, retryAfter: 1 };
-    gateway.emulator.injectFault({ ...busy, fault: 'model_busy' });
-    driveClock();
-    const options = { fallbackModels: [BAD], hedge: { afterMs: 30, maxExtra: 1 } };
-    const call = client.chatStream(askingPlace(GOOD), options).then((stream) => stream.result());
+    const options = { fallbackModels: [BAD], hedge: PLACE_HEDGE };
+    const call: Promise<unknown> = askPlace(client, GOOD, options);
     await settledAfter(3_000, call);
     const attempts = only(events, 'attempt');
     const start = attempts[0]!.time;
