@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  askPlace,
-  drivenStructured,
+  hedgedPlaceAsked,
   hedgesOnDrivenClock,
   only,
-  PLACE_HEDGE,
   STREAMED_OR_WHOLE,
   settledAfter,
 } from './helpers';
@@ -23,13 +21,14 @@ async function hedgedOver(
   whole: boolean,
   fault: { fault: 'upstream_text' | 'rate_limit'; retryAfter?: number },
 ) {
-  const { gateway, client, events } = await drivenStructured(
-    { [BAD]: { firstChunkMs: 300 } },
-    { maxRetries: 1, retryBaseDelayMs: 50 },
-    [{ ...fault, model: GOOD, times: 1 }],
-  );
-  const options = { fallbackModels: [GOOD], hedge: PLACE_HEDGE };
-  const call: Promise<unknown> = askPlace(client, BAD, options, whole);
+  const { gateway, events, call } = await hedgedPlaceAsked({
+    first: BAD,
+    fallback: GOOD,
+    changed: { [BAD]: { firstChunkMs: 300 } },
+    options: { maxRetries: 1, retryBaseDelayMs: 50 },
+    faults: [{ ...fault, model: GOOD, times: 1 }],
+    whole,
+  });
   // (A failed call rejects here: the test fails with its error.)
   await settledAfter(5_000, call);
   const asked = only(events, 'attempt').map((attempt) => attempt.model);

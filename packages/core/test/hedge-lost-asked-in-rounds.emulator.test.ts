@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   askedWhen,
-  askPlace,
   caught,
-  drivenStructured,
+  hedgedPlaceAsked,
   hedgesOnDrivenClock,
-  PLACE_HEDGE,
   STREAMED_OR_WHOLE,
   settledAfter,
 } from './helpers';
@@ -28,15 +26,17 @@ async function hedgeLostFirst(
   maxRetries: number,
   fault: { fault: 'model_busy' | 'service_unavailable' | 'drop_connection'; retryAfter?: number },
 ) {
-  const { gateway, client, events } = await drivenStructured(
-    { [BAD]: { firstChunkMs: 400 } },
-    { maxRetries, retryBaseDelayMs: 20 },
-    [{ ...fault, model: GOOD, times: 2 }],
-  );
-  const options = { fallbackModels: [GOOD], hedge: PLACE_HEDGE };
+  const { gateway, events, call } = await hedgedPlaceAsked({
+    first: BAD,
+    fallback: GOOD,
+    changed: { [BAD]: { firstChunkMs: 400 } },
+    options: { maxRetries, retryBaseDelayMs: 20 },
+    faults: [{ ...fault, model: GOOD, times: 2 }],
+    whole,
+  });
   const failed = await settledAfter(
     5_000,
-    caught(() => askPlace(client, BAD, options, whole)),
+    caught(() => call),
   );
   return { failed, asked: askedWhen(events), requests: gateway.emulator.counters.requests.chat };
 }

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  askPlace,
-  drivenStructured,
+  hedgedPlaceAsked,
   hedgesOnDrivenClock,
   only,
-  PLACE_HEDGE,
   settledAfter,
   stalledOnceFault,
 } from './helpers';
@@ -25,13 +23,14 @@ describe('a hedge that won while the cut run waited to retry', () => {
     // 100 ms), the hedge to bad goes at 30 ms, good's retry at 100 ms is busy for 1 s: the first
     // run waits for it when bad's content cuts it, at 115 ms; bad's answer fails its check.
     const busy = { model: GOOD, times: 1, afterRequests: 1, retryAfter: 1 };
-    const { client, events } = await drivenStructured(
-      { [BAD]: { firstChunkMs: 85 } },
-      { maxRetries: 2, retryBaseDelayMs: 0, firstChunkTimeoutMs: 100 },
-      [stalledOnceFault(GOOD), { ...busy, fault: 'model_busy' }],
-    );
-    const options = { fallbackModels: [BAD], hedge: PLACE_HEDGE };
-    const call: Promise<unknown> = askPlace(client, GOOD, options);
+    const { events, call } = await hedgedPlaceAsked({
+      first: GOOD,
+      fallback: BAD,
+      changed: { [BAD]: { firstChunkMs: 85 } },
+      options: { maxRetries: 2, retryBaseDelayMs: 0, firstChunkTimeoutMs: 100 },
+      faults: [stalledOnceFault(GOOD), { ...busy, fault: 'model_busy' }],
+      whole: false,
+    });
     await settledAfter(3_000, call);
     const attempts = only(events, 'attempt');
     const start = attempts[0]!.time;

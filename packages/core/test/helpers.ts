@@ -558,6 +558,25 @@ export async function drivenStructured(
   return { gateway, client, events };
 }
 
+/**
+ * On the driven clock: `askingPlace(first)` asked (`whole`: by `chat`) over [first, `fallback`]
+ * hedged by `PLACE_HEDGE`, on `drivenStructured(changed, options, faults)`; `call` not yet awaited.
+ */
+export async function hedgedPlaceAsked(setup: {
+  first: string;
+  fallback: string;
+  changed: Record<string, Partial<ModelSpec>>;
+  options: GatewayClientOptions;
+  faults: FaultRule[];
+  whole: boolean;
+}) {
+  const { changed, options, faults } = setup;
+  const { gateway, events, client } = await drivenStructured(changed, options, faults);
+  const ask = { fallbackModels: [setup.fallback], hedge: PLACE_HEDGE };
+  const call: Promise<unknown> = askPlace(client, setup.first, ask, setup.whole);
+  return { gateway, events, call };
+}
+
 /** `askingPlace(model)` asked with `options`, to its result: streamed (`chatStream`), or `whole` (`chat`). */
 export function askPlace(
   client: GatewayClient,
