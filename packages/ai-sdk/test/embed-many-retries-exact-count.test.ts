@@ -5,6 +5,7 @@
 // A failed send is counted only for a request sent and failed (core's `FAILED_BATCHES`), not for
 // the requests queued behind it; a `doEmbed` runs at most as many rounds as `ai`'s tries so far.
 
+import type { FaultRule } from '@infergate/emulator';
 import { embedMany, RetryError, wrapEmbeddingModel } from 'ai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
@@ -15,6 +16,18 @@ const { emulator, gateway } = await providersOnMsw({});
 const ENGINE = 'all-minilm-l6-v2';
 const values = (count: number) => Array.from({ length: count }, (_, i) => `text ${i}`);
 const requests = () => emulator.counters.requests.embeddings;
+
+/** An embeddings request failing with `rule` (a 429 unless it names its fault), no Retry-After wait. */
+const failing = (rule: Omit<FaultRule, 'fault'> & { fault?: FaultRule['fault'] }) =>
+  emulator.injectFault({ fault: 'rate_limit', endpoint: 'embeddings', retryAfter: 0, ...rule });
+
+/** `embedMany` of `count` texts (or the `texts` given) on the engine, then `more` (its options). */
+const embedded = (texts: number | string[], more: Partial<Parameters<typeof embedMany>[0]> = {}) =>
+  embedMany({
+    model: gateway().embeddingModel(ENGINE),
+    values: typeof texts === 'number' ? values(texts) : texts,
+    ...more,
+  });
 
 beforeAll(async () => {
   await embedMany({ model: gateway().embeddingModel(ENGINE), values: ['warm'] });
@@ -35,16 +48,9 @@ describe('embedMany: what a middleware sees', () => {
         },
       },
     });
-    emulator.injectFault({
-      fault: 'rate_limit',
-      endpoint: 'embeddings',
-      every: 5,
-      times: 3,
-      retryAfter: 0,
-    });
-    const { embeddings } = await embedMany({
+    failing({ every: 5, times: 3 });
+    const { embeddings } = await embedded(2100, {
       model,
-      values: values(2100),
       providerOptions: { infergate: { inputType: 'document' } },
     });
     expect(embeddings).toHaveLength(2100);
@@ -58,18 +64,8 @@ describe('embedMany: what a middleware sees', () => {
 describe('embedMany: a failed send counted only for a request sent and failed', () => {
   it("maxRetries 1: a request failing first in ai's retry is retried once within it", async () => {
     // 2048 values, 32 requests of 64: the 5th and the 10th sent are busy once each.
-    emulator.injectFault({
-      fault: 'rate_limit',
-      endpoint: 'embeddings',
-      every: 5,
-      times: 2,
-      retryAfter: 0,
-    });
-    const { embeddings } = await embedMany({
-      model: gateway().embeddingModel(ENGINE),
-      values: values(2048),
-      maxRetries: 1,
-    });
+    failing({ every: 5, times: 2 });
+    const { embeddings } = await embedded(2048, { maxRetries: 1 });
     expect(embeddings).toHaveLength(2048);
     // 32 requests and the two failed ones again.
     expect(requests()).toBe(34);
@@ -78,17 +74,8 @@ describe('embedMany: a failed send counted only for a request sent and failed', 
 
   it('long texts (8 a request), default maxRetries: three busy requests each sent again once', async () => {
     const long = Array.from({ length: 512 }, (_, i) => `${i} ${'x'.repeat(8000)}`);
-    emulator.injectFault({
-      fault: 'rate_limit',
-      endpoint: 'embeddings',
-      every: 5,
-      times: 3,
-      retryAfter: 0,
-    });
-    const { embeddings } = await embedMany({
-      model: gateway().embeddingModel(ENGINE),
-      values: long,
-    });
+    failing({ every: 5, times: 3 });
+    const { embeddings } = await embedded(long);
     expect(embeddings).toHaveLength(512);
     // 65 requests (2 MiB a doEmbed: batches of 262 and 250 values) and the three failed again.
     expect(requests()).toBe(68);
@@ -99,25 +86,9 @@ describe('embedMany: a failed send counted only for a request sent and failed', 
     async (fault) => {
       // The 5th request (texts 256-319) busy; ai's first try sends 8. In its retry, the second
       // request (texts 512-575, never sent before) fails with the 5xx: its first failed send.
-      emulator.injectFault({
-        fault: 'rate_limit',
-        endpoint: 'embeddings',
-        afterRequests: 4,
-        times: 1,
-        retryAfter: 0,
-      });
-      emulator.injectFault({
-        fault,
-        endpoint: 'embeddings',
-        afterRequests: 9,
-        times: 1,
-        retryAfter: 0,
-      });
-      const { embeddings } = await embedMany({
-        model: gateway().embeddingModel(ENGINE),
-        values: values(2048),
-        maxRetries: 1,
-      });
+      failing({ afterRequests: 4, times: 1 });
+      failing({ fault, afterRequests: 9, times: 1 });
+      const { embeddings } = await embedded(2048, { maxRetries: 1 });
       expect(embeddings).toHaveLength(2048);
       expect(requests()).toBe(34);
     },
@@ -126,18 +97,8 @@ describe('embedMany: a failed send counted only for a request sent and failed', 
 
 describe('embedMany: a doEmbed runs no more rounds than ai has tried it', () => {
   it("maxRetries 1: a third busy request in ai's retry ends the call (2 rounds, as ai's own 2 tries)", async () => {
-    emulator.injectFault({
-      fault: 'rate_limit',
-      endpoint: 'embeddings',
-      every: 5,
-      times: 3,
-      retryAfter: 0,
-    });
-    const error = await embedMany({
-      model: gateway().embeddingModel(ENGINE),
-      values: values(2048),
-      maxRetries: 1,
-    }).catch((e: unknown) => e);
+    failing({ every: 5, times: 3 });
+    const error = await embedded(2048, { maxRetries: 1 }).catch((e: unknown) => e);
     expect(RetryError.isInstance(error)).toBe(true);
     expect((error as RetryError).reason).toBe('maxRetriesExceeded');
     expect(emulator.counters.concurrencyRejections).toBe(3);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { driveClock, hedgesOnDrivenClock, only, settledAfter, structuredGateway } from './helpers';
+import {
+  drivenStructured,
+  hedgesOnDrivenClock,
+  only,
+  PLACE_HEDGE,
+  STREAMED_OR_WHOLE,
+  settledAfter,
+} from './helpers';
 
 // A hedge due while the first run has no request in flight and no model to hedge to (waiting to
 // retry a round: every model in its backoff) is skipped (`no_candidate`, reported once) and its
@@ -10,26 +17,25 @@ import { driveClock, hedgesOnDrivenClock, only, settledAfter, structuredGateway 
 const SLOW = 'community/so-native';
 const OTHER = 'community/so-plain';
 
-describe.each([
-  ['chatStream', false],
-  ['chat', true],
-])('%s: a hedge whose delay ran out in a round wait', (_, whole) => {
+describe.each(STREAMED_OR_WHOLE)('%s: a hedge whose delay ran out in a round wait', (_, whole) => {
   hedgesOnDrivenClock();
 
   it("is sent afterMs after the round's request, once", async () => {
     // Over [slow, other]: both fail their first request (503); the round retries slow after its
     // 200 ms backoff, whose answer takes 3 s; other answers its next request.
-    const { gateway, client, events } = await structuredGateway(
+    const failed = [SLOW, OTHER].map((model) => ({
+      fault: 'service_unavailable' as const,
+      model,
+      times: 1,
+    }));
+    const slowHeaders = { fault: 'slow_headers', model: SLOW, ms: 3_000 } as const;
+    const { client, events } = await drivenStructured(
       { [SLOW]: { firstChunkMs: 3_000 } },
       { maxRetries: 1, retryBaseDelayMs: 200 },
+      whole ? [...failed, slowHeaders] : failed,
     );
-    for (const model of [SLOW, OTHER]) {
-      gateway.emulator.injectFault({ fault: 'service_unavailable', model, times: 1 });
-    }
-    if (whole) gateway.emulator.injectFault({ fault: 'slow_headers', model: SLOW, ms: 3_000 });
-    driveClock();
     const request = { model: SLOW, messages: [{ role: 'user' as const, content: 'hi' }] };
-    const options = { fallbackModels: [OTHER], hedge: { afterMs: 30, maxExtra: 1 } };
+    const options = { fallbackModels: [OTHER], hedge: PLACE_HEDGE };
     const call: Promise<unknown> = whole
       ? client.chat(request, options)
       : client.chatStream(request, options).then((stream) => stream.result());

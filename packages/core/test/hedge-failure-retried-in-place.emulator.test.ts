@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  askingPlace,
-  driveClock,
+  hedgedPlaceAsked,
   hedgesOnDrivenClock,
   only,
+  STREAMED_OR_WHOLE,
   settledAfter,
-  structuredGateway,
 } from './helpers';
 
 // A hedge whose one request fails with a failure the walk retries on the same model (a 500
@@ -22,34 +21,32 @@ async function hedgedOver(
   whole: boolean,
   fault: { fault: 'upstream_text' | 'rate_limit'; retryAfter?: number },
 ) {
-  const { gateway, client, events } = await structuredGateway(
-    { [BAD]: { firstChunkMs: 300 } },
-    { maxRetries: 1, retryBaseDelayMs: 50 },
-  );
-  gateway.emulator.injectFault({ ...fault, model: GOOD, times: 1 });
-  driveClock();
-  const options = { fallbackModels: [GOOD], hedge: { afterMs: 30, maxExtra: 1 } };
-  const call: Promise<unknown> = whole
-    ? client.chat(askingPlace(BAD), options)
-    : client.chatStream(askingPlace(BAD), options).then((stream) => stream.result());
+  const { gateway, events, call } = await hedgedPlaceAsked({
+    first: BAD,
+    fallback: GOOD,
+    changed: { [BAD]: { firstChunkMs: 300 } },
+    options: { maxRetries: 1, retryBaseDelayMs: 50 },
+    faults: [{ ...fault, model: GOOD, times: 1 }],
+    whole,
+  });
   // (A failed call rejects here: the test fails with its error.)
   await settledAfter(5_000, call);
   const asked = only(events, 'attempt').map((attempt) => attempt.model);
   return { asked, requests: gateway.emulator.counters.requests.chat };
 }
 
-describe.each([
-  ['chatStream', false],
-  ['chat', true],
-])('%s: a hedge failed with a failure retried in place', (_, whole) => {
-  hedgesOnDrivenClock();
+describe.each(STREAMED_OR_WHOLE)(
+  '%s: a hedge failed with a failure retried in place',
+  (_, whole) => {
+    hedgesOnDrivenClock();
 
-  it.each([{ fault: 'upstream_text' }, { fault: 'rate_limit', retryAfter: 1 }] as const)(
-    'its $fault: retried by the first run after its refused answer, which answers',
-    async (fault) => {
-      const { asked, requests } = await hedgedOver(whole, fault);
-      expect(asked).toEqual([BAD, GOOD, GOOD]);
-      expect(requests).toBe(3);
-    },
-  );
-});
+    it.each([{ fault: 'upstream_text' }, { fault: 'rate_limit', retryAfter: 1 }] as const)(
+      'its $fault: retried by the first run after its refused answer, which answers',
+      async (fault) => {
+        const { asked, requests } = await hedgedOver(whole, fault);
+        expect(asked).toEqual([BAD, GOOD, GOOD]);
+        expect(requests).toBe(3);
+      },
+    );
+  },
+);

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  askingPlace,
-  driveClock,
+  hedgedPlaceAsked,
   hedgesOnDrivenClock,
   only,
   settledAfter,
-  stalledOnce,
-  structuredGateway,
+  stalledOnceFault,
 } from './helpers';
 
 // A retry the cut run was waiting to send, taken over by the hedge that won (docs/gateway-protocol.md
@@ -24,16 +22,15 @@ describe('a hedge that won while the cut run waited to retry', () => {
     // Over [good, bad], bad's content 85 ms after its request: good's first request stalls (cut at
     // 100 ms), the hedge to bad goes at 30 ms, good's retry at 100 ms is busy for 1 s: the first
     // run waits for it when bad's content cuts it, at 115 ms; bad's answer fails its check.
-    const { gateway, client, events } = await structuredGateway(
-      { [BAD]: { firstChunkMs: 85 } },
-      { maxRetries: 2, retryBaseDelayMs: 0, firstChunkTimeoutMs: 100 },
-    );
-    stalledOnce(gateway.emulator, GOOD);
-    const busy = { fault: 'model_busy', model: GOOD, times: 1, afterRequests: 1, retryAfter: 1 };
-    gateway.emulator.injectFault({ ...busy, fault: 'model_busy' });
-    driveClock();
-    const options = { fallbackModels: [BAD], hedge: { afterMs: 30, maxExtra: 1 } };
-    const call = client.chatStream(askingPlace(GOOD), options).then((stream) => stream.result());
+    const busy = { model: GOOD, times: 1, afterRequests: 1, retryAfter: 1 };
+    const { events, call } = await hedgedPlaceAsked({
+      first: GOOD,
+      fallback: BAD,
+      changed: { [BAD]: { firstChunkMs: 85 } },
+      options: { maxRetries: 2, retryBaseDelayMs: 0, firstChunkTimeoutMs: 100 },
+      faults: [stalledOnceFault(GOOD), { ...busy, fault: 'model_busy' }],
+      whole: false,
+    });
     await settledAfter(3_000, call);
     const attempts = only(events, 'attempt');
     const start = attempts[0]!.time;

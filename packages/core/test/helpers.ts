@@ -537,6 +537,46 @@ export function askedWhen(events: GatewayEvent[]): string[] {
   return attempts.map((attempt) => `${attempt.time - start} ${attempt.model}`);
 }
 
+/** The two ways a hedge test asks, for its `describe.each`: streamed (`chatStream`), or whole (`chat`). */
+export const STREAMED_OR_WHOLE: [string, boolean][] = [
+  ['chatStream', false],
+  ['chat', true],
+];
+
+/**
+ * On the driven clock (the describe calls `hedgesOnDrivenClock()`): `structuredGateway(changed,
+ * options)` with `faults` injected, the clock then driven.
+ */
+export async function drivenStructured(
+  changed: Record<string, Partial<ModelSpec>>,
+  options: GatewayClientOptions,
+  faults: FaultRule[],
+) {
+  const { gateway, client, events } = await structuredGateway(changed, options);
+  for (const fault of faults) gateway.emulator.injectFault(fault);
+  driveClock();
+  return { gateway, client, events };
+}
+
+/**
+ * On the driven clock: `askingPlace(first)` asked (`whole`: by `chat`) over [first, `fallback`]
+ * hedged by `PLACE_HEDGE`, on `drivenStructured(changed, options, faults)`; `call` not yet awaited.
+ */
+export async function hedgedPlaceAsked(setup: {
+  first: string;
+  fallback: string;
+  changed: Record<string, Partial<ModelSpec>>;
+  options: GatewayClientOptions;
+  faults: FaultRule[];
+  whole: boolean;
+}) {
+  const { changed, options, faults } = setup;
+  const { gateway, events, client } = await drivenStructured(changed, options, faults);
+  const ask = { fallbackModels: [setup.fallback], hedge: PLACE_HEDGE };
+  const call: Promise<unknown> = askPlace(client, setup.first, ask, setup.whole);
+  return { gateway, events, call };
+}
+
 /** `askingPlace(model)` asked with `options`, to its result: streamed (`chatStream`), or `whole` (`chat`). */
 export function askPlace(
   client: GatewayClient,

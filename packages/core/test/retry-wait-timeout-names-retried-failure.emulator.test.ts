@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   askPlace,
   caught,
-  driveClock,
+  drivenStructured,
   hedgesOnDrivenClock,
   only,
   settledAfter,
-  structuredGateway,
 } from './helpers';
 
 // A call whose deadline ends it during a round's wait names the failure that wait was for — the
@@ -21,12 +20,11 @@ describe('a deadline reached while a round waits', () => {
   it('ends the call naming the failure the retry event named', async () => {
     // good's 503 fails over to bad, whose answer fails its check: the round retrying good waits
     // its back-off (2 s), the deadline (500 ms) comes first.
-    const { gateway, client, events } = await structuredGateway(
+    const { client, events } = await drivenStructured(
       {},
       { maxRetries: 1, retryBaseDelayMs: 2_000 },
+      [{ fault: 'service_unavailable', model: GOOD, times: 1 }],
     );
-    gateway.emulator.injectFault({ fault: 'service_unavailable', model: GOOD, times: 1 });
-    driveClock();
     const options = { fallbackModels: [BAD], timeoutMs: 500 };
     const error = await settledAfter(
       1_000,
