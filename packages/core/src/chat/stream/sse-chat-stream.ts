@@ -364,9 +364,16 @@ export class GatewayChatStream implements ChatStream {
     }
   }
 
-  /** `event` handed to the caller while the body is read: notes the finishes it took. */
+  /**
+   * `event` handed to the caller while the body is read: notes the finishes it took. Once it took
+   * the last one, the call's scope leaves the caller's signal: an abort then (the caller is done
+   * with the answer) must not cut the body the usage is still read from; the stream hears it
+   * itself and reads on for the usage as after a stop (`#endAfterFinish`, bounded).
+   */
   #took(event: ChatStreamEvent): ChatStreamEvent {
-    if (event.type === 'finish') this.#finishesTaken.add(event.choiceIndex ?? 0);
+    if (event.type !== 'finish') return event;
+    this.#finishesTaken.add(event.choiceIndex ?? 0);
+    if (this.#tookFinish) this.#open.scope.leaveCaller();
     return event;
   }
 
@@ -604,8 +611,10 @@ export class GatewayChatStream implements ChatStream {
    */
   #stop(error: GatewayError, reason?: unknown): void {
     if (this.#state === 'done' || this.#state === 'failed') return;
-    if (this.#state === 'open' && this.#tookFinish) {
-      this.#endAfterFinish();
+    // (`whole` with its last finish taken: only while `#finish` lets the body go, its cancel heard
+    // here, the caller's signal aborted; the call is ending ok.)
+    if (this.#tookFinish) {
+      if (this.#state === 'open') this.#endAfterFinish();
       return;
     }
     this.#state = 'failed';
