@@ -26,6 +26,11 @@ interface ChatStreamMeta {
   /** Each event's JSON as a `raw` event too (`ChatStreamOptions.rawChunks`). */
   rawChunks?: boolean;
   /**
+   * The choices the request asked for (its `n`; default 1): the last finish is that of every one
+   * of them, a choice whose first bytes have not come yet included (`#tookFinish`).
+   */
+  choices?: number;
+  /**
    * `chunkTimeoutMs`'s clock: restarted by each piece of content decoded (comments and empty
    * chunks do not count); when it runs out the stream fails with its stall. With it the stream is
    * decoded as it arrives, whether or not anyone reads, so that the clock sees the content.
@@ -122,6 +127,8 @@ export class GatewayChatStream implements ChatStream {
    * fails the call (`#stop`, `#tookFinish`).
    */
   readonly #finishesTaken = new Set<number>();
+  /** `ChatStreamMeta.choices`. */
+  readonly #choices: number;
   /** Stopped after the caller took the finish: the call ends (ok) once the stream is whole. */
   #stoppedAfterFinish = false;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
@@ -134,6 +141,7 @@ export class GatewayChatStream implements ChatStream {
     this.route = meta.route;
     this.#routed = meta.failed;
     this.#modelInChunks = meta.modelInChunks;
+    this.#choices = meta.choices ?? 1;
     const { requestedModel, servedModel, assemble, rawChunks } = meta;
     this.#decoding = { requestedModel, servedModel, assemble, rawChunks };
     this.#decoder = new ChatStreamDecoder(this.#decoding);
@@ -378,14 +386,17 @@ export class GatewayChatStream implements ChatStream {
   }
 
   /**
-   * The caller took the last finish: choice 0's and that of every other choice decoded so far
-   * (README, a stream's end: the last one, with several choices); or it stopped after it did.
+   * The caller took the last finish: that of each choice the request asked for (`n`), one whose
+   * bytes have not come yet included, and of any other choice decoded so far (README, a stream's
+   * end: the last one, with several choices); or it stopped after it did.
    */
   get #tookFinish(): boolean {
     const taken = this.#finishesTaken;
     if (this.#stoppedAfterFinish) return true;
     if (!taken.has(0)) return false;
     for (const index of this.#decoder.otherChoices) if (!taken.has(index)) return false;
+    // (Stops at the first choice not finished: bounded by the finishes taken, whatever `n` is.)
+    for (let index = 1; index < this.#choices; index++) if (!taken.has(index)) return false;
     return true;
   }
 
