@@ -1,7 +1,7 @@
 // A chat stream whose body the test writes read by read (the emulator serves the catalog): what
 // the client has read ahead, and when the body ends, are the test's to decide and to wait on.
 import { emulate } from '@infergate/emulator/testing';
-import type { ChatStreamOptions, GatewayEvent } from '../src/index';
+import type { ChatRequest, ChatStreamOptions, GatewayEvent } from '../src/index';
 import { deferred, hi, recordingClient, untilEvents } from './helpers';
 
 export const MODEL = 'community/general';
@@ -21,11 +21,13 @@ export const THE_USAGE = { inputTokens: 3, outputTokens: 1, totalTokens: 4 };
 /**
  * A client whose chat answers with a body the test feeds (its `first` chunk already in, for the
  * call returns its stream once the answer began). `readAll()`: resolves once the client asked for
- * more after reading everything fed so far (no read ahead but the client's own).
+ * more after reading everything fed so far (no read ahead but the client's own). `request`: fields
+ * added to the request (`n`, say).
  */
 export async function fedChatBody(
   options: ChatStreamOptions = {},
   first: Uint8Array = content('Hi'),
+  request: Partial<ChatRequest> = {},
 ) {
   const gateway = await emulate();
   const { fetch: gatewayFetch } = gateway.connection;
@@ -59,7 +61,10 @@ export async function fedChatBody(
       : gatewayFetch(input, init);
   const { client, events } = recordingClient({ connection: { ...gateway.connection, fetch } });
   const abort = new AbortController();
-  const stream = await client.chatStream(hi(MODEL), { ...options, signal: abort.signal });
+  const stream = await client.chatStream(
+    { ...hi(MODEL), ...request },
+    { ...options, signal: abort.signal },
+  );
   return {
     client,
     events,

@@ -56,7 +56,7 @@ describe('a stream stopped right after its caller took the finish, the body stil
     await fed.close();
   });
 
-  it("the caller's abort after the finish: done ok (the body cut with it, no usage)", async () => {
+  it("the caller's abort after the finish, no usage sent: done ok without it", async () => {
     const fed = await fedChatBody();
     fed.feed(FINISH);
     for await (const event of fed.stream) if (event.type === 'finish') break;

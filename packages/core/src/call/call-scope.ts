@@ -133,6 +133,8 @@ export class CallScope {
   readonly dueAt: number;
   #reason: 'aborted' | 'timeout' | undefined;
   #onCallerAbort: (() => void) | undefined;
+  /** The caller's signal no longer ends the scope (`leaveCaller`). */
+  #leftCaller = false;
   /** A child's scope (`child`): its deadline and error are the parent's. */
   readonly #parent: CallScope | undefined;
   /** A scope disposed with this one (`disposeWith`). */
@@ -240,8 +242,11 @@ export class CallScope {
   }
 
   get aborted(): boolean {
-    // (Also after dispose: a caller that aborts after the body ended still ends the call.)
-    if (this.#reason === undefined && this.#callerSignal?.aborted) this.#reason = 'aborted';
+    // (Also after dispose: a caller that aborts after the body ended still ends the call; not
+    // once the scope left it.)
+    if (this.#reason === undefined && !this.#leftCaller && this.#callerSignal?.aborted) {
+      this.#reason = 'aborted';
+    }
     return this.#reason !== undefined;
   }
 
@@ -273,6 +278,27 @@ export class CallScope {
   abort(reason: unknown): void {
     this.#reason ??= 'aborted';
     this.#end(reason);
+  }
+
+  /**
+   * The caller's signal no longer ends the scope; its deadline and `abort` still do. For a stream
+   * whose caller took its last finish: the answer is complete for the caller, so an abort after it
+   * must not cut the body the usage is still read from (the stream, listening to the caller
+   * itself, bounds that read: sse-chat-stream.ts, `#endAfterFinish`). A child leaves its parent's
+   * caller: a hedged run's own signal follows the race's, which follows the caller. A no-op once
+   * the scope ended.
+   */
+  leaveCaller(): void {
+    if (this.#parent) {
+      this.#parent.leaveCaller();
+      return;
+    }
+    if (this.aborted) return;
+    this.#leftCaller = true;
+    if (this.#onCallerAbort && this.#callerSignal) {
+      this.#callerSignal.removeEventListener('abort', this.#onCallerAbort);
+      this.#onCallerAbort = undefined;
+    }
   }
 
   /** Stops the deadline timer and detaches from the caller's signal. Idempotent. */

@@ -238,10 +238,19 @@ function chatStream(
     // A schema's answer is checked whole at its end: assembled whatever `assemble` says.
     assemble: opts?.assemble !== false || structuredStream !== undefined,
     rawChunks: opts?.rawChunks === true,
+    choices: choicesAsked(req.n),
     silence: answered.silence,
     failed: answered.failed,
     structured: structuredStream?.(route) ?? json?.jsonTextHooks((req.tools ?? []).length > 0),
   });
+}
+
+/**
+ * The choices a stream's request asked for (`n`): a whole number above 1, else one (no `n`, or one
+ * whose count a server may read otherwise: then the choices the stream decodes are all it knows).
+ */
+function choicesAsked(n: unknown): number {
+  return typeof n === 'number' && Number.isInteger(n) && n > 1 ? n : 1;
 }
 
 /** The route a call reports: a steered call's hops, else its one model's. */

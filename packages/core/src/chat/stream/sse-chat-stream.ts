@@ -26,6 +26,11 @@ interface ChatStreamMeta {
   /** Each event's JSON as a `raw` event too (`ChatStreamOptions.rawChunks`). */
   rawChunks?: boolean;
   /**
+   * The choices the request asked for (its `n`; default 1): the last finish is that of every one
+   * of them, a choice whose first bytes have not come yet included (`#tookFinish`).
+   */
+  choices?: number;
+  /**
    * `chunkTimeoutMs`'s clock: restarted by each piece of content decoded (comments and empty
    * chunks do not count); when it runs out the stream fails with its stall. With it the stream is
    * decoded as it arrives, whether or not anyone reads, so that the clock sees the content.
@@ -122,6 +127,8 @@ export class GatewayChatStream implements ChatStream {
    * fails the call (`#stop`, `#tookFinish`).
    */
   readonly #finishesTaken = new Set<number>();
+  /** `ChatStreamMeta.choices`. */
+  readonly #choices: number;
   /** Stopped after the caller took the finish: the call ends (ok) once the stream is whole. */
   #stoppedAfterFinish = false;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
@@ -134,6 +141,7 @@ export class GatewayChatStream implements ChatStream {
     this.route = meta.route;
     this.#routed = meta.failed;
     this.#modelInChunks = meta.modelInChunks;
+    this.#choices = meta.choices ?? 1;
     const { requestedModel, servedModel, assemble, rawChunks } = meta;
     this.#decoding = { requestedModel, servedModel, assemble, rawChunks };
     this.#decoder = new ChatStreamDecoder(this.#decoding);
@@ -364,21 +372,31 @@ export class GatewayChatStream implements ChatStream {
     }
   }
 
-  /** `event` handed to the caller while the body is read: notes the finishes it took. */
+  /**
+   * `event` handed to the caller while the body is read: notes the finishes it took. Once it took
+   * the last one, the call's scope leaves the caller's signal: an abort then (the caller is done
+   * with the answer) must not cut the body the usage is still read from; the stream hears it
+   * itself and reads on for the usage as after a stop (`#endAfterFinish`, bounded).
+   */
   #took(event: ChatStreamEvent): ChatStreamEvent {
-    if (event.type === 'finish') this.#finishesTaken.add(event.choiceIndex ?? 0);
+    if (event.type !== 'finish') return event;
+    this.#finishesTaken.add(event.choiceIndex ?? 0);
+    if (this.#tookFinish) this.#open.scope.leaveCaller();
     return event;
   }
 
   /**
-   * The caller took the last finish: choice 0's and that of every other choice decoded so far
-   * (README, a stream's end: the last one, with several choices); or it stopped after it did.
+   * The caller took the last finish: that of each choice the request asked for (`n`), one whose
+   * bytes have not come yet included, and of any other choice decoded so far (README, a stream's
+   * end: the last one, with several choices); or it stopped after it did.
    */
   get #tookFinish(): boolean {
     const taken = this.#finishesTaken;
     if (this.#stoppedAfterFinish) return true;
     if (!taken.has(0)) return false;
     for (const index of this.#decoder.otherChoices) if (!taken.has(index)) return false;
+    // (Stops at the first choice not finished: bounded by the finishes taken, whatever `n` is.)
+    for (let index = 1; index < this.#choices; index++) if (!taken.has(index)) return false;
     return true;
   }
 
@@ -604,8 +622,10 @@ export class GatewayChatStream implements ChatStream {
    */
   #stop(error: GatewayError, reason?: unknown): void {
     if (this.#state === 'done' || this.#state === 'failed') return;
-    if (this.#state === 'open' && this.#tookFinish) {
-      this.#endAfterFinish();
+    // (`whole` with its last finish taken: only while `#finish` lets the body go, its cancel heard
+    // here, the caller's signal aborted; the call is ending ok.)
+    if (this.#tookFinish) {
+      if (this.#state === 'open') this.#endAfterFinish();
       return;
     }
     this.#state = 'failed';
