@@ -9,7 +9,7 @@ import { caught, drivenClock, heldOf, until, untilHeld } from '@infergate/emulat
 import { embedMany, wrapEmbeddingModel } from 'ai';
 import { embedMany as embedManyV6, wrapEmbeddingModel as wrapEmbeddingModelV6 } from 'ai-v6';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { stepUntil } from './embed-clock-steps';
+import { stepUntil } from './driven-clock';
 import { providersOnMsw } from './providers';
 
 const { emulator, gateway, gatewayV3 } = await providersOnMsw({});

@@ -10,7 +10,7 @@ import { drivenClock } from '@infergate/emulator/testing';
 import { embedMany, RetryError, wrapEmbeddingModel } from 'ai';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
-import { stepUntil } from './embed-clock-steps';
+import { stepUntil } from './driven-clock';
 import { providersOnMsw } from './providers';
 
 const { emulator, gateway } = await providersOnMsw({});
