@@ -9,6 +9,7 @@ import { caught, drivenClock, heldOf, until, untilHeld } from '@infergate/emulat
 import { embedMany, wrapEmbeddingModel } from 'ai';
 import { embedMany as embedManyV6, wrapEmbeddingModel as wrapEmbeddingModelV6 } from 'ai-v6';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stepUntil } from './driven-clock';
 import { providersOnMsw } from './providers';
 
 const { emulator, gateway, gatewayV3 } = await providersOnMsw({});
@@ -169,15 +170,6 @@ describe('embedMany: maxRetries per failing gateway request', () => {
     ]);
   });
 });
-
-/** Moves the driven clock 1 ms at a time, with a real turn after each, until `done`. */
-async function stepUntil(done: () => boolean): Promise<void> {
-  for (let ms = 0; !done(); ms++) {
-    if (ms > 1_000) throw new Error('not done after the clock moved 1 s');
-    await vi.advanceTimersByTimeAsync(1);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /** A middleware that hands the model a copy of the call's `providerOptions`. */
 function copying<V extends 'v3' | 'v4'>(specificationVersion: V) {

@@ -6,9 +6,11 @@
 // the requests queued behind it; a `doEmbed` runs at most as many rounds as `ai`'s tries so far.
 
 import type { FaultRule } from '@infergate/emulator';
+import { drivenClock } from '@infergate/emulator/testing';
 import { embedMany, RetryError, wrapEmbeddingModel } from 'ai';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
+import { stepUntil } from './driven-clock';
 import { providersOnMsw } from './providers';
 
 const { emulator, gateway } = await providersOnMsw({});
@@ -29,9 +31,15 @@ const embedded = (texts: number | string[], more: Partial<Parameters<typeof embe
     ...more,
   });
 
+const clock = drivenClock(vi);
+
 beforeAll(async () => {
+  // Core's and the call's code loaded on real timers (a module load waits on timers).
   await embedMany({ model: gateway().embeddingModel(ENGINE), values: ['warm'] });
   emulator.resetCounters();
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('embedMany: what a middleware sees', () => {
@@ -82,13 +90,33 @@ describe('embedMany: a failed send counted only for a request sent and failed', 
   });
 
   it.each(['service_unavailable', 'bad_gateway'] as const)(
-    "maxRetries 1, a %s once in ai's retry: retried within it",
+    "maxRetries 1, a %s once in ai's retry: retried within it, after the 2 s backoff",
     async (fault) => {
       // The 5th request (texts 256-319) busy; ai's first try sends 8. In its retry, the second
       // request (texts 512-575, never sent before) fails with the 5xx: its first failed send.
       failing({ afterRequests: 4, times: 1 });
       failing({ fault, afterRequests: 9, times: 1 });
-      const { embeddings } = await embedded(2048, { maxRetries: 1 });
+      // The driven clock's time of each request the emulator sees.
+      const sentAt: number[] = [];
+      const stopWatching = emulator.onChange(() => {
+        while (sentAt.length < requests()) sentAt.push(Date.now());
+      });
+      clock.drive();
+      let settled = false;
+      const call = embedded(2048, { maxRetries: 1 }).finally(() => {
+        settled = true;
+      });
+      // ai's retry (Retry-After 0) runs at once; the 5xx names no wait: once what that round
+      // sent is answered, the batch waits ai's first backoff (2 s), the one pause between sends.
+      await stepUntil(() => settled, 10, 3_000);
+      stopWatching();
+      const pauses = sentAt.slice(1).map((at, i) => at - (sentAt[i] ?? at));
+      // (The clock moves 10 ms a step: a send is seen up to a step late.)
+      const long = pauses.filter((ms) => ms >= 100);
+      expect(long).toHaveLength(1);
+      expect(long[0]).toBeGreaterThanOrEqual(2_000);
+      expect(long[0]).toBeLessThan(2_100);
+      const { embeddings } = await call;
       expect(embeddings).toHaveLength(2048);
       expect(requests()).toBe(34);
     },

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { isGatewayError } from '@infergate/core';
+import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
@@ -661,7 +661,9 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
   it("a call's maxRetries overrides the model's, for invoke, stream and bound models", async () => {
     const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
-    const model = new GatewayChatModel('community/general', { ...connection, maxRetries: 2 });
+    // The subject is how many requests are sent, not the waits between them: a 1 ms backoff base.
+    const client = createGatewayClient({ ...connection, retryBaseDelayMs: 1 });
+    const model = new GatewayChatModel('community/general', { client, maxRetries: 2 });
     await caught(model.invoke('hi', { maxRetries: 0 }));
     expect(emulator.counters.requests.chat).toBe(1);
     await caught(model.withConfig({ maxRetries: 1 }).invoke('hi'));

@@ -1,3 +1,4 @@
+import { createGatewayClient } from '@infergate/core';
 import type { ScenarioInput } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
 import { MemoryVectorStore } from '@langchain/classic/vectorstores/memory';
@@ -82,7 +83,9 @@ describe('GatewayEmbeddings', () => {
 
   it("keeps the engine its first call took when model is omitted: the only engine's change is refused", async () => {
     const { emulator, bodies, connection } = await recording(ONE_ENGINE);
-    const embeddings = new GatewayEmbeddings(connection);
+    // The subject is which engine is asked, not the waits between retries: a 1 ms backoff base.
+    const client = createGatewayClient({ ...connection, retryBaseDelayMs: 1 });
+    const embeddings = new GatewayEmbeddings({ client });
     expect((await embeddings.embedDocuments(['indexed']))[0]).toHaveLength(768);
     // The operator swaps engines: the multilingual one goes, the English one comes up.
     const engines = emulator.scenario.services.embeddings.engines;

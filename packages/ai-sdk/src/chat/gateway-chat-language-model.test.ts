@@ -1,8 +1,9 @@
 import { APICallError, NoSuchModelError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
-import { emulate } from '@infergate/emulator/testing';
+import { drivenClock, emulate } from '@infergate/emulator/testing';
 import { generateText, Output, RetryError, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
+import { settledOnSteps } from '../../test/driven-clock';
 import { BASE_URL, providersOn } from '../../test/providers';
 import { WEATHER_TOOL } from '../../test/weather-tool';
 
@@ -11,6 +12,11 @@ const { emulator } = emulated;
 const { gateway } = providersOn(emulated);
 
 const weather = tool(WEATHER_TOOL);
+/** For the tests whose call waits ai's own 2 s retry backoff: a clock the test moves. */
+const clock = drivenClock(vi);
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** A fetch whose chat answers (the emulator's) have choice 0 changed by `edit`. */
 function editedAnswers(edit: (choice: Record<string, unknown>) => void): typeof fetch {
@@ -105,7 +111,12 @@ describe('generateText through the gateway', () => {
 
   it("the catalog unreachable: core's gate fails the call as a retryable APICallError, ai retries it", async () => {
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'models', times: 1 });
-    const result = await generateText({ model: gateway()('community/general'), prompt: 'hi' });
+    // ai's retry waits its 2 s backoff, on the driven clock.
+    clock.drive();
+    const result = await settledOnSteps(
+      generateText({ model: gateway()('community/general'), prompt: 'hi' }),
+    );
+    vi.useRealTimers();
     expect(result.text).toBe('Echo: hi');
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'models', times: 10 });
     const error = await generateText({
@@ -436,18 +447,26 @@ describe('errors', () => {
     expect((error as APICallError).responseHeaders?.['retry-after']).toBeUndefined();
     expect((error as APICallError).isRetryable).toBe(true);
 
-    const result = await generateText({
-      model: gateway({ fetch: withoutRetryAfter })('community/general'),
-      prompt: 'hi',
-      maxRetries: 1,
-    });
+    // ai's retry waits its 2 s backoff (no Retry-After), on the driven clock.
+    clock.drive();
+    const result = await settledOnSteps(
+      generateText({
+        model: gateway({ fetch: withoutRetryAfter })('community/general'),
+        prompt: 'hi',
+        maxRetries: 1,
+      }),
+    );
     expect(result.text).toBe('Echo: hi');
     expect(emulator.counters.requests.chat).toBe(3);
   });
 
   it('a single transient 502 is retried by ai and the call succeeds', async () => {
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 1 });
-    const result = await generateText({ model: gateway()('community/general'), prompt: 'hi' });
+    // ai's retry waits its 2 s backoff, on the driven clock.
+    clock.drive();
+    const result = await settledOnSteps(
+      generateText({ model: gateway()('community/general'), prompt: 'hi' }),
+    );
     expect(result.text).toBe('Echo: hi');
     expect(emulator.counters.requests.chat).toBe(2);
   });

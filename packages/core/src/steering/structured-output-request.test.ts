@@ -83,26 +83,6 @@ describe('structuredRequest', () => {
     );
     expect(bare.messages.map((message) => message.role)).toEqual(['system', 'user']);
   });
-
-  it('refuses a name the model could not be given, before sending', async () => {
-    const error = await caught(
-      () => structuredRequest(request, { schema, name: 'my place' }, 'tools'),
-      isGatewayError,
-    );
-    expect(error.code).toBe('invalid_request_error');
-    expect(error.field).toBe('structuredOutput.name');
-    expect(error.message).toBe(
-      'structuredOutput.name: must be 1 to 64 letters, digits, "_" or "-" (the name the model sees), got "my place" (8 characters)',
-    );
-    expect(
-      (
-        await caught(
-          () => structuredRequest(request, { schema, name: 'x'.repeat(65) }, 'json_schema'),
-          isGatewayError,
-        )
-      ).message,
-    ).toMatch(/\(65 characters\)$/);
-  });
 });
 
 describe('a schema whose root is not an object', () => {

@@ -17,8 +17,10 @@ export interface StructuredOutputSchema {
   /** The JSON Schema the answer must follow. */
   schema: Record<string, unknown>;
   /**
-   * The name the model sees: `json_schema.name`, or the forced tool's name (letters, digits, `_`
-   * and `-`, at most 64). Default `response`, as `@ai-sdk/openai-compatible` sends.
+   * The name the model sees: `json_schema.name`, or the forced tool's name. Sent as it is when it
+   * is 1 to 64 letters, digits, `_` and `-` (all OpenAI-compatible servers take), else as such a
+   * name (`schemaName`): "Movie review" is sent as `Movie_review`. Default `response`, as
+   * `@ai-sdk/openai-compatible` sends.
    */
   name?: string;
   /** What the answer is, for the model. */
@@ -33,18 +35,35 @@ export const DEFAULT_SCHEMA_NAME = 'response';
 /** The name the OpenAI-compatible servers accept for a function or a json_schema. */
 const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The schema's name, checked before anything is sent (`field`: where the caller gave it). */
+/**
+ * The schema's name as sent (`field`: where the caller gave it). The spec sets no form for it,
+ * but OpenAI and servers like it refuse a function name outside `NAME_PATTERN` with a 400, and a
+ * schema may serve as a forced tool on another hop: so a name such as a zod schema's title
+ * ("Movie review") is mapped, not refused: accents dropped ("Café" → `Cafe`), each run of other
+ * characters one `_`, cut at 64; one with no letter or digit left is sent as the default. The
+ * mapping is the same on every hop, so the forced tool's call is read back by the same name.
+ * Refused before sending: a name that is not a string, or an empty one (nothing to map).
+ */
 export function schemaName(given: StructuredOutputSchema, field = 'structuredOutput.name'): string {
-  const name = given.name ?? DEFAULT_SCHEMA_NAME;
+  const name: unknown = given.name ?? DEFAULT_SCHEMA_NAME;
   if (typeof name === 'string' && NAME_PATTERN.test(name)) return name;
-  const got =
-    typeof name === 'string'
-      ? `${JSON.stringify(name.slice(0, 70))} (${name.length} characters)`
-      : typeof name;
-  throw invalidRequest(
-    field,
-    `must be 1 to 64 letters, digits, "_" or "-" (the name the model sees), got ${got}`,
-  );
+  if (typeof name !== 'string' || name.trim() === '') {
+    const got =
+      typeof name === 'string'
+        ? `${JSON.stringify(name.slice(0, 70))} (${name.length} characters)`
+        : typeof name;
+    throw invalidRequest(
+      field,
+      `must be a non-empty string (the name the model sees; sent as letters, digits, "_" and "-"), got ${got}`,
+    );
+  }
+  const mapped = name
+    .trim()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .slice(0, 64);
+  return /[A-Za-z0-9]/.test(mapped) ? mapped : DEFAULT_SCHEMA_NAME;
 }
 
 /**
