@@ -201,6 +201,12 @@ export class FailoverWalk {
    * call's two walks, so the run not told it sends nothing on the key before (`#afterKeyFree`).
    */
   readonly #key: { freeAt: number };
+  /**
+   * The walk waits for a next round it fixed (`#nextRound`), not started yet: failures the other
+   * run gives it now (`adoptFailures`) join that round as it walks, once free (`#takeFreed`), as
+   * the unhedged walk's round would have had them — not a round after it, one more retry.
+   */
+  #roundPending = false;
   /** `next` gave no step: the walk ended on its own (it was not cut); nothing is left to take over. */
   #ended = false;
   /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
@@ -330,6 +336,7 @@ export class FailoverWalk {
     }
     for (const defer of deferred) events?.deferred(defer);
     this.#waitingFor = [];
+    this.#roundPending = false;
     this.#attemptStartedAt = performance.now();
     this.#unlisted = { model: this.model };
     return this.model;
@@ -452,7 +459,8 @@ export class FailoverWalk {
    */
   adoptFailures(other: FailoverWalk): void {
     if (other === this) return;
-    this.#roundFailures.push(...other.#roundFailures);
+    // (A next round fixed already takes them as it walks, once free: not the round after it.)
+    (this.#roundPending ? this.#cooling : this.#roundFailures).push(...other.#roundFailures);
     this.#cooling.push(...other.#cooling);
     const adopted = [...other.#roundFailures, ...other.#cooling].map(({ model }) => model);
     this.#listed = [...this.#listed, ...adopted.filter((model) => !this.#listed.includes(model))];
@@ -628,6 +636,7 @@ export class FailoverWalk {
     this.#deferred.clear();
     this.#roundFailures = [];
     this.#cooling = cooling;
+    this.#roundPending = true;
     // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
     const step: NextAttempt = { waitMs, failure, model };
     if (attempt !== undefined) step.failedAttempt = attempt;
