@@ -511,7 +511,7 @@ async function hedged<T>(
         second,
         open,
         decided,
-        again,
+        again: () => race.again(),
         clock: () => clockFrom,
       }),
     discard: stream ? discardStream : () => {},
@@ -519,9 +519,6 @@ async function hedged<T>(
   function sentFirst(): void {
     firstSentAt = performance.now();
     if (race.sent()) clockFrom = { model: walk.model, at: firstSentAt };
-  }
-  function again(): void {
-    race.again();
   }
   try {
     return hedgeAnswered(planned, await race.result, runs, firstSentAt);
