@@ -195,6 +195,18 @@ export class FailoverWalk {
    * event went then, so the next round retrying them continues that retry and tells none again.
    */
   readonly #toldRetries = new Set<TimedFailure>();
+  /**
+   * When the key's own `Retry-After` (`client_concurrency_exceeded`, one within `maxRetryAfterMs`)
+   * passes, as the last one either run of a hedged call was told says: one object shared by the
+   * call's two walks, so the run not told it sends nothing on the key before (`#afterKeyFree`).
+   */
+  readonly #key: { freeAt: number };
+  /**
+   * The walk waits for a next round it fixed (`#nextRound`), not started yet: failures the other
+   * run gives it now (`adoptFailures`) join that round as it walks, once free (`#takeFreed`), as
+   * the unhedged walk's round would have had them — not a round after it, one more retry.
+   */
+  #roundPending = false;
   /** `next` gave no step: the walk ended on its own (it was not cut); nothing is left to take over. */
   #ended = false;
   /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
@@ -240,6 +252,7 @@ export class FailoverWalk {
     this.#skip = plan.skip;
     this.#skipped = plan.skipped;
     this.#passedOverByHedge = plan.passedOver ?? [];
+    this.#key = plan.routeOf === undefined ? { freeAt: 0 } : plan.routeOf.#key;
     if (plan.routeOf) {
       this.#otherRun = plan.routeOf;
       plan.routeOf.#otherRun = this;
@@ -323,6 +336,7 @@ export class FailoverWalk {
     }
     for (const defer of deferred) events?.deferred(defer);
     this.#waitingFor = [];
+    this.#roundPending = false;
     this.#attemptStartedAt = performance.now();
     this.#unlisted = { model: this.model };
     return this.model;
@@ -445,7 +459,8 @@ export class FailoverWalk {
    */
   adoptFailures(other: FailoverWalk): void {
     if (other === this) return;
-    this.#roundFailures.push(...other.#roundFailures);
+    // (A next round fixed already takes them as it walks, once free: not the round after it.)
+    (this.#roundPending ? this.#cooling : this.#roundFailures).push(...other.#roundFailures);
     this.#cooling.push(...other.#cooling);
     const adopted = [...other.#roundFailures, ...other.#cooling].map(({ model }) => model);
     this.#listed = [...this.#listed, ...adopted.filter((model) => !this.#listed.includes(model))];
@@ -505,12 +520,45 @@ export class FailoverWalk {
     limits: RetryAllowance & { remainingMs: number },
   ): NextAttempt {
     const taken = waits + this.#waitsBefore;
-    const step = this.#stepAfter(error, taken, this.#allowed(limits));
+    if (isKeyLimit(error)) this.#keyBusy(error, limits.maxRetryAfterMs);
+    let step = this.#stepAfter(error, taken, this.#allowed(limits));
     this.#attemptStartedAt = undefined;
     this.#limits = limits;
-    this.#waits = step !== undefined && 'waitMs' in step ? taken + 1 : taken;
     this.#ended = step === undefined;
+    const retries = step !== undefined && 'waitMs' in step;
+    // (Only a hedged call's walks share the key's not-before: an unhedged one waits its own.)
+    const held = this.#otherRun === undefined ? undefined : this.#afterKeyFree(step, limits);
+    if (held !== undefined) {
+      // A move to the next model held back is no retry: the attempt loop counts its wait as one,
+      // the walk takes it off (one `maxRetries` for the call, as unhedged).
+      if (!retries) this.#waitsBefore--;
+      step = held;
+    }
+    this.#waits = retries ? taken + 1 : taken;
     return step;
+  }
+
+  /** The key's own `Retry-After`, told to this run: its not-before, shared with the other run. */
+  #keyBusy(error: GatewayError, maxRetryAfterMs: number): void {
+    // One above `maxRetryAfterMs` is no wait this call would take: it holds nothing back.
+    if (error.retryAfterMs === undefined || !isRetryableWithin(error, maxRetryAfterMs)) return;
+    this.#key.freeAt = Math.max(this.#key.freeAt, monotonicNow() + error.retryAfterMs);
+  }
+
+  /**
+   * `step` held back to the key's not-before (`#key`, which either run of a hedged call may have
+   * been told), or undefined when it stands as it is: no step (a held back key never turns an end
+   * into a retry), one that waits at least as long already, or one the not-before would not fit —
+   * past the deadline left (`remainingMs`): the step goes on its own schedule, as the unhedged
+   * walk's would, never given up for it. A retry waits until then; a move to the next model (at
+   * once) waits too, told by its `failover` event as the attempt starts (no `retry`: it is none).
+   */
+  #afterKeyFree(step: NextAttempt, { remainingMs }: { remainingMs: number }): NextAttempt {
+    if (step === undefined) return undefined;
+    const keyLeftMs = this.#key.freeAt - monotonicNow();
+    if (keyLeftMs <= 0 || keyLeftMs >= remainingMs) return undefined;
+    if (!('waitMs' in step)) return { waitMs: keyLeftMs, told: true };
+    return keyLeftMs <= step.waitMs ? undefined : { ...step, waitMs: keyLeftMs };
   }
 
   /** `next`'s step: a retry of the same model, the next model at once, or the next round. */
@@ -588,6 +636,7 @@ export class FailoverWalk {
     this.#deferred.clear();
     this.#roundFailures = [];
     this.#cooling = cooling;
+    this.#roundPending = true;
     // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
     const step: NextAttempt = { waitMs, failure, model };
     if (attempt !== undefined) step.failedAttempt = attempt;

@@ -69,7 +69,8 @@ export const HEDGE_LOST = new GatewayError({
  */
 export function raceWithHedge<T>(race: HedgeRace<T>): {
   result: Promise<Raced<T>>;
-  sent: () => void;
+  /** The first run's request was sent: true when the hedge's delay starts from it. */
+  sent: () => boolean;
   /** The run's first content: true when it decided the race now (the other run, if any, cut). */
   content: (name: 'first' | 'hedge') => boolean;
   /** No hedge now: the clock starts again at the first run's next request (`sent`). */
@@ -84,7 +85,7 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
   });
   return {
     result,
-    sent: () => running?.startClock(),
+    sent: () => running?.startClock() ?? false,
     content: (name) => running?.content(name) ?? false,
     again: () => running?.again(),
   };
@@ -230,13 +231,14 @@ class HedgedRace<T> {
     this.#clockStarted = false;
   }
 
-  /** The first run's first request was sent: the hedge's delay starts (once per call). */
-  startClock(): void {
-    if (this.#clockStarted || this.#settled || this.#decided !== undefined) return;
+  /** The first run's first request was sent: the hedge's delay starts (once per call); true if it did. */
+  startClock(): boolean {
+    if (this.#clockStarted || this.#settled || this.#decided !== undefined) return false;
     this.#clockStarted = true;
     this.#timer = setTimeout(
       () => void this.#sendHedge(),
       Math.min(MAX_TIMEOUT_MS, this.#race.delayMs),
     );
+    return true;
   }
 }

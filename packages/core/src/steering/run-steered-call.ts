@@ -149,6 +149,12 @@ interface HedgeRunState {
   won?: true;
   /** The hedge's: a `hedge-skipped` event went (one per call, though it may be asked for again). */
   skipTold?: true;
+  /**
+   * The hedge's: skipped with `no_candidate` between the first run's attempts, and due again
+   * after its next request; told only if none is sent by the race's end (then as it was due: the
+   * request its delay counted from, and how long that had waited).
+   */
+  skipDue?: { model: string; waitedMs: number };
 }
 
 /**
@@ -475,6 +481,8 @@ async function hedged<T>(
   events?.raceBegins();
   const delayMs = hedgeDelayOf(planned, hedge, stream);
   let firstSentAt = 0;
+  /** The first run's request the hedge's delay counts from (`race.sent` started it). */
+  let clockFrom = { model: walk.model, at: 0 };
   // The runs share the call's events: their attempts are numbered from one count.
   let attempts = 0;
   const nextAttempt = () => ++attempts;
@@ -498,14 +506,34 @@ async function hedged<T>(
         throw error;
       }),
     hedge: (open) =>
-      hedgeRun(planned, send, { nextAttempt, second, open, decided, again: () => race.again() }),
+      hedgeRun(planned, send, {
+        nextAttempt,
+        second,
+        open,
+        decided,
+        again: () => race.again(),
+        clock: () => clockFrom,
+      }),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
     firstSentAt = performance.now();
-    race.sent();
+    if (race.sent()) clockFrom = { model: walk.model, at: firstSentAt };
   }
-  return hedgeAnswered(planned, await race.result, runs, firstSentAt);
+  try {
+    return hedgeAnswered(planned, await race.result, runs, firstSentAt);
+  } finally {
+    tellSkipDue(second, events);
+  }
+}
+
+/** A hedge skipped while due again (`HedgeRunState.skipDue`), none sent since: told at the end. */
+function tellSkipDue(second: HedgeRunState, events: CallEvents | undefined): void {
+  const due = second.skipDue;
+  second.skipDue = undefined;
+  if (due === undefined || second.skipTold) return;
+  second.skipTold = true;
+  events?.hedgeSkipped(due.model, 'no_candidate', due.waitedMs);
 }
 
 /** A hedged call's answer, from its race's end: the winner's model, and the other run's end. */
@@ -587,11 +615,12 @@ async function hedgeRun<T>(
     open: () => boolean;
     decided: (name: 'hedge') => void;
     again: () => void;
+    clock: () => { model: string; at: number };
   },
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
   const { nextAttempt, second, open, decided } = run;
-  const skipped = skippedHedge(planned, second, run.again);
+  const skipped = skippedHedge(planned, second, run);
   if (!spendHedge(budgetId)) return skipped('cap');
   const slot = await input.transport.slots.acquire(scope, { ifFree: true });
   // The race was decided while the slot was asked for (a shared budget answers later): no hedge
@@ -615,6 +644,8 @@ async function hedgeRun<T>(
     refundHedge(budgetId);
     return skipped('no_candidate');
   }
+  // (A skip due to be told is not: the hedge went.)
+  second.skipDue = undefined;
   events?.hedgeSent(from, model, walk.attemptWaitedMs);
   const own = hedgeWalk(planned, model, spare?.deferred);
   second.walk = own;
@@ -640,14 +671,22 @@ async function hedgeRun<T>(
  * A hedge not sent for `reason`, told by a `hedge-skipped` event (once per call). With no candidate
  * while the first run waits between its attempts (every model in its Retry-After or backoff), it
  * is asked for again (`again`) `afterMs` after the run's next request: the one that may be slow.
+ * That skip is told only when no hedge follows (`skipDue`, at the race's end), naming the request
+ * the delay counted from (`clock`) and its wait: there is no slow attempt in flight to measure.
  */
 function skippedHedge(
   { walk, events }: PlannedCall,
   second: HedgeRunState,
-  again: () => void,
+  rearm: { again: () => void; clock: () => { model: string; at: number } },
 ): (reason: HedgeSkipReason) => undefined {
   return (reason) => {
-    if (reason === 'no_candidate' && !walk.inFlight) again();
+    if (reason === 'no_candidate' && !walk.inFlight) {
+      rearm.again();
+      const { model, at } = rearm.clock();
+      if (!second.skipTold) second.skipDue = { model, waitedMs: performance.now() - at };
+      return undefined;
+    }
+    second.skipDue = undefined;
     // (`waitedMs`: measured on the slow attempt, the walk's current one, not the configured delay.)
     if (!second.skipTold) events?.hedgeSkipped(walk.model, reason, walk.attemptWaitedMs);
     second.skipTold = true;
