@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { TIMEOUT_OPTIONS, type TimeoutOptions } from '@infergate/core';
 import { describeGiven, readNumber, refuseUnknownOptions } from '@infergate/core/internal';
-import { bearerTokenFault } from './bearer-token';
+import { bearerTokenFault, MIN_TOKEN_LENGTH } from './bearer-token';
 
 /** What each of core's `timeouts` options does here, for the help (a new one needs its line). */
 const TIMEOUT_FLAG_HELP: Record<keyof TimeoutOptions, string> = {
@@ -113,7 +113,7 @@ export class CliUsageError extends Error {
  * parsing it, so that a line that cannot be parsed has them replaced in its error message too.
  */
 export function cliSecrets(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const found = [env.INFERGATE_API_KEY, env.INFERGATE_MCP_TOKEN];
+  const found = [envSetting(env, 'INFERGATE_API_KEY'), envSetting(env, 'INFERGATE_MCP_TOKEN')];
   argv.forEach((arg, index) => {
     for (const flag of ['--api-key', '--token']) {
       if (arg === flag && !argv[index + 1]?.startsWith('-')) found.push(argv[index + 1]);
@@ -121,6 +121,31 @@ export function cliSecrets(argv: readonly string[], env: NodeJS.ProcessEnv): str
     }
   });
   return found.map((secret) => secret?.trim() ?? '').filter((secret) => secret !== '');
+}
+
+/**
+ * A variable the command reads, by the rule core reads INFERGATE_BASE_URL and INFERGATE_API_KEY
+ * with: trimmed, and a blank one (empty, or only spaces or a line break, as a compose file or a
+ * `.env` template leaves it) unset. INFERGATE_MCP_TOKEN's exception is `envToken`.
+ */
+export function envSetting(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+/**
+ * INFERGATE_MCP_TOKEN, the one variable a blank value of does not unset when it is used (`--http`):
+ * it was set to require a token, and taking it as unset would start the server without one. A
+ * token that is not blank is taken as written, so that spaces at its ends are refused, not cut.
+ */
+function envToken(env: NodeJS.ProcessEnv, http: boolean): string | undefined {
+  const token = env.INFERGATE_MCP_TOKEN;
+  if (token === undefined) return undefined;
+  if (envSetting(env, 'INFERGATE_MCP_TOKEN') !== undefined) return token;
+  if (!http) return undefined;
+  throw new CliUsageError(
+    `INFERGATE_MCP_TOKEN is set but blank: with --http it is refused, not taken as unset as other blank variables are, since the server would then start without the token it was meant to require; set it to a random secret of at least ${MIN_TOKEN_LENGTH} characters, or unset it`,
+  );
 }
 
 function integer(flag: string, value: string | undefined, fallback: number, max: number): number {
@@ -182,7 +207,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
       );
     }
   }
-  const token = values.token ?? (env.INFERGATE_MCP_TOKEN || undefined);
+  const token = values.token ?? envToken(env, http);
   const tokenFault = token === undefined ? undefined : bearerTokenFault(token);
   if (tokenFault !== undefined) {
     const source = values.token === undefined ? 'INFERGATE_MCP_TOKEN' : '--token';
@@ -200,7 +225,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
       roots: values.root?.length ? values.root : [process.cwd()],
       allowUrls: !values['no-urls'],
       allowPrivateUrls: values['allow-private-urls'] ?? false,
-      redisUrl: values.redis ?? (env.INFERGATE_REDIS_URL || undefined),
+      redisUrl: values.redis ?? envSetting(env, 'INFERGATE_REDIS_URL'),
       baseURL: values['base-url'],
       apiKey: values['api-key'],
       catalogRefreshMs: integer('--catalog-refresh', values['catalog-refresh'], 60, 86_400) * 1000,
@@ -265,12 +290,13 @@ function parse(argv: readonly string[]) {
   const parsed = parseArgs({
     args: [...argv],
     strict: true,
-    allowPositionals: false,
+    allowPositionals: true,
     options: FLAGS,
     tokens: true,
   });
   const seen = new Set<string>();
   for (const token of parsed.tokens) {
+    if (token.kind === 'positional') throw positionalRefusal(argv, token.index);
     if (token.kind !== 'option' || !ONE_VALUE_FLAGS.has(token.name)) continue;
     if (seen.has(token.name)) {
       throw new CliUsageError(`--${token.name} is given twice: give it once`);
@@ -278,6 +304,22 @@ function parse(argv: readonly string[]) {
     seen.add(token.name);
   }
   return parsed;
+}
+
+/**
+ * The refusal of a positional argument, by its position and length, never its text: after a space
+ * typed behind `--token=` or `--api-key=` it is the secret itself. Such an empty `--flag=` before
+ * it is named, with the likely slip.
+ */
+function positionalRefusal(argv: readonly string[], index: number): CliUsageError {
+  const before = argv[index - 1];
+  const emptyFlag =
+    before !== undefined && /^--[^=]+=$/.test(before) && before.slice(2, -1) in FLAGS
+      ? ` \`${before}\` has no value: did you put a space after \`=\`?`
+      : '';
+  return new CliUsageError(
+    `Unexpected argument ${index + 1} (${argv[index]?.length ?? 0} characters, not shown: it may be a secret): this command takes no positional arguments.${emptyFlag}`,
+  );
 }
 
 /** The flags that take one value (the repeatable ones take a list; the rest are switches). */

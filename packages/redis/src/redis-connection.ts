@@ -163,7 +163,9 @@ function clientOptions(
   try {
     protocol = new URL(options.url).protocol;
   } catch {
-    throw configurationError('`url` is not a URL (redis://host:port or rediss://user:pass@host)');
+    throw configurationError(
+      '`url` is not a URL (redis://HOST:PORT, or rediss://HOST:PORT for TLS, with USER:PASSWORD@ before HOST for an ACL user)',
+    );
   }
   if (protocol !== 'redis:' && protocol !== 'rediss:') {
     throw configurationError(`\`url\` must start with redis:// or rediss://, not ${protocol}//`);
