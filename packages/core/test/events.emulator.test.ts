@@ -203,6 +203,9 @@ describe('onEvent', () => {
     const { client, events } = await recorded();
     const stream = await client.chatStream(hi());
     await stream.cancel();
+    // Its `done` comes as its slot is released, once the bytes it had read are decoded (for the
+    // usage): after cancel() resolves, over msw and HTTP as through the emulator's fetch.
+    await client.budget.whenIdle();
     expect(only(events, 'done')[0]).toMatchObject({ ok: false, error: { code: 'aborted' } });
   });
 

@@ -9,6 +9,7 @@ import {
   resetCounters,
 } from './counters';
 import { type FaultRule, faultRuleProblem, startRuleClock } from './faults';
+import { answerLikeFetch } from './fetch-abort';
 import { errorResponse, GatewayRefusal } from './gateway-error';
 import { HeldAnswers, type HoldOptions } from './held-answers';
 import { resolveChatModel, takeModelOffline } from './model-access';
@@ -284,10 +285,11 @@ export function createEmulator(input?: ScenarioInput): Emulator {
       runtimeFaults.length = 0;
     },
     holdAnswers: (endpoint = 'chat', options) => handler.held.hold(endpoint, options),
-    fetch: async (input, init) =>
-      handler.handle(
-        input instanceof Request && init === undefined ? input : new Request(input, init),
-      ),
+    fetch: async (input, init) => {
+      const request =
+        input instanceof Request && init === undefined ? input : new Request(input, init);
+      return answerLikeFetch(request.signal, handler.handle(request));
+    },
   };
   // The scenario's rules start their `afterMs` / `forMs` clocks with the emulator.
   for (const rule of emulator.scenario.faults) startRuleClock(rule);
