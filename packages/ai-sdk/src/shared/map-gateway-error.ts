@@ -8,7 +8,13 @@ import {
   NoSuchModelError,
 } from '@ai-sdk/provider';
 import { type GatewayError, isGatewayError } from '@infergate/core';
-import { CALL_OPTIONS, errorFacts, isRetryableWithin, redactKey } from '@infergate/core/internal';
+import {
+  CALL_OPTIONS,
+  errorFacts,
+  isRetryableWithin,
+  redactKey,
+  redactValue,
+} from '@infergate/core/internal';
 import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
 
 interface GatewayErrorContext {
@@ -105,7 +111,8 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     // A key can also sit in the base URL's path (a proxy that routes by key): the URL leaves the
     // process in the error's JSON and logs, as core's own messages do, redacted.
     url: redactKey(context.url),
-    requestBodyValues: context.requestBodyValues,
+    // So can the body's values (a key pasted as the model id): redacted as core's messages are.
+    requestBodyValues: redactValue(context.requestBodyValues, (text) => redactKey(text)),
     statusCode: error.status,
     // Core keeps the error response's headers (retry-after, x-service-model, …) as they came.
     responseHeaders: error.responseHeaders,

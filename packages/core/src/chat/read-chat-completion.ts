@@ -1,9 +1,7 @@
 // docs/gateway-protocol.md §4.3 (the answer's shape and its choice 0), §4.4 (tool calls).
 
 import type { GatewayError } from '../errors/errors';
-import { invalidAnswer } from '../errors/invalid-response';
-import { reportedFailure } from '../http/reported-failure';
-import { parseRetryAfter } from '../http/retry-policy';
+import { type AnswerErrorBounds, unusableAnswer } from '../http/unusable-answer';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import { isJsonObject } from '../protocol/json-object';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
@@ -27,12 +25,12 @@ interface ChatAnswer {
 
 /**
  * The answer checked and read, or the `invalid_response` it is (`failed` adds a steered call's
- * route; `redactor` keeps the key out of the kept body).
+ * route; `client` keeps the key out of the kept body and bounds it).
  */
 export function readCheckedCompletion(
   answer: ChatAnswer,
   requestedModel: string,
-  redactor: { redact(text: string): string },
+  client: AnswerErrorBounds,
   failed: ((error: GatewayError) => GatewayError) | undefined,
 ): AssembledChat {
   const problem = chatCompletionProblem(answer.data);
@@ -42,16 +40,7 @@ export function readCheckedCompletion(
     ? `The chat completion ${problem}`
     : 'The chat completion has no choice 0 (its choices are all of other indexes)';
   // A body that is an error object (and no answer) is read as that error, as in a stream (§5.3).
-  const reported = reportedFailure(answer.data, answer.text);
-  // (With its Retry-After, as an error status's and a stream's: the same body either way.)
-  const retryAfterMs = reported && parseRetryAfter(answer.headers.get('retry-after'));
-  const error = invalidAnswer(
-    (text) => redactor.redact(text),
-    message,
-    answer,
-    requestedModel,
-    reported && { ...reported, retryAfterMs },
-  );
+  const error = unusableAnswer(client, message, answer, requestedModel);
   throw failed ? failed(error) : error;
 }
 

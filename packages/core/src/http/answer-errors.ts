@@ -4,8 +4,8 @@
 // gateway not reached. A stream lost before its first byte: stream-first-bytes.ts.
 import type { CallScope } from '../call/call-scope';
 import { describeCause, GatewayError } from '../errors/errors';
-import { CUT_MARK } from '../errors/redact-secret';
 import { corsHint } from './cors-hint';
+import { cutNote } from './kept-error-body';
 import { parseErrorResponse } from './parse-error-response';
 import { readBoundedBody } from './read-bounded-body';
 
@@ -69,9 +69,7 @@ export async function readErrorBody(
   signal?: AbortSignal,
 ): Promise<string> {
   const { text, truncated } = await readBoundedBody(response, limit, signal);
-  return truncated
-    ? `${text}${CUT_MARK}\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`
-    : text;
+  return truncated ? `${text}${cutNote(limit)}` : text;
 }
 
 /** `response_too_large` for a body over `maxResponseBytes`. */

@@ -14,6 +14,13 @@ interface ErrorContext {
   maxRetryAfterMs?: number;
 }
 
+/**
+ * Most characters of a server's words an error's message quotes (the gateway's or a model
+ * server's, from an error answer or a 200's body or event): its raw body keeps the rest, cut at
+ * `maxErrorBodyBytes`.
+ */
+const MAX_WORDS = 1000;
+
 function tryParseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -22,7 +29,10 @@ function tryParseJson(text: string): unknown {
   }
 }
 
-/** Reads `{error:{code,message,type}}`; anything else is not the gateway's shape. */
+/**
+ * Reads `{error:{code,message,type}}` (the message cut to `MAX_WORDS`); anything else is not the
+ * gateway's shape.
+ */
 export function readGatewayErrorShape(
   data: unknown,
 ): { code: string; message: string; type?: string } | undefined {
@@ -31,7 +41,11 @@ export function readGatewayErrorShape(
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, message, type } = error as Record<string, unknown>;
   if (typeof code !== 'string' || typeof message !== 'string') return undefined;
-  return { code, message, type: typeof type === 'string' ? type : undefined };
+  return {
+    code,
+    message: clip(message, MAX_WORDS),
+    type: typeof type === 'string' ? type : undefined,
+  };
 }
 
 /**
@@ -54,7 +68,7 @@ export function readForeignError(data: unknown): { message: string; type?: strin
         ? (error as Record<string, unknown>)
         : {};
   if (typeof message !== 'string' || message.trim() === '') return undefined;
-  return { message: clip(message, 1000), type: typeof type === 'string' ? type : undefined };
+  return { message: clip(message, MAX_WORDS), type: typeof type === 'string' ? type : undefined };
 }
 
 /**

@@ -22,6 +22,8 @@ export interface SendConfig {
   fetch: typeof fetch;
   apiKey: string;
   maxErrorBodyBytes: number;
+  /** Most bytes of a 2xx JSON body read for the failure it reports (unset: `maxErrorBodyBytes`). */
+  maxResponseBytes?: number;
   maxRetryAfterMs: number;
   redact: (text: string) => string;
   /** Called with every error response (the catalog refreshes on some codes). */
@@ -69,9 +71,10 @@ export async function sendOnce(
   sending.answerStatus.status = response.status;
   if (response.ok) {
     if (!spec.stream) return { response };
-    const { maxErrorBodyBytes, redact, apiKey } = config;
+    const { maxErrorBodyBytes, maxResponseBytes, redact, apiKey } = config;
     const answer = sending.answerStatus;
-    const attempt = { path: spec.path, request, scope, maxErrorBodyBytes, redact, apiKey, answer };
+    const limits = { maxErrorBodyBytes, maxResponseBytes };
+    const attempt = { path: spec.path, request, scope, ...limits, redact, apiKey, answer };
     return readFirstBytes(response, attempt);
   }
   const error = await errorFromAnswer(

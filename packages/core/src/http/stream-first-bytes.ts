@@ -10,6 +10,7 @@ import {
   type AttemptRequest,
   ownAbort,
 } from './attempt-policy';
+import { keptErrorBody } from './kept-error-body';
 import { parseErrorResponse } from './parse-error-response';
 import { reportedFailure } from './reported-failure';
 
@@ -19,6 +20,8 @@ export interface StreamAttempt {
   request: AttemptRequest;
   scope: CallScope;
   maxErrorBodyBytes: number;
+  /** Most bytes of a JSON body read for the failure it reports (unset: `maxErrorBodyBytes`). */
+  maxResponseBytes?: number;
   redact: (text: string) => string;
   apiKey: string;
   /** The attempt's answer as it comes: a body read to its end for its failure is told here. */
@@ -127,7 +130,13 @@ async function notAStream(
   // Read under the attempt's signal (its first-content clock, the call's deadline): a body that
   // never ends fails the attempt as a stall or the call at its deadline, whatever fetch does.
   const signal = attempt.request.signal ?? attempt.scope.signal;
-  const body = await readErrorBody(whole, attempt.maxErrorBodyBytes, signal).catch(() => '');
+  // A body that starts as JSON is read within the answer's bound, not the kept body's: its
+  // failure's code is read from the whole JSON, so it does not depend on the length of the
+  // server's words (the body kept cut: `reportedInstead`). Any other stops at the kept bound.
+  const { maxErrorBodyBytes, maxResponseBytes = maxErrorBodyBytes } = attempt;
+  const head = chunks.length > 0 ? new TextDecoder().decode(chunks[0]?.subarray(0, 2048)) : '';
+  const limit = /^\s*[[{]/.test(head) ? maxResponseBytes : maxErrorBodyBytes;
+  const text = await readErrorBody(whole, limit, signal).catch(() => '');
   // (A stall is the attempt's outcome, as before the first bytes; the call's end ends it.)
   const stalled = ownAbort(attempt.request);
   if (stalled) return stalled;
@@ -135,11 +144,11 @@ async function notAStream(
   // Read (within maxErrorBodyBytes, as an error status's body): the request finished, its slot
   // comes back at once, not held as a cut one's.
   attempt.answer.readToEnd = true;
-  const reported = reportedInstead(response, body, attempt, requestedModel);
+  const reported = reportedInstead(response, text, attempt, requestedModel);
   if (reported) throw reported;
   throw invalidResponse(`Asked for a stream, the gateway answered with ${kind}`, {
     status: response.status,
-    body: attempt.redact(body),
+    body: attempt.redact(keptErrorBody(text, maxErrorBodyBytes)),
     requestedModel,
   });
 }
@@ -152,18 +161,21 @@ async function notAStream(
  */
 function reportedInstead(
   response: Response,
-  body: string,
+  text: string,
   attempt: StreamAttempt,
   requestedModel: string | undefined,
 ): GatewayError | undefined {
-  const read = parseErrorResponse(response.status, response.headers, body, {
+  const read = parseErrorResponse(response.status, response.headers, text, {
     requestedModel,
     secret: attempt.apiKey,
   });
   const reported = reportedFailure(read.data, read.body ?? '');
   if (reported === undefined) return undefined;
-  const { status, data, responseHeaders, retryAfterMs, servedModel } = read;
-  const kept = { status, body: read.body, data, responseHeaders, retryAfterMs, servedModel };
+  const { status, responseHeaders, retryAfterMs, servedModel } = read;
+  // Kept as an error answer's body is: up to `maxErrorBodyBytes`, its data only when kept whole.
+  const body = keptErrorBody(read.body ?? '', attempt.maxErrorBodyBytes);
+  const data = body === read.body ? read.data : undefined;
+  const kept = { status, body, data, responseHeaders, retryAfterMs, servedModel };
   return new GatewayError({ ...kept, requestedModel, ...reported });
 }
 

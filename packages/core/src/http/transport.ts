@@ -78,6 +78,11 @@ export class Transport {
     return this.#config.maxResponseBytes;
   }
 
+  /** Most bytes of an error's raw body kept (`maxErrorBodyBytes`), whatever path it came by. */
+  get maxErrorBodyBytes(): number {
+    return this.#config.maxErrorBodyBytes;
+  }
+
   /** Where this client's requests take their slots. */
   get slots(): SlotSource {
     return this.#slots;
@@ -191,12 +196,14 @@ export class Transport {
         field: 'fetch',
       });
     }
-    const { baseURL, maxErrorBodyBytes, maxRetryAfterMs, onErrorResponse } = this.#config;
+    const { baseURL, maxErrorBodyBytes, maxResponseBytes, maxRetryAfterMs, onErrorResponse } =
+      this.#config;
     this.#send = {
       baseURL,
       fetch: fetchImpl,
       apiKey: this.#apiKey,
       maxErrorBodyBytes,
+      maxResponseBytes,
       maxRetryAfterMs,
       redact: this.#redact,
       onErrorResponse,

@@ -13,9 +13,9 @@ import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError, isGatewayError } from '../errors/errors';
-import { invalidAnswer } from '../errors/invalid-response';
 import { type AttemptPolicy, retrySameRequest } from '../http/attempt-policy';
 import type { Transport } from '../http/transport';
+import { unusableAnswer } from '../http/unusable-answer';
 import { isServiceOffered, SERVICE_PATHS } from '../protocol/endpoints';
 import type {
   EmbeddingEngine,
@@ -380,10 +380,7 @@ function textTranscript(
   }
   const problem = serviceAnswerProblem('speech_to_text', data);
   if (problem === undefined) return (data as TranscriptionResponse).text;
-  throw invalidAnswer((text) => transport.redact(text), `The speech_to_text answer ${problem}`, {
-    ...answer,
-    data,
-  });
+  throw unusableAnswer(transport, `The speech_to_text answer ${problem}`, { ...answer, data });
 }
 
 /**
@@ -457,7 +454,7 @@ async function postEmbeddings(
   const dimensions = problem ?? dimensionsProblem(answer.data, req.dimensions);
   if (problem === undefined && dimensions !== undefined) {
     throw withField(
-      invalidAnswer(redactOf(transport), `The embeddings answer ${dimensions}`, answer),
+      unusableAnswer(transport, `The embeddings answer ${dimensions}`, answer),
       'dimensions',
     );
   }
@@ -471,10 +468,6 @@ async function postEmbeddings(
 function withField(error: GatewayError, field: string): GatewayError {
   const { code, message, status, body, data, responseHeaders } = error;
   return new GatewayError({ code, message, status, body, data, responseHeaders, field });
-}
-
-function redactOf(transport: Transport): (text: string) => string {
-  return (text) => transport.redact(text);
 }
 
 /** POSTs to a service (after the availability check) and checks the answer's required fields. */
@@ -506,9 +499,8 @@ function accepted<T>(
   answer: { data: T; headers: Headers; status: number; text: string },
   problem: string | undefined,
 ): T {
-  if (problem) {
-    throw invalidAnswer(redactOf(transport), `The ${service} answer ${problem}`, answer);
-  }
+  // A body that is the gateway's error object is that error, as chat reads it (§5.3).
+  if (problem) throw unusableAnswer(transport, `The ${service} answer ${problem}`, answer);
   reportResponse(opts, answer.status, answer.headers, answer.data);
   return answer.data;
 }

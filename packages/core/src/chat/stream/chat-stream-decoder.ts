@@ -2,6 +2,7 @@
 // 200), §5.4 (dialects).
 import { GatewayError } from '../../errors/errors';
 import { clip } from '../../errors/escape-control';
+import { DEFAULT_ERROR_BODY_BYTES, keptErrorBody } from '../../http/kept-error-body';
 import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
@@ -17,6 +18,8 @@ interface DecoderContext {
   assemble?: boolean;
   /** Give each event's JSON as a `raw` event too (default false: nothing kept). */
   rawChunks?: boolean;
+  /** Most bytes of an error event's text kept on its error (the client's `maxErrorBodyBytes`). */
+  maxErrorBodyBytes?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -241,11 +244,14 @@ export class ChatStreamDecoder {
   #streamError(object: Json | undefined, data: string, typed = false): GatewayError {
     const failure = reportedFailure(object, data, typed);
     if (!failure) return this.#protocolError('The chat stream sent a malformed error event', data);
+    // Its code and words read from the whole event; its text kept as an error answer's body is
+    // (up to `maxErrorBodyBytes`, the cut marked), its parsed data only when kept whole.
+    const body = keptErrorBody(data, this.#context.maxErrorBodyBytes ?? DEFAULT_ERROR_BODY_BYTES);
     return new GatewayError({
       ...failure,
       status: 200,
-      body: data,
-      data: object,
+      body,
+      data: body === data ? object : undefined,
       ...this.#context,
     });
   }
