@@ -27,7 +27,8 @@ it("redacts the key from APICallError's url, JSON and inspected form", async () 
   expect(APICallError.isInstance(error), String(error)).toBe(true);
   const call = error as APICallError;
   expect(call.statusCode).toBe(429);
-  expect(call.url).toBe('https://proxy.test/tenants/[redacted]/v1/chat/completions');
+  // (The fault answers every endpoint: the 429 is the gate's catalog read's, reported against it.)
+  expect(call.url).toBe('https://proxy.test/tenants/[redacted]/v1/models');
   expect(JSON.stringify(call)).not.toContain(key);
   expect(inspect(call, { showHidden: true, depth: 10 })).not.toContain(key);
 });

@@ -27,6 +27,7 @@ export {
 export { readHedge } from './call/steering-option-values';
 export { MAX_TIMEOUT_MS } from './call/timer-limit';
 export { RECHECK_MIN_MS } from './catalog/catalog-watch';
+export { failedReadPath } from './catalog/failed-read';
 export { capabilitiesOf, checkCapabilities } from './catalog/model-capabilities';
 export {
   buildChatRequest,
@@ -35,6 +36,7 @@ export {
 } from './chat/build-chat-request';
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
+export { readMessagePieces } from './chat/read-message-parts';
 export { sendsReasoningBack } from './chat/reasoning-sent-back';
 export {
   isBlankArguments,

@@ -63,7 +63,7 @@ const chatCallSettingsSchema = z.object({
   strictJsonSchema: z.boolean().optional(),
 });
 
-const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shape);
+export const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shape);
 
 const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
   // (Never used: core's reader refuses a bad steering value, in its own words.)
@@ -103,6 +103,13 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
     key,
     'a model setting: pass it to the model factory (`infergate(modelId, { … })`)',
   ]),
+  // Fields the call itself sets, which a request field cannot replace: refused, not dropped.
+  [
+    'model',
+    'the model id: pass it to the model factory (`infergate(modelId)`), or use `fallbackModels`',
+  ],
+  ['messages', 'the prompt: pass `prompt` or `messages` to generateText / streamText'],
+  ['stream', 'set by the call: generateText sends none, streamText `stream: true`'],
   // Settings of ours with no request field of that name: snake_case, they would be sent and do
   // nothing (`reasoning_effort` and `verbosity` are wire fields, and core refuses its steering
   // options' own).
@@ -125,7 +132,11 @@ export function readChatProviderOptions(
   extraFields: Record<string, unknown> | undefined;
 } {
   const given = providerOptions?.[PROVIDER_OPTIONS_KEY];
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+  if (given === undefined || given === null) return { settings: {}, extraFields: undefined };
+  // Not an object (`'fast'`, a list, 42): refused by the one check embed's options have too.
+  // (The schema refuses any such value: the return is never reached.)
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    parseChatCallSettings(providerOptions);
     return { settings: {}, extraFields: undefined };
   }
   try {

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §4.1 (messages, content parts, tool turns, reasoning sent back).
 import {
+  InvalidArgumentError,
   type LanguageModelV4FilePart,
   type LanguageModelV4Message,
   type LanguageModelV4Prompt,
@@ -20,6 +21,7 @@ import {
 } from '@infergate/core';
 import { joinTextParts, mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { CALL_SETTINGS } from './chat-provider-options';
 import { replayedExtraContent } from './tool-call-metadata';
 
 /**
@@ -165,8 +167,31 @@ function assistantMessage(
   };
 }
 
-function messageExtras(providerOptions: SharedV4ProviderOptions | undefined) {
-  return { ...(providerOptions?.[PROVIDER_OPTIONS_KEY] ?? {}) };
+/**
+ * A message's (or part's) `providerOptions.infergate`: fields added to it on the wire. A call
+ * setting there (`fallbackModels`, `chunkTimeoutMs`, `streamUsage`, …) steers nothing per message
+ * and would reach the model server as a message field: refused, as a value that is no object.
+ */
+function messageExtras(
+  providerOptions: SharedV4ProviderOptions | undefined,
+): Record<string, unknown> {
+  const given: unknown = providerOptions?.[PROVIDER_OPTIONS_KEY];
+  if (given === undefined || given === null) return {};
+  const where = `message providerOptions.${PROVIDER_OPTIONS_KEY}`;
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new InvalidArgumentError({
+      argument: where,
+      message: `${where} is ${Array.isArray(given) ? 'an array' : JSON.stringify(given)}; allowed: an object of fields added to the message`,
+    });
+  }
+  const setting = Object.keys(given).find((key) => CALL_SETTINGS.includes(key));
+  if (setting !== undefined) {
+    throw new InvalidArgumentError({
+      argument: `${where}.${setting}`,
+      message: `${where}.${setting} is a call option, not a message's: give it in the call's providerOptions.${PROVIDER_OPTIONS_KEY}`,
+    });
+  }
+  return { ...given };
 }
 
 /**

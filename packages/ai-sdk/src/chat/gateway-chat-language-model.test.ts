@@ -231,16 +231,17 @@ describe('generateText through the gateway', () => {
       repetition_penalty: 1.1,
     });
     expect(result.request.body).not.toHaveProperty('top_k');
-    // Core's request rules: named options win over extra fields; an empty stop list is not sent.
+    // A providerOptions.infergate field wins over the call option (test/provider-option-precedence);
+    // an empty stop list is not sent.
     const second = await generateText({
       model: gateway()('community/general'),
       prompt: 'hi',
       temperature: 0.5,
       stopSequences: [],
-      providerOptions: { infergate: { temperature: 2, stream: true } },
+      providerOptions: { infergate: { temperature: 2 } },
       include: { requestBody: true },
     });
-    expect(second.request.body).toMatchObject({ temperature: 0.5 });
+    expect(second.request.body).toMatchObject({ temperature: 2 });
     expect(second.request.body).not.toHaveProperty('stop');
     expect(second.request.body).not.toHaveProperty('stream');
     // Only topK, which no OpenAI-style field carries, is warned about.

@@ -19,8 +19,10 @@ import {
 import {
   buildChatRequest,
   ENDPOINTS,
+  failedReadPath,
   keyKeptOut,
   readFlags,
+  readMessagePieces,
   readSteering,
   refuseUnknownOptions,
   streamedChatRequest,
@@ -115,10 +117,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     const { response, answer } = result;
     // Core read choice 0 tolerantly (content parts, reasoning fields, tool-call ids), and JSON
     // asked for with no schema by its fence rule, as a schema's.
-    const { text } = answer;
-    const content: LanguageModelV4Content[] = [];
-    if (answer.reasoning !== undefined) content.push({ type: 'reasoning', text: answer.reasoning });
-    if (text.length > 0) content.push({ type: 'text', text });
+    const content: LanguageModelV4Content[] = answerPieces(response, answer);
     for (const toolCall of answer.toolCalls) {
       content.push({
         type: 'tool-call',
@@ -204,10 +203,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     const conversion = { sendReasoning: this.settings.sendReasoning };
     const strict = settings.strictJsonSchema ?? this.settings.strictJsonSchema;
     const body = buildChatRequest({
-      ...requestFields(this.modelId, options, tools),
+      ...requestFields(this.modelId, options, tools, extraFields),
       messages: convertToGatewayChatMessages(options.prompt, conversion),
       responseFormat: mapResponseFormat(options.responseFormat, strict),
-      reasoningEffort,
+      // (A raw `reasoning_effort` field is sent over ai's `reasoning`, as every request field is.)
+      reasoningEffort: extraFields?.reasoning_effort != null ? undefined : reasoningEffort,
       // `verbosity` is the wire field (over a raw one), as @ai-sdk/openai-compatible sends it.
       extraFields:
         settings.textVerbosity === undefined
@@ -254,28 +254,71 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     if (isGatewayError(error) && error.code === 'invalid_structured_output') {
       return new InvalidStructuredOutputError(error);
     }
+    // A failed catalog read of core's gate (`GET /models`): reported against it, no body sent.
+    const readPath = failedReadPath(error);
     return mapGatewayError(error, {
-      url: endpointURL(this.config, ENDPOINTS.chat),
-      requestBodyValues: body,
+      url: endpointURL(this.config, readPath ?? ENDPOINTS.chat),
+      requestBodyValues: readPath === undefined ? body : undefined,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
   }
 }
 
-/** The request fields of a call, for core's `buildChatRequest` (which also takes messages and format). */
-function requestFields(modelId: string, options: LanguageModelV4CallOptions, tools: PreparedTools) {
+/**
+ * The request fields of a call, for core's `buildChatRequest` (which also takes messages and
+ * format). A field `providerOptions.infergate` sets (`temperature`, `max_tokens`, …) is sent over
+ * the call option (left out here: core's named options would win), as `@ai-sdk/openai-compatible`
+ * and the embeddings' `dimensions` have it: the provider's option refines the generic one.
+ */
+function requestFields(
+  modelId: string,
+  options: LanguageModelV4CallOptions,
+  tools: PreparedTools,
+  extraFields: Record<string, unknown> | undefined,
+) {
+  const unless = <T>(field: string, value: T): T | undefined =>
+    extraFields?.[field] != null ? undefined : value;
   return {
     model: modelId,
-    temperature: options.temperature,
-    maxTokens: options.maxOutputTokens,
-    topP: options.topP,
-    stop: options.stopSequences,
-    seed: options.seed,
-    presencePenalty: options.presencePenalty,
-    frequencyPenalty: options.frequencyPenalty,
+    temperature: unless('temperature', options.temperature),
+    maxTokens: unless('max_tokens', options.maxOutputTokens),
+    topP: unless('top_p', options.topP),
+    stop: unless('stop', options.stopSequences),
+    seed: unless('seed', options.seed),
+    presencePenalty: unless('presence_penalty', options.presencePenalty),
+    frequencyPenalty: unless('frequency_penalty', options.frequencyPenalty),
     tools: tools.tools,
     toolChoice: tools.toolChoice,
   };
+}
+
+/**
+ * The answer's text and reasoning as content parts in the order the message sent them (core's
+ * `readMessagePieces`: Mistral's `thinking` parts between text parts, a `refusal` after the
+ * content, each its own part), as a stream gives them. When core's answer differs from the
+ * message's pieces (JSON taken out of a fence for a schema), its reasoning and text as core read them.
+ */
+function answerPieces(
+  response: { choices?: readonly { message?: unknown }[] },
+  answer: { text: string; reasoning?: string },
+): LanguageModelV4Content[] {
+  const message = response.choices?.[0]?.message;
+  const pieces =
+    typeof message === 'object' && message !== null
+      ? readMessagePieces(message as Record<string, unknown>)
+      : [];
+  const joined = (type: string) =>
+    pieces
+      .filter((piece) => piece.type === type)
+      .map((piece) => piece.text)
+      .join('');
+  if (joined('text') === answer.text && joined('reasoning') === (answer.reasoning ?? '')) {
+    return pieces.map(({ type, text }) => ({ type, text }));
+  }
+  const content: LanguageModelV4Content[] = [];
+  if (answer.reasoning !== undefined) content.push({ type: 'reasoning', text: answer.reasoning });
+  if (answer.text.length > 0) content.push({ type: 'text', text: answer.text });
+  return content;
 }
 
 /** `topK`, which the gateway has no field for, is warned about and not sent. */

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.6 (the answering model), §4.7 (the route of a steered call).
 import type { JSONObject, SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import type { ChatRoute, Usage } from '@infergate/core';
+import { readUsage } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 
 /**
@@ -23,6 +24,13 @@ export interface GatewayProviderMetadata {
   route: ChatRoute;
   /** The gateway's `usage` as it came, when it sent one. */
   usage?: Usage;
+  /**
+   * A predicted output's tokens the model kept and did not (`completion_tokens_details`'
+   * `accepted_prediction_tokens`, `rejected_prediction_tokens`), when reported: the names
+   * `@ai-sdk/openai-compatible` gives them.
+   */
+  acceptedPredictionTokens?: number;
+  rejectedPredictionTokens?: number;
 }
 
 /** A chat answer's provider metadata (`GatewayProviderMetadata`, as the JSON ai carries). */
@@ -38,6 +46,13 @@ export function providerMetadata(
     // Core's route as plain JSON: the models skipped, tried and left, and the answering one.
     route: { requested, hops: hops.map((hop) => ({ ...hop })), answeredBy },
   };
-  if (usage != null) metadata.usage = usage;
+  if (usage != null) {
+    metadata.usage = usage;
+    const counts = readUsage(usage);
+    if (counts?.acceptedPredictionTokens !== undefined)
+      metadata.acceptedPredictionTokens = counts.acceptedPredictionTokens;
+    if (counts?.rejectedPredictionTokens !== undefined)
+      metadata.rejectedPredictionTokens = counts.rejectedPredictionTokens;
+  }
   return { [PROVIDER_OPTIONS_KEY]: metadata as unknown as JSONObject };
 }

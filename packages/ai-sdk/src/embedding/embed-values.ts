@@ -151,7 +151,8 @@ export async function embedValues(
   }
   const { config } = model;
   const infergateOptions = parseGatewayEmbeddingOptions(options.providerOptions, config.sentKey);
-  const dimensions = options.dimensions ?? infergateOptions?.dimensions;
+  // The provider option over the generic one, as for a chat call's request fields (README).
+  const dimensions = infergateOptions?.dimensions ?? options.dimensions;
   const client = config.client();
   // A retry of `ai` (the same values array) sends only what no try answered.
   const tries = triesOf(values);

@@ -8,6 +8,7 @@ import type { CallEvents } from '../events/call-events';
 import type { Transport } from '../http/transport';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { GatewayList, GatewayModel, GatewayService } from '../protocol/wire-types';
+import { markFailedRead } from './failed-read';
 
 interface Entry<T> {
   value: T;
@@ -296,6 +297,7 @@ export class Catalog {
       return readable.length === listed.length ? listed : readable;
     } catch (error) {
       events?.failed(error);
+      markFailedRead(error, path);
       throw error;
     }
   }

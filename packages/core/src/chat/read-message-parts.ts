@@ -35,24 +35,57 @@ export function readContent(content: unknown): MessageParts | undefined {
   let text = '';
   let reasoning = '';
   for (const part of content) {
-    if (typeof part === 'string') {
-      text += part;
-      continue;
-    }
-    if (typeof part !== 'object' || part === null) continue;
-    const { type } = part as Json;
-    // (The Responses API's family has `reasoning_text` and `summary_text`: never the answer's text,
-    // a JSON answer would break.)
-    if (typeof type === 'string' && /reasoning|thinking|^summary/.test(type)) {
-      reasoning += reasoningPartText(part as Json);
-    } else {
-      // Any other part with a string `text` is text, whatever its type (`output_text` of servers
-      // that copy OpenAI's Responses API, …, or none): dropping it would give an empty success.
-      const value = (part as Json).text;
-      if (typeof value === 'string') text += value;
-    }
+    const piece = contentPiece(part);
+    if (piece?.type === 'text') text += piece.text;
+    else if (piece !== undefined) reasoning += piece.text;
   }
   return { text, reasoning };
+}
+
+/** A piece of a message's text or reasoning. */
+export interface MessagePiece {
+  type: 'text' | 'reasoning';
+  text: string;
+}
+
+/**
+ * A whole answer's message as its pieces in the order sent (what `readContent` and the fields
+ * hold, the boundaries kept): the reasoning field first, then `content`'s parts, consecutive ones
+ * of a kind joined (Mistral's `thinking` parts between text parts stay between them), then the
+ * `refusal` as a text piece of its own. Empty pieces are left out.
+ */
+export function readMessagePieces(message: Json): MessagePiece[] {
+  const pieces: MessagePiece[] = [];
+  const add = (piece: MessagePiece | undefined) => {
+    if (piece === undefined || piece.text === '') return;
+    const last = pieces.at(-1);
+    if (last?.type === piece.type) last.text += piece.text;
+    else pieces.push({ ...piece });
+  };
+  add({ type: 'reasoning', text: readReasoningField(message) });
+  const { content } = message;
+  if (Array.isArray(content)) for (const part of content) add(contentPiece(part));
+  else if (typeof content === 'string') add({ type: 'text', text: content });
+  if (typeof message.refusal === 'string' && message.refusal !== '') {
+    pieces.push({ type: 'text', text: message.refusal });
+  }
+  return pieces;
+}
+
+/** One part of an array `content`: text, reasoning, or nothing readable (an image, a citation). */
+function contentPiece(part: unknown): MessagePiece | undefined {
+  if (typeof part === 'string') return { type: 'text', text: part };
+  if (typeof part !== 'object' || part === null) return undefined;
+  const { type } = part as Json;
+  // (The Responses API's family has `reasoning_text` and `summary_text`: never the answer's text,
+  // a JSON answer would break.)
+  if (typeof type === 'string' && /reasoning|thinking|^summary/.test(type)) {
+    return { type: 'reasoning', text: reasoningPartText(part as Json) };
+  }
+  // Any other part with a string `text` is text, whatever its type (`output_text` of servers
+  // that copy OpenAI's Responses API, …, or none): dropping it would give an empty success.
+  const value = (part as Json).text;
+  return typeof value === 'string' ? { type: 'text', text: value } : undefined;
 }
 
 function reasoningPartText(part: Json): string {

@@ -29,6 +29,10 @@ export interface UsageCounts {
   inputAudioTokens?: number;
   /** `completion_tokens_details.audio_tokens`: the answer's audio. */
   outputAudioTokens?: number;
+  /** `completion_tokens_details.accepted_prediction_tokens`: a predicted output's tokens kept. */
+  acceptedPredictionTokens?: number;
+  /** `completion_tokens_details.rejected_prediction_tokens`: a predicted output's tokens not kept. */
+  rejectedPredictionTokens?: number;
 }
 
 /**
@@ -66,6 +70,8 @@ export function readUsage(usage: Usage | null | undefined): UsageCounts | undefi
     reasoningTokens: reasoning,
     inputAudioTokens: count(promptDetails?.audio_tokens),
     outputAudioTokens: count(completionDetails?.audio_tokens),
+    acceptedPredictionTokens: count(completionDetails?.accepted_prediction_tokens),
+    rejectedPredictionTokens: count(completionDetails?.rejected_prediction_tokens),
   };
   // The counts reported, in this order. (Copied, not deleted from `read`: an object that loses a
   // property becomes a slow dictionary, and every answer's usage lacks some.)
