@@ -3,7 +3,13 @@ import type { CallOptions, EmbeddingEngine, GatewayClient } from '@infergate/cor
 import { withDeadlineStarted } from '@infergate/core/internal';
 import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
-import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import {
+  type ClientTuning,
+  clientTuning,
+  type GatewayConnectionFields,
+  resolveClient,
+  runnableCallOptions,
+} from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
 
@@ -45,6 +51,9 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   /** The `model` the pin was made for. */
   #pinnedModel: string | undefined;
 
+  /** `timeout` and `maxRetries`, handed to each call (a shared client's too). */
+  readonly #tuning: ClientTuning;
+
   /** LangChain's `maxConcurrency` when it bounds anything (not its default, Infinity). */
   readonly #maxConcurrency: number | undefined;
 
@@ -66,6 +75,7 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
       value: resolveClient(fields, 'new GatewayEmbeddings'),
       enumerable: false,
     });
+    this.#tuning = clientTuning(fields);
     this.#pinnedModel = fields.model;
     this.#enginePin = new EmbeddingEnginePin(fields.model);
     // LangChain's default (Infinity) bounds nothing.
@@ -104,7 +114,7 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     // Core sends input_type only to the multilingual engine, whose field it is
     // (docs/gateway-protocol.md §6). One deadline over the engine look-up and the requests.
     return withLangChainErrors(async () => {
-      const opts = withDeadlineStarted({});
+      const opts = withDeadlineStarted(runnableCallOptions(undefined, this.#tuning));
       const engine = await this.resolveEngine(opts);
       return this.client.embedMany(texts, {
         ...opts,

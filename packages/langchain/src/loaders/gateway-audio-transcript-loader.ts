@@ -2,7 +2,13 @@
 import type { AudioLike, GatewayClient } from '@infergate/core';
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';
-import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import {
+  type ClientTuning,
+  clientTuning,
+  type GatewayConnectionFields,
+  resolveClient,
+  runnableCallOptions,
+} from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
 
@@ -28,6 +34,8 @@ export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFie
 export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
   private readonly fields: GatewayAudioTranscriptLoaderFields;
   private readonly client: GatewayClient;
+  /** `timeout` and `maxRetries`, handed to the call (`load()` takes no signal: the deadline is its bound). */
+  private readonly tuning: ClientTuning;
 
   constructor(fields: GatewayAudioTranscriptLoaderFields) {
     super();
@@ -47,19 +55,23 @@ export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
     const { audio, language, translate, filename, mimeType, metadata } = fields;
     this.fields = { audio, language, translate, filename, mimeType, metadata };
     this.client = resolveClient(fields, 'new GatewayAudioTranscriptLoader');
+    this.tuning = clientTuning(fields);
   }
 
   async load(): Promise<Document[]> {
     const { audio, language, translate, filename, mimeType, metadata } = this.fields;
     const result = await withLangChainErrors(() =>
-      this.client.transcribe({
-        audio,
-        language,
-        translate,
-        filename,
-        mime_type: mimeType,
-        response_format: 'json',
-      }),
+      this.client.transcribe(
+        {
+          audio,
+          language,
+          translate,
+          filename,
+          mime_type: mimeType,
+          response_format: 'json',
+        },
+        runnableCallOptions(undefined, this.tuning),
+      ),
     );
     const name = filename ?? (audio as { name?: unknown }).name;
     return [

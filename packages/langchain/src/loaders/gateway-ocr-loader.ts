@@ -2,7 +2,13 @@
 import type { AudioLike, GatewayClient } from '@infergate/core';
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';
-import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import {
+  type ClientTuning,
+  clientTuning,
+  type GatewayConnectionFields,
+  resolveClient,
+  runnableCallOptions,
+} from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
 
@@ -20,6 +26,8 @@ export interface GatewayOcrLoaderFields extends GatewayConnectionFields, ClientT
 export class GatewayOcrLoader extends BaseDocumentLoader {
   private readonly fields: GatewayOcrLoaderFields;
   private readonly client: GatewayClient;
+  /** `timeout` and `maxRetries`, handed to the call (`load()` takes no signal: the deadline is its bound). */
+  private readonly tuning: ClientTuning;
 
   constructor(fields: GatewayOcrLoaderFields) {
     super();
@@ -28,11 +36,14 @@ export class GatewayOcrLoader extends BaseDocumentLoader {
     const { image, metadata } = fields;
     this.fields = { image, metadata };
     this.client = resolveClient(fields, 'new GatewayOcrLoader');
+    this.tuning = clientTuning(fields);
   }
 
   async load(): Promise<Document[]> {
     const { image, metadata } = this.fields;
-    const result = await withLangChainErrors(() => this.client.ocr({ image }));
+    const result = await withLangChainErrors(() =>
+      this.client.ocr({ image }, runnableCallOptions(undefined, this.tuning)),
+    );
     const name = (image as { name?: unknown }).name;
     return [
       new Document({

@@ -24,8 +24,10 @@ import {
 } from '@langchain/core/tools';
 import {
   type ClientTuning,
+  clientTuning,
   type GatewayConnectionFields,
   resolveClient,
+  runnableCallOptions,
   withSharedClient,
 } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
@@ -44,15 +46,6 @@ export type MediaResolver = (
 export interface GatewayToolOptions extends GatewayConnectionFields, ClientTuning {
   /** Resolves `image` / `audio` tool arguments to bytes (default: they are base64). */
   resolveMedia?: MediaResolver;
-}
-
-/**
- * The tool call's signal (the caller's `signal` and LangChain's `timeout`, which LangChain folds
- * into it) handed to core: an aborted call then frees its concurrency slot at once instead of
- * holding it until the gateway answers.
- */
-function callOptions(config: RunnableConfig | undefined): { signal?: AbortSignal } {
-  return config?.signal ? { signal: config.signal } : {};
 }
 
 /**
@@ -160,9 +153,12 @@ async function checkedMedia(
 export function createTranslateTool(options: GatewayToolOptions = {}) {
   refuseUnknownFields(options, { resolveMedia: true }, 'createTranslateTool');
   const gateway = resolveClient(options, 'createTranslateTool');
+  // The call's signal and timeout, and the tool's own timeout and maxRetries (with a shared
+  // client too): an aborted call frees its slot at once, a Retry-After that cannot fit fails now.
+  const tuning = clientTuning(options);
   return serviceTool<TranslateToolArguments>('translate', options, async (args, config) => {
     const request = serviceToolRequest('translate', args);
-    return (await gateway.translate(request, callOptions(config))).text;
+    return (await gateway.translate(request, runnableCallOptions(config, tuning))).text;
   });
 }
 
@@ -170,10 +166,11 @@ export function createTranslateTool(options: GatewayToolOptions = {}) {
 export function createOcrTool(options: GatewayToolOptions = {}) {
   refuseUnknownFields(options, { resolveMedia: true }, 'createOcrTool');
   const gateway = resolveClient(options, 'createOcrTool');
+  const tuning = clientTuning(options);
   return serviceTool<OcrToolArguments>('ocr', options, async (args, config) => {
     const media = await checkedMedia(options, 'ocr', args);
     const request = serviceToolRequest('ocr', args, { media });
-    return (await gateway.ocr(request, callOptions(config))).text;
+    return (await gateway.ocr(request, runnableCallOptions(config, tuning))).text;
   });
 }
 
@@ -181,10 +178,11 @@ export function createOcrTool(options: GatewayToolOptions = {}) {
 export function createTranscribeTool(options: GatewayToolOptions = {}) {
   refuseUnknownFields(options, { resolveMedia: true }, 'createTranscribeTool');
   const gateway = resolveClient(options, 'createTranscribeTool');
+  const tuning = clientTuning(options);
   return serviceTool<TranscribeToolArguments>('transcribe', options, async (args, config) => {
     const media = await checkedMedia(options, 'transcribe', args);
     const request = serviceToolRequest('transcribe', args, { media });
-    return (await gateway.transcribe(request, callOptions(config))).text;
+    return (await gateway.transcribe(request, runnableCallOptions(config, tuning))).text;
   });
 }
 

@@ -34,8 +34,8 @@ export interface GatewayConnectionFields
   /**
    * A client to share (its catalog cache and concurrency budget). When given, the connection
    * fields (`apiKey`, `baseURL` other than the client's, `headers`, `fetch`, `budget`,
-   * `maxConcurrencyPerKey`) and `onEvent`, `recordContent` are refused (the client's apply), and a chat model's
-   * `timeout` and `maxRetries` still apply to each of its calls (the other classes use the client's).
+   * `maxConcurrencyPerKey`) and `onEvent`, `recordContent` are refused (the client's apply), and
+   * `timeout` and `maxRetries` still apply to each call of the object, over the client's.
    * The client is never serialised (a chat model keeps its base URL, and its key only as the
    * `INFERGATE_API_KEY` secret reference).
    */
@@ -168,6 +168,36 @@ export function callOptions(options: {
     maxRetries: options.maxRetries,
     headers: options.headers,
   };
+}
+
+/**
+ * Core's call options for one call of a runnable other than the chat model (a tool, the
+ * translator, a loader, the embeddings): the call's signal and its `timeout` (LangChain folds it
+ * into the signal and keeps the number in `metadata.timeoutMs`, read by `callOptions` as the chat
+ * model's is), and the object's own `timeout` and `maxRetries`. Those are handed per call, so they
+ * hold with a shared client too (over the client's), as a chat model's do.
+ */
+export function runnableCallOptions(
+  config:
+    | { signal?: AbortSignal; metadata?: Record<string, unknown>; timeout?: number }
+    | undefined,
+  tuning: ClientTuning,
+): CallOptions {
+  const options = callOptions({
+    signal: config?.signal,
+    metadata: config?.metadata,
+    timeout: shorterTimeout(tuning.timeout, config?.timeout),
+    maxRetries: tuning.maxRetries,
+  });
+  // Only what is set: an explicit `undefined` would stand for nothing in core anyway.
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as CallOptions;
+}
+
+/** The object's `timeout` and `maxRetries`, kept to be handed to each call. */
+export function clientTuning(fields: ClientTuning): ClientTuning {
+  return { timeout: fields.timeout, maxRetries: fields.maxRetries };
 }
 
 /** The shorter of the two; a bad `timeout` stays, for core to refuse. */
