@@ -3,15 +3,10 @@ import type { CallOptions, EmbeddingEngine, GatewayClient } from '@infergate/cor
 import { withDeadlineStarted } from '@infergate/core/internal';
 import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
-import {
-  type ClientTuning,
-  clientTuning,
-  type GatewayConnectionFields,
-  resolveClient,
-  runnableCallOptions,
-} from '../utils/client';
+import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
+import { clientTuning, runnableCallOptions } from '../utils/runnable-call-options';
 
 /**
  * LangChain's embeddings fields but `maxRetries` (the client's, below) and `onFailedAttempt`

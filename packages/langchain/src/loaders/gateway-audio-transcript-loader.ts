@@ -2,15 +2,10 @@
 import type { AudioLike, GatewayClient } from '@infergate/core';
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';
-import {
-  type ClientTuning,
-  clientTuning,
-  type GatewayConnectionFields,
-  resolveClient,
-  runnableCallOptions,
-} from '../utils/client';
+import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
+import { clientTuning, runnableCallOptions } from '../utils/runnable-call-options';
 
 export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFields, ClientTuning {
   /** The audio: a Blob/File, bytes, or base64. WAV, MP3 or FLAC, at most 23 MiB. */

@@ -10,15 +10,10 @@ import {
 import { Document } from '@langchain/core/documents';
 import { type BaseMessage, isBaseMessage } from '@langchain/core/messages';
 import { ensureConfig, Runnable, type RunnableConfig } from '@langchain/core/runnables';
-import {
-  type ClientTuning,
-  clientTuning,
-  type GatewayConnectionFields,
-  resolveClient,
-  runnableCallOptions,
-} from '../utils/client';
+import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
+import { clientTuning, runnableCallOptions } from '../utils/runnable-call-options';
 import { splitForTranslation } from './split-for-translation';
 
 export interface GatewayTranslatorFields extends GatewayConnectionFields, ClientTuning {

@@ -24,14 +24,13 @@ import {
 } from '@langchain/core/tools';
 import {
   type ClientTuning,
-  clientTuning,
   type GatewayConnectionFields,
   resolveClient,
-  runnableCallOptions,
   withSharedClient,
 } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
+import { clientTuning, runnableCallOptions } from '../utils/runnable-call-options';
 
 /**
  * Turns what a model passes for an image or audio file into bytes. Models cannot carry large
