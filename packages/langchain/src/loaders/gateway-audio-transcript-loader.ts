@@ -12,7 +12,10 @@ export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFie
   audio: AudioLike;
   /** Spoken language code; detected when omitted. */
   language?: string;
-  /** `true` transcribes the speech into English. */
+  /**
+   * `true` transcribes the speech into English: the Document's `language` is then `en`, the
+   * speech's `source_language`.
+   */
   translate?: boolean;
   /** File name sent with the audio (a File's own name is used otherwise). */
   filename?: string;
@@ -24,7 +27,8 @@ export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFie
 
 /**
  * Loads one Document with the transcript of an audio file (`POST /audio/transcriptions`).
- * Metadata: `language` (detected or given), `duration` (seconds), plus your own.
+ * Metadata: `language` (of the text: detected or given; `en` with `translate: true`, the speech's
+ * then `source_language`, and `target_language: 'en'`), `duration` (seconds), plus your own.
  */
 export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
   private readonly fields: GatewayAudioTranscriptLoaderFields;
@@ -69,15 +73,23 @@ export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
       ),
     );
     const name = filename ?? (audio as { name?: unknown }).name;
+    // The speech's language, as the gateway detected it or as given.
+    const spoken = result.language ?? (language || undefined);
     return [
       new Document({
         pageContent: result.text,
         metadata: {
           ...(typeof name === 'string' ? { source: name } : {}),
-          ...(result.language !== undefined
-            ? { language: result.language }
-            : language
-              ? { language }
+          // `language` is the language of the text: translated, English. The speech's is then
+          // `source_language`, as GatewayTranslator labels its Documents.
+          ...(translate === true
+            ? {
+                language: 'en',
+                ...(spoken !== undefined ? { source_language: spoken } : {}),
+                target_language: 'en',
+              }
+            : spoken !== undefined
+              ? { language: spoken }
               : {}),
           ...(result.duration !== undefined ? { duration: result.duration } : {}),
           ...metadata,
