@@ -96,9 +96,25 @@ class GatewayServiceTool<Args> extends DynamicStructuredTool<
       resolvesMedia: this.#resolvesMedia,
     });
     if (problem !== undefined) {
-      throw new ToolInputParsingException(`${this.name}: ${problem}`, JSON.stringify(args));
+      throw new ToolInputParsingException(
+        `${this.name}: ${problem}${this.#urlHint(args)}`,
+        JSON.stringify(args),
+      );
     }
     return super.call(arg, configArg, tags);
+  }
+
+  /**
+   * For a URL where the media's data belongs (core says it is not fetched): how the app can take
+   * URLs, since the model may only have one to give.
+   */
+  #urlHint(args: unknown): string {
+    if (this.#resolvesMedia || this.#tool === 'translate') return '';
+    const field = this.#tool === 'ocr' ? 'image' : 'audio';
+    const value = (args as Record<string, unknown> | null)?.[field];
+    return typeof value === 'string' && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value)
+      ? ' (an app that should take URLs or file ids gives the tool a `resolveMedia`)'
+      : '';
   }
 }
 
