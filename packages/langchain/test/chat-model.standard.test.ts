@@ -326,7 +326,6 @@ describe('GatewayChatModel: profile', () => {
       toolCalling: true,
       toolChoice: true,
       structuredOutput: true,
-      imageInputs: true,
     });
   });
 

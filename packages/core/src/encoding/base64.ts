@@ -8,6 +8,9 @@ function stripDataUrl(text: string): string {
   return readDataUrl(text)?.data ?? text;
 }
 
+/** `scheme://`: a URL, never base64 (whose alphabet has no `:`). */
+const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]{0,31}):\/\//;
+
 function isBase64Char(code: number): boolean {
   return (
     (code >= 65 && code <= 90) || // A-Z
@@ -23,6 +26,15 @@ function isBase64Char(code: number): boolean {
  * present) and returns the decoded size in bytes. Throws invalid_request_error naming `field`.
  */
 export function checkBase64(field: string, text: string): number {
+  // A URL where the data belongs (`https://…/scan.png`): said so, rather than its `:` at
+  // position 5, so the caller (or a model calling a tool) knows what to pass instead.
+  const scheme = URL_SCHEME.exec(text)?.[1];
+  if (scheme !== undefined) {
+    throw invalidRequest(
+      field,
+      `is not well-formed base64: it looks like a URL (${scheme}://…), which is not fetched here; pass the bytes, base64 or a data: URL`,
+    );
+  }
   let end = text.length;
   let padding = 0;
   while (end > 0 && text.charCodeAt(end - 1) === 61 /* = */ && padding < 2) {

@@ -13,7 +13,9 @@ describe('capabilities', () => {
     expect(profileFromCapabilities(['chat', 'json_schema'], true)).toMatchObject({
       toolCalling: false,
       structuredOutput: true,
-      imageInputs: true,
     });
+    expect(profileFromCapabilities(['chat', 'json_schema'], true)).not.toHaveProperty(
+      'imageInputs',
+    );
   });
 });

@@ -8,6 +8,9 @@ import type { ModelProfile } from '@langchain/core/language_models/profile';
  * way and checks the answer (§4.8). So it is true when the model lists `json_schema`, or lists
  * `json_object` but not `tools` (LangChain's tool cannot serve it, core's json_object way can),
  * each only when the model's `structuredOutput.methods` (all when not given) allows that method.
+ * `imageInputs`: the catalog never says whether a model sees images (its capabilities are `chat`,
+ * `streaming`, `tools`, `json_object`, `json_schema`), so it is left unknown, and is false only
+ * when the model is built with `acceptsContentParts: false` (an image cannot be sent at all).
  */
 export function profileFromCapabilities(
   capabilities: readonly string[] | undefined,
@@ -22,6 +25,6 @@ export function profileFromCapabilities(
     toolCalling: tools,
     toolChoice: tools,
     structuredOutput: serves('json_schema') || (!tools && serves('json_object')),
-    imageInputs: acceptsContentParts,
+    ...(acceptsContentParts ? {} : { imageInputs: false }),
   };
 }

@@ -34,7 +34,7 @@ export function structuredOutputParserError(error: unknown): unknown {
  * Core's error told by its code: this lazy part imports nothing of core at run time (one import
  * would split core's modules into more chunks of an app's bundle: B5).
  */
-function isInvalidStructuredOutput(error: unknown): error is GatewayError {
+export function isInvalidStructuredOutput(error: unknown): error is GatewayError {
   return (
     error instanceof Error && (error as Partial<GatewayError>).code === 'invalid_structured_output'
   );

@@ -1,20 +1,21 @@
 // docs/gateway-protocol.md §4.8 (structured output: `response_format: json_schema` and the
 // `structuredOutput` option). Loaded on the first run of a `withStructuredOutput` runnable
 // (structured-output.ts).
-import type { StructuredOutputMethod } from '@infergate/core';
+import type { GatewayError, StructuredOutputMethod } from '@infergate/core';
 import type {
   BaseLanguageModelInput,
   StructuredOutputMethodOptions,
 } from '@langchain/core/language_models/base';
 import { assembleStructuredOutputPipeline } from '@langchain/core/language_models/structured_output';
-import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
+import { AIMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { isSerializableSchema, isStandardSchema } from '@langchain/core/utils/standard_schema';
 import { getSchemaDescription, isInteropZodSchema } from '@langchain/core/utils/types';
+import { mapUsage } from '../converters/map-usage';
 import type { GatewayChatModelCallOptions } from './gateway-chat-model-options';
-import { structuredOutputParserError } from './structured-output-error';
+import { isInvalidStructuredOutput, structuredOutputParserError } from './structured-output-error';
 import { GatewayStructuredOutputParser, type OutputSchema } from './structured-output-parser';
 
 /** What the structured-output runnable needs from the chat model. */
@@ -104,7 +105,7 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
     ...(parts.methods ? { methods: parts.methods } : {}),
     ...(standard ? { standard } : {}),
   };
-  return new StructuredOutputCall(pipeline, option);
+  return new StructuredOutputCall(pipeline, option, config?.includeRaw === true);
 }
 
 /**
@@ -121,14 +122,17 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
   lc_namespace = ['infergate', 'runnables'];
   readonly #pipeline: Runnable<BaseLanguageModelInput, RunOutput>;
   readonly #option: StructuredOutputOption;
+  readonly #includeRaw: boolean;
 
   constructor(
     pipeline: Runnable<BaseLanguageModelInput, RunOutput>,
     option: StructuredOutputOption,
+    includeRaw: boolean,
   ) {
     super();
     this.#pipeline = pipeline;
     this.#option = option;
+    this.#includeRaw = includeRaw;
   }
 
   override async invoke(
@@ -138,7 +142,7 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
     try {
       return await this.#pipeline.invoke(input, this.#withOption(options));
     } catch (error) {
-      throw structuredOutputParserError(error);
+      return this.#failed(error);
     }
   }
 
@@ -149,8 +153,21 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
     try {
       yield* this.#pipeline._streamIterator(input, this.#withOption(options));
     } catch (error) {
-      throw structuredOutputParserError(error);
+      yield this.#failed(error);
     }
+  }
+
+  /**
+   * A failed call: LangChain's `OutputParserException` for core's `invalid_structured_output`,
+   * any other error as it is. With `includeRaw`, an answer that failed the schema is LangChain's
+   * contract instead (`assembleStructuredOutputPipeline`: `parsed` falls back to null, as
+   * `ChatOpenAI` gives): `{ raw, parsed: null, parsingError }`. Core has already moved on to the
+   * next listed model on such an answer; this is the last model's, the one that ended the call.
+   */
+  #failed(error: unknown): RunOutput {
+    const exception = structuredOutputParserError(error);
+    if (!this.#includeRaw || !isInvalidStructuredOutput(error)) throw exception;
+    return { raw: refusedAnswer(error), parsed: null, parsingError: exception } as RunOutput;
   }
 
   #withOption(options: Partial<RunnableConfig> | undefined): Partial<RunnableConfig> {
@@ -168,6 +185,23 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
       structuredOutput: { ...this.#option, ...call },
     } as Partial<RunnableConfig>;
   }
+}
+
+/**
+ * The answer the check refused, as the raw message of an `includeRaw` result: its text (a forced
+ * tool call's arguments, as a passing answer's raw message has them), the tokens it spent, and
+ * the model and route that ended the call.
+ */
+function refusedAnswer(error: GatewayError): AIMessage {
+  const usage = mapUsage(error.usage);
+  return new AIMessage({
+    content: error.invalidOutput?.text ?? '',
+    response_metadata: {
+      ...(error.model !== undefined ? { model_name: error.model } : {}),
+      ...(error.route !== undefined ? { route: error.route } : {}),
+    },
+    ...(usage ? { usage_metadata: usage } : {}),
+  });
 }
 
 /**

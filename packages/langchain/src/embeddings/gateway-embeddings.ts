@@ -6,6 +6,7 @@ import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
+import { clientTuning, runnableCallOptions } from '../utils/runnable-call-options';
 
 /**
  * LangChain's embeddings fields but `maxRetries` (the client's, below) and `onFailedAttempt`
@@ -45,6 +46,9 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   /** The `model` the pin was made for. */
   #pinnedModel: string | undefined;
 
+  /** `timeout` and `maxRetries`, handed to each call (a shared client's too). */
+  readonly #tuning: ClientTuning;
+
   /** LangChain's `maxConcurrency` when it bounds anything (not its default, Infinity). */
   readonly #maxConcurrency: number | undefined;
 
@@ -66,6 +70,7 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
       value: resolveClient(fields, 'new GatewayEmbeddings'),
       enumerable: false,
     });
+    this.#tuning = clientTuning(fields);
     this.#pinnedModel = fields.model;
     this.#enginePin = new EmbeddingEnginePin(fields.model);
     // LangChain's default (Infinity) bounds nothing.
@@ -104,7 +109,7 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     // Core sends input_type only to the multilingual engine, whose field it is
     // (docs/gateway-protocol.md §6). One deadline over the engine look-up and the requests.
     return withLangChainErrors(async () => {
-      const opts = withDeadlineStarted({});
+      const opts = withDeadlineStarted(runnableCallOptions(undefined, this.#tuning));
       const engine = await this.resolveEngine(opts);
       return this.client.embedMany(texts, {
         ...opts,

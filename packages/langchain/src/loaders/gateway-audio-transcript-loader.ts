@@ -5,13 +5,17 @@ import { Document } from '@langchain/core/documents';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
+import { clientTuning, runnableCallOptions } from '../utils/runnable-call-options';
 
 export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFields, ClientTuning {
   /** The audio: a Blob/File, bytes, or base64. WAV, MP3 or FLAC, at most 23 MiB. */
   audio: AudioLike;
   /** Spoken language code; detected when omitted. */
   language?: string;
-  /** `true` transcribes the speech into English. */
+  /**
+   * `true` transcribes the speech into English: the Document's `language` is then `en`, the
+   * speech's `source_language`.
+   */
   translate?: boolean;
   /** File name sent with the audio (a File's own name is used otherwise). */
   filename?: string;
@@ -23,11 +27,14 @@ export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFie
 
 /**
  * Loads one Document with the transcript of an audio file (`POST /audio/transcriptions`).
- * Metadata: `language` (detected or given), `duration` (seconds), plus your own.
+ * Metadata: `language` (of the text: detected or given; `en` with `translate: true`, the speech's
+ * then `source_language`, and `target_language: 'en'`), `duration` (seconds), plus your own.
  */
 export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
   private readonly fields: GatewayAudioTranscriptLoaderFields;
   private readonly client: GatewayClient;
+  /** `timeout` and `maxRetries`, handed to the call (`load()` takes no signal: the deadline is its bound). */
+  private readonly tuning: ClientTuning;
 
   constructor(fields: GatewayAudioTranscriptLoaderFields) {
     super();
@@ -47,30 +54,42 @@ export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
     const { audio, language, translate, filename, mimeType, metadata } = fields;
     this.fields = { audio, language, translate, filename, mimeType, metadata };
     this.client = resolveClient(fields, 'new GatewayAudioTranscriptLoader');
+    this.tuning = clientTuning(fields);
   }
 
   async load(): Promise<Document[]> {
     const { audio, language, translate, filename, mimeType, metadata } = this.fields;
     const result = await withLangChainErrors(() =>
-      this.client.transcribe({
-        audio,
-        language,
-        translate,
-        filename,
-        mime_type: mimeType,
-        response_format: 'json',
-      }),
+      this.client.transcribe(
+        {
+          audio,
+          language,
+          translate,
+          filename,
+          mime_type: mimeType,
+          response_format: 'json',
+        },
+        runnableCallOptions(undefined, this.tuning),
+      ),
     );
     const name = filename ?? (audio as { name?: unknown }).name;
+    // The speech's language, as the gateway detected it or as given.
+    const spoken = result.language ?? (language || undefined);
     return [
       new Document({
         pageContent: result.text,
         metadata: {
           ...(typeof name === 'string' ? { source: name } : {}),
-          ...(result.language !== undefined
-            ? { language: result.language }
-            : language
-              ? { language }
+          // `language` is the language of the text: translated, English. The speech's is then
+          // `source_language`, as GatewayTranslator labels its Documents.
+          ...(translate === true
+            ? {
+                language: 'en',
+                ...(spoken !== undefined ? { source_language: spoken } : {}),
+                target_language: 'en',
+              }
+            : spoken !== undefined
+              ? { language: spoken }
               : {}),
           ...(result.duration !== undefined ? { duration: result.duration } : {}),
           ...metadata,

@@ -5,6 +5,7 @@ import { Document } from '@langchain/core/documents';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
+import { clientTuning, runnableCallOptions } from '../utils/runnable-call-options';
 
 export interface GatewayOcrLoaderFields extends GatewayConnectionFields, ClientTuning {
   /** The image: a Blob/File, bytes, or base64 (decoded 1 byte .. 23 MiB). */
@@ -20,6 +21,8 @@ export interface GatewayOcrLoaderFields extends GatewayConnectionFields, ClientT
 export class GatewayOcrLoader extends BaseDocumentLoader {
   private readonly fields: GatewayOcrLoaderFields;
   private readonly client: GatewayClient;
+  /** `timeout` and `maxRetries`, handed to the call (`load()` takes no signal: the deadline is its bound). */
+  private readonly tuning: ClientTuning;
 
   constructor(fields: GatewayOcrLoaderFields) {
     super();
@@ -28,11 +31,14 @@ export class GatewayOcrLoader extends BaseDocumentLoader {
     const { image, metadata } = fields;
     this.fields = { image, metadata };
     this.client = resolveClient(fields, 'new GatewayOcrLoader');
+    this.tuning = clientTuning(fields);
   }
 
   async load(): Promise<Document[]> {
     const { image, metadata } = this.fields;
-    const result = await withLangChainErrors(() => this.client.ocr({ image }));
+    const result = await withLangChainErrors(() =>
+      this.client.ocr({ image }, runnableCallOptions(undefined, this.tuning)),
+    );
     const name = (image as { name?: unknown }).name;
     return [
       new Document({

@@ -1,4 +1,6 @@
 // docs/gateway-protocol.md §7 (translation).
+
+import type { CallOptions } from '@infergate/core';
 import { type GatewayClient, LIMITS, type TranslationResponse } from '@infergate/core';
 import { describeGiven, invalidRequest, runSiblingRequests } from '@infergate/core/internal';
 import {
@@ -11,6 +13,7 @@ import { ensureConfig, Runnable, type RunnableConfig } from '@langchain/core/run
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
+import { clientTuning, runnableCallOptions } from '../utils/runnable-call-options';
 import { splitForTranslation } from './split-for-translation';
 
 export interface GatewayTranslatorFields extends GatewayConnectionFields, ClientTuning {
@@ -76,7 +79,11 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
       value: resolveClient(fields, 'new GatewayTranslator'),
       enumerable: false,
     });
+    this.#tuning = clientTuning(fields);
   }
+
+  /** The translator's `timeout` and `maxRetries`, handed to each call (a shared client's too). */
+  readonly #tuning: ClientTuning;
 
   async invoke(
     input: RunInput,
@@ -84,13 +91,14 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
   ): Promise<RunInput extends Document ? Document : string> {
     // `_callWithConfig` races the call with the config's signal and rejects with its reason (a
     // DOMException) when it aborts. The call is handed the signal itself (the call's `timeout`
-    // folded into it) and `_callWithConfig` one that never aborts, so an aborted translation
-    // rejects, and is recorded, as core's GatewayError `timeout` / `aborted`, as the chat model's
-    // and the tools' do.
+    // folded into it, its number given to core as the deadline) and `_callWithConfig` one that
+    // never aborts, so an aborted translation rejects, and is recorded, as core's GatewayError
+    // `timeout` / `aborted`, and a Retry-After that cannot fit fails at once with the gateway's
+    // answer, as the chat model's and the tools' do.
     const config = ensureConfig(options);
-    const { signal } = config;
+    const call = runnableCallOptions(config, this.#tuning);
     return this._callWithConfig(
-      ((value: RunInput) => this.translateInput(value, signal)) as (
+      ((value: RunInput) => this.translateInput(value, call)) as (
         value: RunInput,
       ) => Promise<RunInput extends Document ? Document : string>,
       input,
@@ -98,13 +106,10 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     ) as Promise<RunInput extends Document ? Document : string>;
   }
 
-  private async translateInput(
-    input: RunInput,
-    signal: AbortSignal | undefined,
-  ): Promise<string | Document> {
+  private async translateInput(input: RunInput, call: CallOptions): Promise<string | Document> {
     const document = asDocument(input);
     const text = document?.pageContent ?? textOf(input);
-    const result = await withLangChainErrors(() => this.translateText(text, signal));
+    const result = await withLangChainErrors(() => this.translateText(text, call));
     if (!document) return result.text;
     return new Document({
       pageContent: result.text,
@@ -119,19 +124,19 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
 
   private async translateText(
     text: string,
-    signal: AbortSignal | undefined,
+    call: CallOptions,
   ): Promise<{ text: string; sourceLanguage?: string }> {
     const pieces = splitForTranslation(text, LIMITS.translationMaxInputBytes).map(
       separateWhitespace,
     );
     // Core's rule for a call of several requests: the first piece that fails stops the others
     // (queued or in flight), and the call fails once they have ended.
-    const results = await runSiblingRequests(pieces, signal, ({ core }, sibling) =>
+    const results = await runSiblingRequests(pieces, call.signal, ({ core }, sibling) =>
       core === ''
         ? Promise.resolve(undefined)
         : this.client.translate(
             { input: core, ...translationLanguages(this) },
-            { signal: sibling.signal },
+            { ...call, signal: sibling.signal },
           ),
     ).catch((error: unknown) =>
       // A refusal names this translator's fields (`targetLanguage`), not core's. (Renamed once

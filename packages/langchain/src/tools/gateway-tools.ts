@@ -30,6 +30,7 @@ import {
 } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
+import { clientTuning, runnableCallOptions } from '../utils/runnable-call-options';
 
 /**
  * Turns what a model passes for an image or audio file into bytes. Models cannot carry large
@@ -44,15 +45,6 @@ export type MediaResolver = (
 export interface GatewayToolOptions extends GatewayConnectionFields, ClientTuning {
   /** Resolves `image` / `audio` tool arguments to bytes (default: they are base64). */
   resolveMedia?: MediaResolver;
-}
-
-/**
- * The tool call's signal (the caller's `signal` and LangChain's `timeout`, which LangChain folds
- * into it) handed to core: an aborted call then frees its concurrency slot at once instead of
- * holding it until the gateway answers.
- */
-function callOptions(config: RunnableConfig | undefined): { signal?: AbortSignal } {
-  return config?.signal ? { signal: config.signal } : {};
 }
 
 /**
@@ -104,9 +96,25 @@ class GatewayServiceTool<Args> extends DynamicStructuredTool<
       resolvesMedia: this.#resolvesMedia,
     });
     if (problem !== undefined) {
-      throw new ToolInputParsingException(`${this.name}: ${problem}`, JSON.stringify(args));
+      throw new ToolInputParsingException(
+        `${this.name}: ${problem}${this.#urlHint(args)}`,
+        JSON.stringify(args),
+      );
     }
     return super.call(arg, configArg, tags);
+  }
+
+  /**
+   * For a URL where the media's data belongs (core says it is not fetched): how the app can take
+   * URLs, since the model may only have one to give.
+   */
+  #urlHint(args: unknown): string {
+    if (this.#resolvesMedia || this.#tool === 'translate') return '';
+    const field = this.#tool === 'ocr' ? 'image' : 'audio';
+    const value = (args as Record<string, unknown> | null)?.[field];
+    return typeof value === 'string' && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value)
+      ? ' (an app that should take URLs or file ids gives the tool a `resolveMedia`)'
+      : '';
   }
 }
 
@@ -160,9 +168,12 @@ async function checkedMedia(
 export function createTranslateTool(options: GatewayToolOptions = {}) {
   refuseUnknownFields(options, { resolveMedia: true }, 'createTranslateTool');
   const gateway = resolveClient(options, 'createTranslateTool');
+  // The call's signal and timeout, and the tool's own timeout and maxRetries (with a shared
+  // client too): an aborted call frees its slot at once, a Retry-After that cannot fit fails now.
+  const tuning = clientTuning(options);
   return serviceTool<TranslateToolArguments>('translate', options, async (args, config) => {
     const request = serviceToolRequest('translate', args);
-    return (await gateway.translate(request, callOptions(config))).text;
+    return (await gateway.translate(request, runnableCallOptions(config, tuning))).text;
   });
 }
 
@@ -170,10 +181,11 @@ export function createTranslateTool(options: GatewayToolOptions = {}) {
 export function createOcrTool(options: GatewayToolOptions = {}) {
   refuseUnknownFields(options, { resolveMedia: true }, 'createOcrTool');
   const gateway = resolveClient(options, 'createOcrTool');
+  const tuning = clientTuning(options);
   return serviceTool<OcrToolArguments>('ocr', options, async (args, config) => {
     const media = await checkedMedia(options, 'ocr', args);
     const request = serviceToolRequest('ocr', args, { media });
-    return (await gateway.ocr(request, callOptions(config))).text;
+    return (await gateway.ocr(request, runnableCallOptions(config, tuning))).text;
   });
 }
 
@@ -181,10 +193,11 @@ export function createOcrTool(options: GatewayToolOptions = {}) {
 export function createTranscribeTool(options: GatewayToolOptions = {}) {
   refuseUnknownFields(options, { resolveMedia: true }, 'createTranscribeTool');
   const gateway = resolveClient(options, 'createTranscribeTool');
+  const tuning = clientTuning(options);
   return serviceTool<TranscribeToolArguments>('transcribe', options, async (args, config) => {
     const media = await checkedMedia(options, 'transcribe', args);
     const request = serviceToolRequest('transcribe', args, { media });
-    return (await gateway.transcribe(request, callOptions(config))).text;
+    return (await gateway.transcribe(request, runnableCallOptions(config, tuning))).text;
   });
 }
 

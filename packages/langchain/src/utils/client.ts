@@ -34,8 +34,8 @@ export interface GatewayConnectionFields
   /**
    * A client to share (its catalog cache and concurrency budget). When given, the connection
    * fields (`apiKey`, `baseURL` other than the client's, `headers`, `fetch`, `budget`,
-   * `maxConcurrencyPerKey`) and `onEvent`, `recordContent` are refused (the client's apply), and a chat model's
-   * `timeout` and `maxRetries` still apply to each of its calls (the other classes use the client's).
+   * `maxConcurrencyPerKey`) and `onEvent`, `recordContent` are refused (the client's apply), and
+   * `timeout` and `maxRetries` still apply to each call of the object, over the client's.
    * The client is never serialised (a chat model keeps its base URL, and its key only as the
    * `INFERGATE_API_KEY` secret reference).
    */
@@ -171,7 +171,10 @@ export function callOptions(options: {
 }
 
 /** The shorter of the two; a bad `timeout` stays, for core to refuse. */
-function shorterTimeout(timeout: number | undefined, signalTimeout: unknown): number | undefined {
+export function shorterTimeout(
+  timeout: number | undefined,
+  signalTimeout: unknown,
+): number | undefined {
   const fromSignal = typeof signalTimeout === 'number' && signalTimeout > 0;
   if (!fromSignal) return timeout;
   const valid = typeof timeout === 'number' && timeout > 0;
