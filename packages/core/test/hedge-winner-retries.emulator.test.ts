@@ -73,14 +73,20 @@ describe('a hedge that won and took over the cut run’s models retries them as 
 // A hedge whose content cut the first run while that run waited to retry a model (a round after
 // its 429 with Retry-After) takes that retry over with its failure and what is left of its wait
 // (docs/gateway-protocol.md §4.8): its refused answer asks the model once its Retry-After passed,
-// as the unhedged walk does, not at once (rv-5hedge F2). The driven clock gives each request's time.
+// as the unhedged walk does, not at once (rv-5hedge F2). That retry is one resend: its `retry`
+// event went when the cut run began the wait, and the winner's round that sends it continues that
+// retry and tells none again; before, it was told twice (the second naming the same failure,
+// `delayMs` what was left), and the retries metric counted two (rv-6hedge F4). The driven clock
+// gives each request's time.
 describe('a hedge that won while the cut run waited for a Retry-After', () => {
   hedgesOnDrivenClock();
 
-  it('asks the model the cut run waited for once its Retry-After passed', async () => {
-    // Over [good, bad], bad's content 85 ms after its request: good's first request stalls (cut at
-    // 100 ms), the hedge to bad goes at 30 ms, good's retry at 100 ms is busy for 1 s: the first
-    // run waits for it when bad's content cuts it, at 115 ms.
+  /**
+   * Over [good, bad], bad's content 85 ms after its request: good's first request stalls (cut at
+   * 100 ms), the hedge to bad goes at 30 ms, good's retry at 100 ms is busy for 1 s: the first run
+   * waits for it when bad's content cuts it, at 115 ms; bad's answer fails its check. To its result.
+   */
+  async function cutWhileWaitingToRetry() {
     const { gateway, events, opened } = await hedgedPlaceStream({
       first: GOOD,
       fallbacks: [BAD],
@@ -95,13 +101,35 @@ describe('a hedge that won while the cut run waited for a Retry-After', () => {
       3_000,
       opened.then((stream) => stream.result()),
     );
-    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
     const attempts = only(events, 'attempt');
     expect(attempts.map((attempt) => attempt.model)).toEqual([GOOD, BAD, GOOD, GOOD]);
+    return { gateway, events, result, attempts };
+  }
+
+  it('asks the model the cut run waited for once its Retry-After passed', async () => {
+    const { gateway, events, result, attempts } = await cutWhileWaitingToRetry();
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
     // Good's 429 (Retry-After: 1) came at its second request, ~100 ms; bad's refusal at ~115 ms.
     const [, , busy, again] = attempts.map((attempt) => attempt.time);
     expect(again! - busy!).toBeGreaterThanOrEqual(1_000);
     expect(only(events, 'retry').at(-1)).toMatchObject({ reason: 'model_busy' });
     expect(gateway.emulator.counters.requests.chat).toBe(4);
+  });
+
+  it('sends that retry with the one retry event told when the wait began', async () => {
+    const { events, attempts } = await cutWhileWaitingToRetry();
+    const start = attempts[0]!.time;
+    // Two resends of good: two retry events, the second told at its 429 (1 s), for the whole wait.
+    const retries = only(events, 'retry').map(({ time, model, reason, delayMs }) => ({
+      after: time - start,
+      model,
+      reason,
+      delayMs,
+    }));
+    expect(retries).toEqual([
+      { after: 100, model: GOOD, reason: 'timeout', delayMs: 0 },
+      { after: 101, model: GOOD, reason: 'model_busy', delayMs: 1_000 },
+    ]);
+    expect(attempts[3]!.time - start).toBe(1_101);
   });
 });

@@ -163,7 +163,6 @@ export function beforeEachChat(
 /** The events of one attempt of a call, in order, from its wait for a slot to the slot given back. */
 export const ONE_ATTEMPT = ['queued', 'dequeued', 'attempt', 'response', 'released'];
 
-/** The events of one type, typed. */
 /**
  * For a describe block whose tests drive the clock over hedged calls: core's steering loaded on
  * real timers first (core loads it on a call's first hedge, and a module load under vitest waits
@@ -179,6 +178,7 @@ export function hedgesOnDrivenClock(): void {
   });
 }
 
+/** The events of one type, typed. */
 export function only<T extends GatewayEvent['type']>(
   events: GatewayEvent[],
   type: T,
@@ -559,6 +559,28 @@ export async function drivenStructured(
 }
 
 /**
+ * On the driven clock: `drivenStructured(changed, options, faults)`, and `ask()`, which asks
+ * `request(first)` (else a plain "hi") over [first, ...`fallbacks`] hedged by `PLACE_HEDGE` (`whole`:
+ * by `chat`) — left to the test, which may hold the gateway's requests first.
+ */
+export async function drivenHedge(setup: {
+  first: string;
+  fallbacks: string[];
+  changed?: Record<string, Partial<ModelSpec>>;
+  options: GatewayClientOptions;
+  faults: FaultRule[];
+  whole: boolean;
+  request?: (model: string) => ChatRequest;
+}) {
+  const { changed = {}, options, faults } = setup;
+  const { gateway, events, client } = await drivenStructured(changed, options, faults);
+  const request = setup.request?.(setup.first) ?? hi(setup.first, 'hi');
+  const hedged = { fallbackModels: setup.fallbacks, hedge: PLACE_HEDGE };
+  const ask = (): Promise<unknown> => askedFor(client, request, hedged, setup.whole);
+  return { gateway, events, client, ask };
+}
+
+/**
  * On the driven clock: `askingPlace(first)` asked (`whole`: by `chat`) over [first, `fallback`]
  * hedged by `PLACE_HEDGE`, on `drivenStructured(changed, options, faults)`; `call` not yet awaited.
  */
@@ -570,11 +592,9 @@ export async function hedgedPlaceAsked(setup: {
   faults: FaultRule[];
   whole: boolean;
 }) {
-  const { changed, options, faults } = setup;
-  const { gateway, events, client } = await drivenStructured(changed, options, faults);
-  const ask = { fallbackModels: [setup.fallback], hedge: PLACE_HEDGE };
-  const call: Promise<unknown> = askPlace(client, setup.first, ask, setup.whole);
-  return { gateway, events, call };
+  const fallbacks = [setup.fallback];
+  const { gateway, events, ask } = await drivenHedge({ ...setup, fallbacks, request: askingPlace });
+  return { gateway, events, call: ask() };
 }
 
 /** `askingPlace(model)` asked with `options`, to its result: streamed (`chatStream`), or `whole` (`chat`). */
@@ -584,7 +604,16 @@ export function askPlace(
   options: ChatStreamOptions,
   whole = false,
 ) {
-  const request = askingPlace(model);
+  return askedFor(client, askingPlace(model), options, whole);
+}
+
+/** `request` asked with `options`, to its result: streamed (`chatStream`), or `whole` (`chat`). */
+function askedFor(
+  client: GatewayClient,
+  request: ChatRequest,
+  options: ChatStreamOptions,
+  whole: boolean,
+): Promise<unknown> {
   return whole
     ? client.chat(request, options)
     : client.chatStream(request, options).then((stream) => stream.result());

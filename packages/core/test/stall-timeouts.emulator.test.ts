@@ -6,6 +6,7 @@ import {
   clientsSharingEvents,
   DEFAULT_KEYS,
   driveClock,
+  FOREVER,
   faulted,
   hi,
   idle,
@@ -14,8 +15,6 @@ import {
   settledAfter,
 } from './helpers';
 
-/** Far longer than any test: a stall the client must cut, never one that ends by itself. */
-const FOREVER = 60_000;
 /** A first-chunk limit that a healthy model (the fallback, or a retry) meets: short against FOREVER. */
 const HEALTHY_WITHIN = 300;
 
