@@ -112,15 +112,9 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
   ['stream', 'set by the call: generateText sends none, streamText `stream: true`'],
   // ai's own call settings, which it maps and acts on: as a request field, one would bypass ai's
   // running of the tools and its check of the answer (and the call's own value be overridden).
-  [
-    'tools',
-    "the call's tools: pass `tools` to generateText / streamText (ai runs them and checks their input)",
-  ],
-  ['tool_choice', 'the tool choice: pass `toolChoice` to generateText / streamText'],
-  [
-    'response_format',
-    "the answer's format: pass `output: Output.object({ schema })` (or `Output.json()`) to generateText / streamText, whose answer ai checks",
-  ],
+  ['tools', "ai's own: pass `tools` to generateText / streamText (ai runs them)"],
+  ['tool_choice', "ai's own: pass `toolChoice` to generateText / streamText"],
+  ['response_format', "ai's own: pass `output: Output.object({ schema })` or `Output.json()`"],
   // Settings of ours with no request field of that name: snake_case, they would be sent and do
   // nothing (`reasoning_effort` and `verbosity` are wire fields, and core refuses its steering
   // options' own).
