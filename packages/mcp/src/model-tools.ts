@@ -25,7 +25,7 @@ import { redactMessage } from './redact-message';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { askModelArgument } from './tool-errors';
 import { askModelOutput, listModelsOutput } from './tool-output-schemas';
-import { type AskModelArgs, askModelInput, listModelsInput, SCHEMA_NAME } from './tool-schemas';
+import { type AskModelArgs, askModelInput, listModelsInput } from './tool-schemas';
 
 /**
  * The catalog this key may use: its chat models and the services with their availability, as
@@ -80,13 +80,16 @@ function chatRequest(args: AskModelArgs): ChatRequest {
 
 /**
  * `output_schema` as core's structured-output request: core serves it on each model its own way
- * and checks every answer. Named by `output_schema_name`, else the schema's title when it is a
- * name a model takes, else `response` (as core and `@ai-sdk/openai-compatible` name one).
+ * and checks every answer. Named by `output_schema_name`, else the schema's title, else
+ * `response` (as core and `@ai-sdk/openai-compatible` name one); core sends a name outside what
+ * model servers take mapped to one ("Movie review" as `Movie_review`), its rule alone.
  */
 function schemaFormat(args: AskModelArgs): ChatRequest['response_format'] {
   const schema = args.output_schema!;
-  const title = typeof schema.title === 'string' ? schema.title : undefined;
-  const name = args.output_schema_name ?? (title && SCHEMA_NAME.test(title) ? title : 'response');
+  // A blank title names nothing (core would refuse it as the name, which the caller did not give).
+  const title =
+    typeof schema.title === 'string' && schema.title.trim() !== '' ? schema.title : undefined;
+  const name = args.output_schema_name ?? title ?? 'response';
   return { type: 'json_schema', json_schema: { name, schema } };
 }
 

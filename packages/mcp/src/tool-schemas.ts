@@ -267,9 +267,6 @@ export const listModelsInput = toolArguments({
   capability: optional(z.enum(CAPABILITIES).describe('List only the models with this capability')),
 });
 
-/** The name a model sees a schema by (core's rule, docs/gateway-protocol.md §4.8). */
-export const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
 /** Tool callers often send a nested object as its JSON text: read as the object it holds. */
 function readJsonText(value: unknown): unknown {
   if (typeof value !== 'string') return value;
@@ -306,12 +303,13 @@ export const askModelInput = toolArguments({
         'A JSON Schema the answer must follow, e.g. {"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}. Every model serves it its own way (json_schema, a forced tool call or json_object, as its capabilities allow), every answer is checked against it, and one that fails moves the call to the next of fallback_models. The result then holds the answer as `output`',
       ),
   ),
+  // Core's rule decides the name (docs/gateway-protocol.md §4.8): one outside what model servers
+  // take is sent mapped ("Movie review" as Movie_review), so no pattern of our own here.
   output_schema_name: optional(
     z
       .string()
-      .regex(SCHEMA_NAME, '1 to 64 letters, digits, "_" or "-"')
       .describe(
-        'The name the model sees the output_schema by (1 to 64 letters, digits, _ or -); default: the schema\'s title when it is such a name, else "response"',
+        'The name the model sees the output_schema by, e.g. "city_facts" (sent as 1 to 64 letters, digits, _ or -: "Movie review" as Movie_review); default: the schema\'s title, else "response"',
       ),
   ),
   // Core's rule, checked by core's one reader in the call (distinct non-empty ids, not `model`;

@@ -110,6 +110,11 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
   ],
   ['messages', 'the prompt: pass `prompt` or `messages` to generateText / streamText'],
   ['stream', 'set by the call: generateText sends none, streamText `stream: true`'],
+  // ai's own call settings, which it maps and acts on: as a request field, one would bypass ai's
+  // running of the tools and its check of the answer (and the call's own value be overridden).
+  ['tools', "ai's own: pass `tools` to generateText / streamText (ai runs them)"],
+  ['tool_choice', "ai's own: pass `toolChoice` to generateText / streamText"],
+  ['response_format', "ai's own: pass `output: Output.object({ schema })` or `Output.json()`"],
   // Settings of ours with no request field of that name: snake_case, they would be sent and do
   // nothing (`reasoning_effort` and `verbosity` are wire fields, and core refuses its steering
   // options' own).

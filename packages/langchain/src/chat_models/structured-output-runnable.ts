@@ -47,9 +47,6 @@ interface StructuredOutputOption {
   standard?: unknown;
 }
 
-/** The names the model sees a schema by (core's rule): else LangChain's default, `extract`. */
-const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
  * The model asked for `response_format: json_schema` (core serves it per model and checks the
  * answer), piped into the parser that reads the checked answer; core's
@@ -70,8 +67,13 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
         config: { ...parts.config, name: parts.config?.name ?? definition.name },
       }
     : parts;
-  const title = typeof jsonSchema.title === 'string' ? jsonSchema.title : undefined;
-  const name = config?.name ?? (title && SCHEMA_NAME.test(title) ? title : 'extract');
+  // The schema's title names it, else LangChain's default, `extract` (a blank title names nothing).
+  // Core's rule alone decides how a name is sent: "Movie review" as `Movie_review`.
+  const title =
+    typeof jsonSchema.title === 'string' && jsonSchema.title.trim() !== ''
+      ? jsonSchema.title
+      : undefined;
+  const name = config?.name ?? title ?? 'extract';
   const description = getSchemaDescription(schema as Record<string, unknown>);
   // What LangSmith shows as the structured-output format of the run: the schema as LangChain's
   // `toJsonSchema` writes it (what its standard tests compare), not the copy sent to the gateway.
