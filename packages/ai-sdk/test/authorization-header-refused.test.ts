@@ -7,9 +7,10 @@
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
 import { isGatewayError } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';
-import { generateText, streamText } from 'ai';
+import { generateText } from 'ai';
 import { generateText as generateTextV6 } from 'ai-v6';
 import { describe, expect, it } from 'vitest';
+import { streamErrors } from './failed-calls';
 import { providersOnMsw } from './providers';
 
 const { emulator, gateway, gatewayV3 } = await providersOnMsw({});
@@ -64,17 +65,9 @@ describe('an Authorization header', () => {
   });
 
   it("in streamText's headers (any case) fails the stream, nothing sent", async () => {
-    const errors: unknown[] = [];
-    const result = streamText({
-      model: gateway()('community/general'),
-      prompt: 'hi',
+    const errors = await streamErrors(gateway()('community/general'), {
       headers: { authorization: `Bearer ${OTHER}` },
-      maxRetries: 0,
-      onError: ({ error }) => {
-        errors.push(error);
-      },
     });
-    await result.consumeStream();
     expect(errors).toHaveLength(1);
     expectArgumentRefused(errors[0]);
   });

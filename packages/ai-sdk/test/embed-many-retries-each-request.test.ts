@@ -5,39 +5,18 @@
 // deadline of its own, as each of `ai`'s does; a middleware's copy of `providerOptions` keeps the batch's answered
 // vectors and counts; what core leaves out for the engine is told once per `embedMany`.
 
-import { caught, drivenClock, heldOf, until, untilHeld } from '@infergate/emulator/testing';
+import { caught, heldOf, until, untilHeld } from '@infergate/emulator/testing';
 import { embedMany, wrapEmbeddingModel } from 'ai';
 import { embedMany as embedManyV6, wrapEmbeddingModel as wrapEmbeddingModelV6 } from 'ai-v6';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { stepUntil } from './driven-clock';
-import { providersOnMsw } from './providers';
+import { ENGINE, embeddingRetries, values } from './embedding-retries';
 
-const { emulator, gateway, gatewayV3 } = await providersOnMsw({});
-
-const ENGINE = 'all-minilm-l6-v2';
-const values = (count: number) => Array.from({ length: count }, (_, i) => `text ${i}`);
-const requests = () => emulator.counters.requests.embeddings;
-/** Embedding requests answered 429 by `rule` (Retry-After 0 unless said: the subject is how many). */
-const rateLimited = (rule: {
-  every?: number;
-  times?: number;
-  afterRequests?: number;
-  retryAfter?: number;
-}) => emulator.injectFault({ fault: 'rate_limit', endpoint: 'embeddings', retryAfter: 0, ...rule });
-const clock = drivenClock(vi);
-
-beforeAll(async () => {
-  // Core's and the call's code loaded on real timers (a module load waits on timers).
-  await embedMany({ model: gateway().embeddingModel(ENGINE), values: ['warm'] });
-  emulator.resetCounters();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+const { emulator, gateway, gatewayV3, clock, requests, failing } = await embeddingRetries();
 
 describe('embedMany: maxRetries per failing gateway request', () => {
   it("three 429s among one doEmbed's 16 requests, each answered on its retry: every vector", async () => {
-    rateLimited({ every: 5, times: 3 });
+    failing({ every: 5, times: 3 });
     const all = values(1024);
     const { embeddings } = await embedMany({
       model: gateway().embeddingModel(ENGINE),
@@ -52,8 +31,8 @@ describe('embedMany: maxRetries per failing gateway request', () => {
   it('a request failing for good after progress: sent 1 + maxRetries times, then RetryError', async () => {
     // One request in flight at a time: the 3rd busy once (ai retries it), then from the 9th on
     // every request (the 8th batch: a new failure, after progress).
-    rateLimited({ afterRequests: 2, times: 1 });
-    rateLimited({ afterRequests: 8 });
+    failing({ afterRequests: 2, times: 1 });
+    failing({ afterRequests: 8 });
     const model = gateway({ maxConcurrency: 1 }).embeddingModel(ENGINE);
     const error = await caught(embedMany({ model, values: values(640), maxRetries: 2 }));
     expect(error).toMatchObject({ name: 'AI_RetryError', reason: 'maxRetriesExceeded' });
@@ -62,7 +41,7 @@ describe('embedMany: maxRetries per failing gateway request', () => {
   });
 
   it('maxRetries 0: a failure after progress is not retried', async () => {
-    rateLimited({ afterRequests: 4, times: 1 });
+    failing({ afterRequests: 4, times: 1 });
     const model = gateway({ maxConcurrency: 1 }).embeddingModel(ENGINE);
     const error = await caught(embedMany({ model, values: values(640), maxRetries: 0 }));
     expect(error).toMatchObject({
@@ -84,8 +63,8 @@ describe('embedMany: maxRetries per failing gateway request', () => {
     async (_, model, embed) => {
       // Two requests (128 values), both in flight: both busy (#1, #2); ai's retry: the first
       // answered (#3), the second busy again (#4), for good.
-      rateLimited({ times: 2 });
-      rateLimited({ afterRequests: 3 });
+      failing({ times: 2 });
+      failing({ afterRequests: 3 });
       // Each try's two requests held until both are in flight: neither is stopped unsent.
       let release = emulator.holdAnswers('embeddings', { faults: true });
       const call = embed({
@@ -110,8 +89,8 @@ describe('embedMany: maxRetries per failing gateway request', () => {
   it("a retry within the doEmbed waiting past the try's timeoutMs: sent with a deadline of its own", async () => {
     // One request at a time, 2 s deadline: the first busy (ai retries it), then in ai's retry the
     // second busy with Retry-After 8 s (a retry granted within the doEmbed: it waits 8 s).
-    rateLimited({ times: 1 });
-    rateLimited({ afterRequests: 2, times: 1, retryAfter: 8 });
+    failing({ times: 1 });
+    failing({ afterRequests: 2, times: 1, retryAfter: 8 });
     clock.drive();
     const model = gateway({ maxConcurrency: 1, timeoutMs: 2_000 }).embeddingModel(ENGINE);
     let settled = false;
@@ -147,7 +126,7 @@ describe('embedMany: maxRetries per failing gateway request', () => {
   ])(
     "%s: a middleware copying providerOptions: answered requests not sent again, each failure's own retries",
     async (_, model, embed) => {
-      rateLimited({ every: 5, times: 3 });
+      failing({ every: 5, times: 3 });
       const { embeddings } = await embed({
         model: model() as Parameters<typeof embedMany>[0]['model'],
         values: values(1024),

@@ -5,23 +5,13 @@
 // A failed send is counted only for a request sent and failed (core's `FAILED_BATCHES`), not for
 // the requests queued behind it; a `doEmbed` runs at most as many rounds as `ai`'s tries so far.
 
-import type { FaultRule } from '@infergate/emulator';
-import { drivenClock } from '@infergate/emulator/testing';
 import { embedMany, RetryError, wrapEmbeddingModel } from 'ai';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { stepUntil } from './driven-clock';
-import { providersOnMsw } from './providers';
+import { ENGINE, embeddingRetries, values } from './embedding-retries';
 
-const { emulator, gateway } = await providersOnMsw({});
-
-const ENGINE = 'all-minilm-l6-v2';
-const values = (count: number) => Array.from({ length: count }, (_, i) => `text ${i}`);
-const requests = () => emulator.counters.requests.embeddings;
-
-/** An embeddings request failing with `rule` (a 429 unless it names its fault), no Retry-After wait. */
-const failing = (rule: Omit<FaultRule, 'fault'> & { fault?: FaultRule['fault'] }) =>
-  emulator.injectFault({ fault: 'rate_limit', endpoint: 'embeddings', retryAfter: 0, ...rule });
+const { emulator, gateway, clock, requests, failing } = await embeddingRetries();
 
 /** `embedMany` of `count` texts (or the `texts` given) on the engine, then `more` (its options). */
 const embedded = (texts: number | string[], more: Partial<Parameters<typeof embedMany>[0]> = {}) =>
@@ -30,17 +20,6 @@ const embedded = (texts: number | string[], more: Partial<Parameters<typeof embe
     values: typeof texts === 'number' ? values(texts) : texts,
     ...more,
   });
-
-const clock = drivenClock(vi);
-
-beforeAll(async () => {
-  // Core's and the call's code loaded on real timers (a module load waits on timers).
-  await embedMany({ model: gateway().embeddingModel(ENGINE), values: ['warm'] });
-  emulator.resetCounters();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 describe('embedMany: what a middleware sees', () => {
   it('providerOptions checked as a record of string keys (zod): every batch passes it, retried or not', async () => {

@@ -6,19 +6,13 @@
  */
 import { APICallError } from '@ai-sdk/provider';
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
-import { generateText, streamText } from 'ai';
+import { hugeErrorIn200 } from '@infergate/emulator/testing';
+import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../src';
+import { generateError, streamErrors } from './failed-calls';
 import { answeringChats } from './providers';
 
-const BIG = JSON.stringify({
-  error: { code: 'provider_protocol_error', message: 'y'.repeat(4 * 1024 * 1024) },
-});
-const ROLE = JSON.stringify({
-  object: 'chat.completion.chunk',
-  model: 'community/general',
-  choices: [{ index: 0, delta: { role: 'assistant' } }],
-});
 const KEPT = 64 * 1024 + 100;
 
 function provider(answer: () => Response) {
@@ -41,34 +35,13 @@ function expectBounded(error: unknown): void {
 
 describe('an error a 200 reports, 4 MiB of words', () => {
   it('generateText: a whole JSON answer', async () => {
-    const gateway = provider(
-      () => new Response(BIG, { headers: { 'content-type': 'application/json' } }),
-    );
-    const error = await generateText({
-      model: gateway('community/general'),
-      prompt: 'x',
-      maxRetries: 0,
-    }).catch((e: unknown) => e);
-    expectBounded(error);
+    const gateway = provider(() => hugeErrorIn200('json'));
+    expectBounded(await generateError(gateway('community/general')));
   });
 
   it('streamText: an error event mid-stream', async () => {
-    const gateway = provider(
-      () =>
-        new Response(`data: ${ROLE}\n\ndata: ${BIG}\n\ndata: [DONE]\n\n`, {
-          headers: { 'content-type': 'text/event-stream' },
-        }),
-    );
-    const errors: unknown[] = [];
-    const result = streamText({
-      model: gateway('community/general'),
-      prompt: 'x',
-      maxRetries: 0,
-      onError: ({ error }) => {
-        errors.push(error);
-      },
-    });
-    await result.consumeStream();
+    const gateway = provider(() => hugeErrorIn200('stream'));
+    const errors = await streamErrors(gateway('community/general'));
     expect(errors).toHaveLength(1);
     expectBounded(errors[0]);
   });
@@ -84,11 +57,7 @@ describe('a key pasted as the model id', () => {
     });
 
   it('is redacted from the request body of the APICallError of generateText', async () => {
-    const error = await generateText({
-      model: gateway()(`my/${key}`),
-      prompt: 'x',
-      maxRetries: 0,
-    }).catch((e: unknown) => e);
+    const error = await generateError(gateway()(`my/${key}`));
     expect(APICallError.isInstance(error), String(error)).toBe(true);
     expect((error as APICallError).requestBodyValues).toMatchObject({ model: 'my/[redacted]' });
     expect(JSON.stringify(error)).not.toContain(key);

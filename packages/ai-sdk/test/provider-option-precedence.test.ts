@@ -34,51 +34,43 @@ describe('a field set both as a call option and in providerOptions.infergate', (
     expect(alone.embedding).toHaveLength(256);
   });
 
-  it('a chat call sends the provider option over temperature, maxOutputTokens, seed, topP, stop and penalties', async () => {
-    const { bodies, settings } = recordingChatBodies();
-    await generateText({
-      model: gateway(settings)('community/general'),
-      prompt: 'x',
-      temperature: 0.1,
-      maxOutputTokens: 10,
-      seed: 1,
-      topP: 0.2,
-      stopSequences: ['A'],
-      presencePenalty: 0.3,
-      frequencyPenalty: 0.4,
-      providerOptions: {
-        infergate: {
-          temperature: 0.9,
-          max_tokens: 99,
-          seed: 7,
-          top_p: 0.8,
-          stop: ['B'],
-          presence_penalty: 0.5,
-          frequency_penalty: 0.6,
-        },
+  it.each([
+    {
+      name: 'the provider option over temperature, maxOutputTokens, seed, topP, stop and penalties',
+      callOptions: {
+        temperature: 0.1,
+        maxOutputTokens: 10,
+        seed: 1,
+        topP: 0.2,
+        stopSequences: ['A'],
+        presencePenalty: 0.3,
+        frequencyPenalty: 0.4,
       },
-    });
-    expect(bodies[0]).toMatchObject({
-      model: 'community/general',
-      temperature: 0.9,
-      max_tokens: 99,
-      seed: 7,
-      top_p: 0.8,
-      stop: ['B'],
-      presence_penalty: 0.5,
-      frequency_penalty: 0.6,
-    });
-  });
-
-  it('a chat call sends a raw reasoning_effort over ai@7 `reasoning`', async () => {
+      infergate: {
+        temperature: 0.9,
+        max_tokens: 99,
+        seed: 7,
+        top_p: 0.8,
+        stop: ['B'],
+        presence_penalty: 0.5,
+        frequency_penalty: 0.6,
+      },
+    },
+    {
+      name: 'a raw reasoning_effort over ai@7 `reasoning`',
+      callOptions: { reasoning: 'low' as const },
+      infergate: { reasoning_effort: 'high' },
+    },
+  ])('a chat call sends $name', async ({ callOptions, infergate }) => {
     const { bodies, settings } = recordingChatBodies();
     await generateText({
       model: gateway(settings)('community/general'),
       prompt: 'x',
-      reasoning: 'low',
-      providerOptions: { infergate: { reasoning_effort: 'high' } },
+      ...callOptions,
+      providerOptions: { infergate },
     });
-    expect(bodies[0]).toMatchObject({ reasoning_effort: 'high' });
+    // Each provider option sent as given, none of the call's own values.
+    expect(bodies[0]).toMatchObject({ model: 'community/general', ...infergate });
   });
 
   it.each([

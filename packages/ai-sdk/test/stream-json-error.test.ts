@@ -5,9 +5,9 @@
  */
 import { APICallError } from '@ai-sdk/provider';
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
-import { streamText } from 'ai';
 import { expect, it } from 'vitest';
 import { createGateway } from '../src';
+import { streamErrors } from './failed-calls';
 import { answeringChats } from './providers';
 
 const BODY = JSON.stringify({
@@ -19,7 +19,7 @@ const GOOGLE = JSON.stringify([
 ]);
 
 /** The errors streamText reports when every chat request is answered 200 with the JSON `body`. */
-async function streamErrors(body: string): Promise<unknown[]> {
+function streamErrorsOf(body: string): Promise<unknown[]> {
   const emulator = createEmulator();
   const provider = createGateway({
     fetch: answeringChats(
@@ -29,17 +29,7 @@ async function streamErrors(body: string): Promise<unknown[]> {
     apiKey: DEFAULT_KEYS.full,
     baseURL: 'https://gateway.test/v1',
   });
-  const errors: unknown[] = [];
-  const result = streamText({
-    model: provider('community/general'),
-    prompt: 'x',
-    maxRetries: 0,
-    onError: ({ error }) => {
-      errors.push(error);
-    },
-  });
-  await result.consumeStream();
-  return errors;
+  return streamErrors(provider('community/general'));
 }
 
 it.each([
@@ -56,7 +46,7 @@ it.each([
     more: { data: { code: 'upstream_error' }, isRetryable: false },
   },
 ])('$name', async ({ body, words, more }) => {
-  const error = (await streamErrors(body))[0] as APICallError;
+  const error = (await streamErrorsOf(body))[0] as APICallError;
   expect(APICallError.isInstance(error), String(error)).toBe(true);
   expect(error.message).toContain(words);
   // (`data` matched in part: the fields named, as `toMatchObject` does.)

@@ -4,8 +4,8 @@
 // does; they used to be missing.
 import { APICallError } from '@ai-sdk/provider';
 import { failingAfterContentSse } from '@infergate/emulator/testing';
-import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { generateError, streamErrors } from './failed-calls';
 import { providersOnMsw } from './providers';
 
 const { gateway } = await providersOnMsw({});
@@ -25,14 +25,7 @@ describe("a 200 answer that cannot be used: the APICallError has the answer's he
     ['an error body', JSON.stringify({ error: { message: 'overloaded', code: 'model_busy' } })],
   ])('generateText: %s', async (_, body) => {
     const fetch = answering(() => new Response(body, { headers: HEADERS }));
-    const error = await generateText({
-      model: gateway({ fetch })('community/general'),
-      prompt: 'hi',
-      maxRetries: 0,
-    }).then(
-      () => 'answered',
-      (e: unknown) => e,
-    );
+    const error = await generateError(gateway({ fetch })('community/general'));
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: 200, responseHeaders: HEADERS });
   });
@@ -44,16 +37,7 @@ describe("a 200 answer that cannot be used: the APICallError has the answer's he
     });
     const headers = { ...HEADERS, 'content-type': 'text/event-stream' };
     const fetch = answering(() => new Response(sse, { headers }));
-    const errors: unknown[] = [];
-    const result = streamText({
-      model: gateway({ fetch })('community/general'),
-      prompt: 'hi',
-      maxRetries: 0,
-      onError: ({ error }) => {
-        errors.push(error);
-      },
-    });
-    await result.consumeStream();
+    const errors = await streamErrors(gateway({ fetch })('community/general'));
     expect(errors).toHaveLength(1);
     expect(APICallError.isInstance(errors[0])).toBe(true);
     expect(errors[0]).toMatchObject({ statusCode: 200, responseHeaders: headers });

@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { caught, type EmulateAs, type EmulatedGateway, emulate } from '../src/testing/index';
+import { describe, expect, it } from 'vitest';
+import { caught, type EmulateAs, type EmulatedGateway } from '../src/testing/index';
+import { gatewaysPerTest } from './helpers';
 
 // An abort of the request's signal, as fetch treats it, is the same whichever way the client
 // reaches the emulator: before the headers the call rejects with the signal's reason, after them
 // the next read of the body does, for every kind of body. Over HTTP and through msw the real
 // fetch does it; as a fetch function (`emulate()`'s default) the emulator must do it itself.
 
-const open: EmulatedGateway[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((gateway) => gateway.close()));
-});
-
-async function gatewayAs(as: EmulateAs, scenario = {}) {
-  const gateway = await emulate({ as, scenario });
-  open.push(gateway);
-  return gateway;
-}
+const gatewayAs = gatewaysPerTest();
 
 interface Ask {
   path: string;

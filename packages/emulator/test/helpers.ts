@@ -1,4 +1,6 @@
-import { DEFAULT_KEYS, type Emulator } from '../src/index';
+import { afterEach } from 'vitest';
+import { DEFAULT_KEYS, type Emulator, type ScenarioInput } from '../src/index';
+import { type EmulateAs, type EmulatedGateway, emulate } from '../src/testing/index';
 
 export const BASE = 'https://gateway.test/v1';
 
@@ -93,5 +95,21 @@ export function toolLoop(model: string, ask: string) {
       const messages: Json[] = [{ role: 'user', content: ask }, assistant, result];
       return { model, stream, tools: [WEATHER_TOOL], messages };
     },
+  };
+}
+
+/**
+ * Call at a test file's top level: it returns `emulate({ as, scenario })`, and every gateway made
+ * with it is closed after its test (a test may make several, each served its own way).
+ */
+export function gatewaysPerTest() {
+  const open: EmulatedGateway[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((gateway) => gateway.close()));
+  });
+  return async (as: EmulateAs, scenario: ScenarioInput = {}) => {
+    const gateway = await emulate({ as, scenario });
+    open.push(gateway);
+    return gateway;
   };
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createEmulator, DEFAULT_KEYS } from '../src/index';
 import {
   budgetSeen,
@@ -12,20 +12,12 @@ import {
   watchedChatReads,
 } from '../src/testing/index';
 import { pollUntil, startRedis } from '../src/testing/redis';
+import { gatewaysPerTest } from './helpers';
 
 // The test kit (`@infergate/emulator/testing`): one call makes and closes the emulator as a fetch
 // function, msw handlers or a real server; its waits resolve on the emulator's own state changes.
 
-const open: EmulatedGateway[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((gateway) => gateway.close()));
-});
-
-async function gatewayAs(as: EmulateAs, scenario = {}) {
-  const gateway = await emulate({ as, scenario });
-  open.push(gateway);
-  return gateway;
-}
+const gatewayAs = gatewaysPerTest();
 
 function chat(gateway: EmulatedGateway, init: { stream?: boolean; signal?: AbortSignal } = {}) {
   return gateway.fetch(`${gateway.baseURL}/chat/completions`, {
@@ -68,7 +60,7 @@ describe('emulate', () => {
     vi.resetModules();
     const fresh = await import('../src/testing/emulate');
     const after = await fresh.emulate();
-    open.push(after);
+    onTestFinished(() => after.close());
     expect(after.baseURL).not.toBe(before.baseURL);
     expect(after.baseURL).not.toBe('https://gateway-1.test/v1');
   });

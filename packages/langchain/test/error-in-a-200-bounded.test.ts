@@ -2,19 +2,10 @@
 // bounded as an error answer's does: 1000 characters of the server's words in the message (before
 // LangChain's troubleshooting note), the raw body up to `maxErrorBodyBytes` (64 KiB).
 import { isGatewayError } from '@infergate/core';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, emulate, hugeErrorIn200 } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
 import { intercepting } from './helpers';
-
-const BIG = JSON.stringify({
-  error: { code: 'provider_protocol_error', message: 'y'.repeat(4 * 1024 * 1024) },
-});
-const ROLE = JSON.stringify({
-  object: 'chat.completion.chunk',
-  model: 'community/general',
-  choices: [{ index: 0, delta: { role: 'assistant' } }],
-});
 
 async function modelAnswering(answer: () => Response) {
   const gateway = await emulate();
@@ -35,19 +26,12 @@ function expectBounded(error: unknown): void {
 
 describe('an error a 200 reports, 4 MiB of words', () => {
   it('invoke: a whole JSON answer', async () => {
-    const model = await modelAnswering(
-      () => new Response(BIG, { headers: { 'content-type': 'application/json' } }),
-    );
+    const model = await modelAnswering(() => hugeErrorIn200('json'));
     expectBounded(await caught(model.invoke('hi')));
   });
 
   it('stream: an error event mid-stream', async () => {
-    const model = await modelAnswering(
-      () =>
-        new Response(`data: ${ROLE}\n\ndata: ${BIG}\n\ndata: [DONE]\n\n`, {
-          headers: { 'content-type': 'text/event-stream' },
-        }),
-    );
+    const model = await modelAnswering(() => hugeErrorIn200('stream'));
     const error = await caught(
       (async () => {
         for await (const _ of await model.stream('hi'));

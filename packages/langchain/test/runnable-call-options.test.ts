@@ -1,4 +1,4 @@
-import { createGatewayClient, GatewayError } from '@infergate/core';
+import { createGatewayClient, type GatewayClient, GatewayError } from '@infergate/core';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
@@ -40,22 +40,26 @@ describe("a call's timeout reaches core as the deadline, for every runnable (as 
 });
 
 describe('with a shared client, the timeout and maxRetries of each object apply to its calls', () => {
-  it('loaders: their timeout is the deadline of load()', async () => {
-    const ocr = await busyFor5s('ocr');
-    const ocrLoader = new GatewayOcrLoader({
-      client: createGatewayClient(ocr.connection),
-      timeout: 1500,
-      image: pngWithText('Invoice 42'),
-    });
-    expectBusyAnswer(await caught(ocrLoader.load()));
-
-    const speech = await busyFor5s('transcriptions');
-    const transcriptLoader = new GatewayAudioTranscriptLoader({
-      client: createGatewayClient(speech.connection),
-      timeout: 1500,
-      audio: wavWithSpeech('hello there'),
-    });
-    expectBusyAnswer(await caught(transcriptLoader.load()));
+  it.each([
+    {
+      name: 'the OCR loader',
+      endpoint: 'ocr' as const,
+      loader: (client: GatewayClient) =>
+        new GatewayOcrLoader({ client, timeout: 1500, image: pngWithText('Invoice 42') }),
+    },
+    {
+      name: 'the transcript loader',
+      endpoint: 'transcriptions' as const,
+      loader: (client: GatewayClient) =>
+        new GatewayAudioTranscriptLoader({
+          client,
+          timeout: 1500,
+          audio: wavWithSpeech('hello there'),
+        }),
+    },
+  ])('$name: its timeout is the deadline of load()', async ({ endpoint, loader }) => {
+    const { connection } = await busyFor5s(endpoint);
+    expectBusyAnswer(await caught(loader(createGatewayClient(connection)).load()));
   });
 
   it('embeddings: their timeout is the deadline of each call', async () => {

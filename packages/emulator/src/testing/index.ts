@@ -30,6 +30,7 @@ export {
   emulate,
   type GatewayConnection,
 } from './emulate';
+export { hugeErrorIn200 } from './huge-error-in-200';
 export { type SteppedClock, steppedClock } from './stepped-clock';
 export * from './wait-for-state';
 export { type WatchedChatReads, watchedChatReads } from './watched-chat-reads';
