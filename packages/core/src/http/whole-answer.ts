@@ -5,6 +5,7 @@ import { invalidResponse } from '../errors/invalid-response';
 import { responseHeadersOf } from '../errors/response-headers';
 import type { CallEvents } from '../events/call-events';
 import { tooLarge, unreadBody } from './answer-errors';
+import { keptErrorBody } from './kept-error-body';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import type { OpenResponse, RequestSpec } from './request-types';
 import { startsAsEventStream } from './stream-first-bytes';
@@ -25,6 +26,8 @@ interface ReadOptions {
   /** This read reports the call's end (`OpenVia.reportsEnd`). */
   reportsEnd: boolean;
   maxResponseBytes: number;
+  /** Most bytes of a body kept on its error (`maxErrorBodyBytes`): one that is not JSON. */
+  maxErrorBodyBytes: number;
   redact: (text: string) => string;
 }
 
@@ -78,9 +81,11 @@ export async function readWholeAnswer(
       return { data, text, headers, status };
     }
     const kind = bodyKind(headers.get('content-type') ?? '', text);
+    // Kept as an error answer's body is: up to `maxErrorBodyBytes`, the cut marked.
+    const body = options.redact(keptErrorBody(text, options.maxErrorBodyBytes));
     const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON${kind}`, {
       status,
-      body: options.redact(text),
+      body,
       responseHeaders: responseHeadersOf(headers, options.redact),
       requestedModel: spec.requestedModel,
       cause,
