@@ -80,21 +80,33 @@ export async function readWholeAnswer(
       if (reports) events?.answered(data, text);
       return { data, text, headers, status };
     }
-    const kind = bodyKind(headers.get('content-type') ?? '', text);
-    // Kept as an error answer's body is: up to `maxErrorBodyBytes`, the cut marked.
-    const body = options.redact(keptErrorBody(text, options.maxErrorBodyBytes));
-    const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON${kind}`, {
-      status,
-      body,
-      responseHeaders: responseHeadersOf(headers, options.redact),
-      requestedModel: spec.requestedModel,
-      cause,
-    });
+    const error = notJson(spec, { text, headers, status }, options, cause);
     if (reports) events?.failed(error);
     throw error;
   }
   if (reports) events?.answered(data, text);
   return { data, text, headers, status };
+}
+
+/**
+ * `invalid_response` for a whole answer that is not JSON, saying what came; its body kept as an
+ * error answer's is (up to `maxErrorBodyBytes`, the cut marked), the key redacted.
+ */
+function notJson(
+  spec: RequestSpec,
+  answer: { text: string; headers: Headers; status: number },
+  options: ReadOptions,
+  cause: unknown,
+): GatewayError {
+  const { text, headers, status } = answer;
+  const kind = bodyKind(headers.get('content-type') ?? '', text);
+  return invalidResponse(`The gateway's ${spec.path} answer is not valid JSON${kind}`, {
+    status,
+    body: options.redact(keptErrorBody(text, options.maxErrorBodyBytes)),
+    responseHeaders: responseHeadersOf(headers, options.redact),
+    requestedModel: spec.requestedModel,
+    cause,
+  });
 }
 
 /**
