@@ -3,9 +3,9 @@ import type { CallOptions } from '../call/call-options';
 import { REQUEST_BOUND_IO, scopeOf } from '../call/call-scope';
 import { monotonicNow } from '../call/monotonic-clock';
 import { headerRecord } from '../call/option-groups';
-import { invalidAnswer } from '../errors/invalid-response';
 import type { CallEvents } from '../events/call-events';
 import type { Transport } from '../http/transport';
+import { unusableAnswer } from '../http/unusable-answer';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { GatewayList, GatewayModel, GatewayService } from '../protocol/wire-types';
 import { markFailedRead } from './failed-read';
@@ -185,7 +185,7 @@ export class Catalog {
     let flight = flights.get(key);
     if (!flight) flight = this.#start(path, key, options, parent, begin());
     const shared = flight;
-    return this.#join(shared, options, () => {
+    return this.#join(shared, path, options, () => {
       if (flights.get(key) === shared) flights.delete(key);
     });
   }
@@ -222,10 +222,16 @@ export class Catalog {
 
   /**
    * One caller's wait for a shared look-up, under its own signal and deadline: a caller that
-   * aborts or times out leaves at once with its own `aborted` / `timeout`; the shared request is
-   * cancelled only when no caller remains.
+   * aborts or times out leaves at once with its own `aborted` / `timeout` (marked as a failed read
+   * of `path`, as the read's own failures are); the shared request is cancelled only when no
+   * caller remains.
    */
-  #join<T>(flight: Flight<T>, options: CallOptions | undefined, forget: () => void): Promise<T> {
+  #join<T>(
+    flight: Flight<T>,
+    path: string,
+    options: CallOptions | undefined,
+    forget: () => void,
+  ): Promise<T> {
     flight.callers++;
     const scope = scopeOf(options, this.#transport.timeoutMs);
     return new Promise<T>((resolve, reject) => {
@@ -243,7 +249,9 @@ export class Catalog {
       };
       const onAbort = () => {
         leave(true);
-        reject(scope.error());
+        const error = scope.error();
+        markFailedRead(error, path);
+        reject(error);
       };
       if (scope.aborted) {
         onAbort();
@@ -289,9 +297,12 @@ export class Catalog {
         ? listed.filter((entry, index) => hasId(entry) || events?.entrySkipped(index))
         : [];
       if (!Array.isArray(listed) || (readable.length === 0 && listed.length > 0)) {
-        // With its body and headers (its `x-request-id`), as a service's unusable answer.
+        // Read as chat's and a service's unusable answer (one rule: unusable-answer.ts): a gateway
+        // error object in the 200 is that error (its code, Retry-After), any other
+        // `invalid_response`; its body and headers (its `x-request-id`) kept, within
+        // `maxErrorBodyBytes`.
         const message = `The gateway's ${path} answer is not a list of objects with an id`;
-        throw invalidAnswer((text) => this.#transport.redact(text), message, answer);
+        throw unusableAnswer(this.#transport, message, answer);
       }
       events?.answered(data, text);
       return readable.length === listed.length ? listed : readable;

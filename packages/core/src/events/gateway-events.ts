@@ -247,15 +247,27 @@ export interface GatewayHedgeEvent extends GatewayEventBase {
 export type HedgeSkipReason = 'cap' | 'no_free_slot' | 'no_candidate';
 
 /**
- * A hedged call's first attempt had no content after `waitedMs` on `model`, and its hedge was not
- * sent (`reason`). At most once per call, in place of the `hedge` `sent` event.
+ * A hedged call's hedge was due and not sent (`reason`). At most once per call, in place of the
+ * `hedge` `sent` event. Told as it is skipped, naming the first run's attempt then current, which
+ * had no content after `waitedMs` — except a skip with `no_candidate` while the first run waits
+ * between its attempts (no request in flight, so none is slow): the hedge is then due again
+ * `afterMs` after the run's next request, and this skip is told only if no hedge follows, at the
+ * call's end, naming the request the hedge's delay counted from and the wait it had when the
+ * hedge was due.
  */
 export interface GatewayHedgeSkippedEvent extends GatewayEventBase {
   type: 'hedge-skipped';
-  /** The model of the attempt that was slow. */
+  /**
+   * The model of the first run's attempt when the hedge was due; for a `no_candidate` skip between
+   * its attempts, of the request the hedge's delay counted from.
+   */
   model: string;
   reason: HedgeSkipReason;
-  /** How long `model`'s attempt had run without content, measured (as a `hedge`'s `waitedMs`). */
+  /**
+   * How long that attempt had run without content when the hedge was due, measured (as a
+   * `hedge`'s `waitedMs`): 0 when it had not begun (a failover or retry waiting for its slot);
+   * for a `no_candidate` skip between attempts, the time since the request its delay counted from.
+   */
   waitedMs: number;
 }
 

@@ -3,6 +3,7 @@ import { type GatewayError, gatewayFailure, isGatewayServerErrorCode } from '../
 import { clip } from '../errors/escape-control';
 import { redactSecret, redactValue } from '../errors/redact-secret';
 import { responseHeadersOf } from '../errors/response-headers';
+import { keptErrorBody } from './kept-error-body';
 import { parseRetryAfter } from './retry-policy';
 
 interface ErrorContext {
@@ -12,6 +13,11 @@ interface ErrorContext {
   now?: number;
   /** The client's longest acceptable `Retry-After` (a longer one is not retryable). Default 60 s. */
   maxRetryAfterMs?: number;
+  /**
+   * Most bytes of the raw body kept (`maxErrorBodyBytes`; unset: all of `bodyText`): the code and
+   * words are read from the whole, the body kept cut and marked, its data only when kept whole.
+   */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -83,9 +89,10 @@ export function parseErrorResponse(
   bodyText: string,
   context: ErrorContext = {},
 ): GatewayError {
-  const { secret } = context;
+  const { secret, maxBodyBytes } = context;
+  const kept = maxBodyBytes === undefined ? bodyText : keptErrorBody(bodyText, maxBodyBytes);
   // The key in any form (raw, JSON-escaped, URL-encoded, base64) never reaches an error.
-  const body = redactSecret(bodyText, secret);
+  const body = redactSecret(kept, secret);
   // Parsed from the raw text, then redacted: an escaped echo of the key is caught once decoded.
   const parsed = tryParseJson(bodyText);
   const data =
@@ -105,7 +112,7 @@ export function parseErrorResponse(
       type: shape?.type ?? foreign?.type,
       status,
       body,
-      data,
+      data: kept === bodyText ? data : undefined,
       responseHeaders: responseHeadersOf(headers, (text) => redactSecret(text, secret)),
       retryAfterMs,
       requestedModel: context.requestedModel,

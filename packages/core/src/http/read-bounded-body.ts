@@ -5,13 +5,15 @@ import { CallScope } from '../call/call-scope';
  * Reads a body as text, counting the bytes as they arrive (after any decompression by fetch, so a
  * compression bomb is cut while it expands, not after). Past `limit` bytes the body is cancelled:
  * `truncated` is then true and `text` holds the first `limit` bytes (a multi-byte character cut at
- * the edge is replaced by U+FFFD). When `end` ends (a call's scope: its deadline, its caller; or
- * a signal), the read ends at once with the signal's reason: a body that never ends and ignores
- * the abort (a custom `fetch`'s, some runtimes' handlers) cannot hold the call past its deadline.
+ * the edge is replaced by U+FFFD), `bytes` the limit. A `limit` given as a function is asked with
+ * the first bytes that come (an error body's bound depends on what it starts as: answer-errors.ts).
+ * When `end` ends (a call's scope: its deadline, its caller; or a signal), the read ends at once
+ * with the signal's reason: a body that never ends and ignores the abort (a custom `fetch`'s, some
+ * runtimes' handlers) cannot hold the call past its deadline.
  */
 export async function readBoundedBody(
   response: Response,
-  limit: number,
+  limit: number | ((first: Uint8Array) => number),
   end?: CallScope | AbortSignal,
 ): Promise<{ text: string; truncated: boolean; bytes: number }> {
   const body = response.body;
@@ -26,15 +28,17 @@ export async function readBoundedBody(
   // decoder is costly to make, and a non-streaming decode keeps no state between bodies).
   const chunks: Uint8Array[] = [];
   let bytes = 0;
+  let max = typeof limit === 'number' ? limit : Number.POSITIVE_INFINITY;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       signal?.throwIfAborted();
       if (done) break;
-      const left = limit - bytes;
+      if (bytes === 0 && value.byteLength > 0 && typeof limit === 'function') max = limit(value);
+      const left = max - bytes;
       if (value.byteLength > left) {
         chunks.push(value.subarray(0, left));
-        bytes = limit;
+        bytes = max;
         reader.cancel().catch(() => {});
         return { text: decodeAll(chunks, bytes), truncated: true, bytes };
       }

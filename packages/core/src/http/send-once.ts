@@ -22,7 +22,7 @@ export interface SendConfig {
   fetch: typeof fetch;
   apiKey: string;
   maxErrorBodyBytes: number;
-  /** Most bytes of a 2xx JSON body read for the failure it reports (unset: `maxErrorBodyBytes`). */
+  /** Most bytes of a JSON error body read for its failure (unset: `maxErrorBodyBytes`). */
   maxResponseBytes?: number;
   maxRetryAfterMs: number;
   redact: (text: string) => string;
@@ -42,8 +42,8 @@ export interface Sending {
 
 /**
  * Sends one request and returns its 2xx answer (a stream's with its first bytes read), or the
- * error a retry may follow: a gateway error answer (its status mapped, its body read within
- * `maxErrorBodyBytes`), a network error before the first byte, the attempt's own abort. Throws
+ * error a retry may follow: a gateway error answer (its status mapped, its body read within its
+ * bounds: answer-errors.ts), a network error before the first byte, the attempt's own abort. Throws
  * what ends the call at once (the call's own abort, a stream answered with JSON).
  */
 export async function sendOnce(
@@ -81,7 +81,7 @@ export async function sendOnce(
     response,
     { path: spec.path, requestedModel },
     scope,
-    config.maxErrorBodyBytes,
+    config,
     config.apiKey,
     config.maxRetryAfterMs,
   );

@@ -3,7 +3,7 @@
 import type { CallScope } from '../call/call-scope';
 import { describeCause, GatewayError, gatewayFailure, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
-import { readErrorBody } from './answer-errors';
+import { errorBodyLimit, readErrorBody } from './answer-errors';
 import {
   type AnswerStatus,
   type AttemptAnswer,
@@ -132,11 +132,9 @@ async function notAStream(
   const signal = attempt.request.signal ?? attempt.scope.signal;
   // A body that starts as JSON is read within the answer's bound, not the kept body's: its
   // failure's code is read from the whole JSON, so it does not depend on the length of the
-  // server's words (the body kept cut: `reportedInstead`). Any other stops at the kept bound.
-  const { maxErrorBodyBytes, maxResponseBytes = maxErrorBodyBytes } = attempt;
-  const head = chunks.length > 0 ? new TextDecoder().decode(chunks[0]?.subarray(0, 2048)) : '';
-  const limit = /^\s*[[{]/.test(head) ? maxResponseBytes : maxErrorBodyBytes;
-  const text = await readErrorBody(whole, limit, signal).catch(() => '');
+  // server's words (the body kept cut: `reportedInstead`), as an error status's body is.
+  const { maxErrorBodyBytes } = attempt;
+  const text = await readErrorBody(whole, errorBodyLimit(attempt), signal).catch(() => '');
   // (A stall is the attempt's outcome, as before the first bytes; the call's end ends it.)
   const stalled = ownAbort(attempt.request);
   if (stalled) return stalled;

@@ -245,6 +245,7 @@ export class Transport {
       json,
       reportsEnd: via?.reportsEnd !== false,
       maxResponseBytes: this.#config.maxResponseBytes,
+      maxErrorBodyBytes: this.#config.maxErrorBodyBytes,
       redact: this.#redact,
     });
   }

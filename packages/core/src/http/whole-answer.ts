@@ -5,6 +5,7 @@ import { invalidResponse } from '../errors/invalid-response';
 import { responseHeadersOf } from '../errors/response-headers';
 import type { CallEvents } from '../events/call-events';
 import { tooLarge, unreadBody } from './answer-errors';
+import { keptErrorBody } from './kept-error-body';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import type { OpenResponse, RequestSpec } from './request-types';
 import { startsAsEventStream } from './stream-first-bytes';
@@ -25,6 +26,8 @@ interface ReadOptions {
   /** This read reports the call's end (`OpenVia.reportsEnd`). */
   reportsEnd: boolean;
   maxResponseBytes: number;
+  /** Most bytes of a body kept on its error (`maxErrorBodyBytes`): one that is not JSON. */
+  maxErrorBodyBytes: number;
   redact: (text: string) => string;
 }
 
@@ -77,19 +80,33 @@ export async function readWholeAnswer(
       if (reports) events?.answered(data, text);
       return { data, text, headers, status };
     }
-    const kind = bodyKind(headers.get('content-type') ?? '', text);
-    const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON${kind}`, {
-      status,
-      body: options.redact(text),
-      responseHeaders: responseHeadersOf(headers, options.redact),
-      requestedModel: spec.requestedModel,
-      cause,
-    });
+    const error = notJson(spec, { text, headers, status }, options, cause);
     if (reports) events?.failed(error);
     throw error;
   }
   if (reports) events?.answered(data, text);
   return { data, text, headers, status };
+}
+
+/**
+ * `invalid_response` for a whole answer that is not JSON, saying what came; its body kept as an
+ * error answer's is (up to `maxErrorBodyBytes`, the cut marked), the key redacted.
+ */
+function notJson(
+  spec: RequestSpec,
+  answer: { text: string; headers: Headers; status: number },
+  options: ReadOptions,
+  cause: unknown,
+): GatewayError {
+  const { text, headers, status } = answer;
+  const kind = bodyKind(headers.get('content-type') ?? '', text);
+  return invalidResponse(`The gateway's ${spec.path} answer is not valid JSON${kind}`, {
+    status,
+    body: options.redact(keptErrorBody(text, options.maxErrorBodyBytes)),
+    responseHeaders: responseHeadersOf(headers, options.redact),
+    requestedModel: spec.requestedModel,
+    cause,
+  });
 }
 
 /**
