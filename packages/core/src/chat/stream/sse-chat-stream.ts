@@ -132,6 +132,8 @@ export class GatewayChatStream implements ChatStream {
   readonly #finishesTaken = new Set<number>();
   /** `ChatStreamMeta.choices`. */
   readonly #choices: number;
+  /** A stop's decoding of the bytes it had buffered, the call's end after it (`cancel` waits). */
+  #stopping: Promise<void> | undefined;
   /** Stopped after the caller took the finish: the call ends (ok) once the stream is whole. */
   #stoppedAfterFinish = false;
   /**
@@ -657,6 +659,9 @@ export class GatewayChatStream implements ChatStream {
       }),
       reason,
     );
+    // (Resolved once the call ended: its buffered bytes decoded, its `done` told. After the last
+    // finish the call ends ok on its own: the usage read on for the grace is not waited for.)
+    await this.#stopping;
   }
 
   /**
@@ -704,7 +709,7 @@ export class GatewayChatStream implements ChatStream {
     };
     // (Not while a structured answer is checked: its body was decoded to its end already.)
     if (this.#body.buffered && !this.#checking) {
-      void this.#readSliced(() => this.#body.buffered).then(end);
+      this.#stopping = this.#readSliced(() => this.#body.buffered).then(end);
     } else end();
   }
 
