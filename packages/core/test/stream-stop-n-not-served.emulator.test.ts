@@ -82,6 +82,20 @@ describe('n: 2 asked, the server makes one choice', () => {
   });
 });
 
+describe('n: 2, choice 1 begun after choice 0 finished, the caller reading it', () => {
+  it("the caller's abort while choice 1 comes still cuts the call: aborted", async () => {
+    const fed = await fedChatBody({}, content('Hi'), { n: 2 });
+    fed.feed(FINISH);
+    const parts = await readTo(fed.stream, 'finish');
+    fed.feed(other);
+    expect((await parts.next()).value).toMatchObject({ type: 'text-delta', choiceIndex: 1 });
+    fed.abort.abort(new Error('the user left'));
+    expect(await fed.done()).toMatchObject([{ ok: false, error: { code: 'aborted' } }]);
+    expect((await caught<GatewayError>(parts.next())).code).toBe('aborted');
+    await fed.close();
+  });
+});
+
 describe('n: "2" asks for two choices (as a lax server reads it)', () => {
   it("a break at choice 0's finish, choice 1 beginning after it: aborted", async () => {
     const fed = await fedChatBody({}, content('Hi'), { n: '2' as unknown as number });
