@@ -64,18 +64,17 @@ describe('an error a 200 reports, 4 MiB of words', () => {
       name: 'chatStream(), an error event mid-stream',
       answer: () => sse(role, BIG, '[DONE]'),
       call: streamed,
-      event: true,
     },
   ])(
     '$name: keeps its code, a bounded message and a body cut at maxErrorBodyBytes',
-    async ({ answer, call, event }) => {
+    async ({ answer, call }) => {
       for (const limit of [undefined, 1024]) {
         const { client } = await answeredBy(answer, { maxErrorBodyBytes: limit });
         const error = await caught(() => call(client));
         expect(error.code).toBe('provider_protocol_error');
         expect(error.message).toBe(`${'y'.repeat(1000)}…`);
-        // (A stream's decoder keeps the default bound: the client's is not handed to it yet.)
-        const kept = (event ? undefined : limit) ?? 64 * 1024;
+        // (A stream's error event too: its decoder is given the client's bound.)
+        const kept = limit ?? 64 * 1024;
         expect(error.body?.endsWith(cutNote(kept)), error.body?.slice(-120)).toBe(true);
         expect(error.body?.length).toBeLessThanOrEqual(kept + cutNote(kept).length);
         expect(error.data).toBeUndefined();

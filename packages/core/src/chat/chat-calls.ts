@@ -12,6 +12,7 @@ import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/tran
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
+import { asksSeveralChoices } from '../protocol/several-choices';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { countedPerModel } from '../steering/model-inflight';
 import type { SteeredAnswer } from '../steering/run-steered-call';
@@ -211,7 +212,8 @@ export function openChatStream(
       transport.open(spec, opts, via).catch((error: unknown) => {
         throw namingStreamUsage(error, spec);
       }),
-    (answered, req, json) => chatStream(answered, req, opts, json),
+    (answered, req, json, transport) =>
+      chatStream(answered, req, opts, json, transport.maxErrorBodyBytes),
   );
 }
 
@@ -221,6 +223,7 @@ function chatStream(
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
   json: JsonSteering | undefined,
+  maxErrorBodyBytes: number,
 ): ChatStream {
   const open = answered.answer;
   // The header, else (once a chunk names it) the chunks' `model`, else the model sent: the
@@ -239,6 +242,7 @@ function chatStream(
     assemble: opts?.assemble !== false || structuredStream !== undefined,
     rawChunks: opts?.rawChunks === true,
     choices: choicesAsked(req.n),
+    maxErrorBodyBytes,
     silence: answered.silence,
     failed: answered.failed,
     structured: structuredStream?.(route) ?? json?.jsonTextHooks((req.tools ?? []).length > 0),
@@ -246,11 +250,14 @@ function chatStream(
 }
 
 /**
- * The choices a stream's request asked for (`n`): a whole number above 1, else one (no `n`, or one
- * whose count a server may read otherwise: then the choices the stream decodes are all it knows).
+ * The choices a stream's request asked for (`n`), read as `asksSeveralChoices` reads it (one rule):
+ * one unless it may ask for several; then its count as a lax server reads it (`"2"` is 2), at least
+ * two when that is unknown (a server that made one only ends the stream without another: `#stop`).
  */
 function choicesAsked(n: unknown): number {
-  return typeof n === 'number' && Number.isInteger(n) && n > 1 ? n : 1;
+  if (!asksSeveralChoices(n)) return 1;
+  const count = typeof n === 'string' ? Number(n) : n;
+  return typeof count === 'number' && Number.isInteger(count) && count > 2 ? count : 2;
 }
 
 /** The route a call reports: a steered call's hops, else its one model's. */

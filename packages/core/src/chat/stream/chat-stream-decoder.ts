@@ -204,22 +204,28 @@ export class ChatStreamDecoder {
     // An empty event (`data:` alone, a keep-alive some servers send) carries nothing: skipped.
     if (this.#done || data === '') return;
     if (data === '[DONE]') {
-      if (!this.#assembler.hasFinish) throw this.incomplete('done');
-      this.#done = true;
+      this.#onDone();
       return;
     }
-    this.#events++;
     let chunk: unknown;
     try {
       chunk = JSON.parse(data);
     } catch (cause) {
-      if (data.trim() === '') return;
+      // (Read liberally: `[DONE]` with whitespace around it is the end too.)
+      const trimmed = data.trim();
+      if (trimmed === '[DONE]') {
+        this.#onDone();
+        return;
+      }
+      this.#events++;
+      if (trimmed === '') return;
       throw this.#protocolError(
         'The chat stream sent an event that is not valid JSON',
         data,
         cause,
       );
     }
+    this.#events++;
     if (!isJsonObject(chunk)) {
       throw this.#protocolError('The chat stream sent an event that is not a JSON object', data);
     }
@@ -227,6 +233,12 @@ export class ChatStreamDecoder {
     if (chunk.error != null) throw this.#streamError(chunk, data);
     if (this.#raw) this.#queue.push({ type: 'raw', chunk });
     this.#onChunk(chunk, data);
+  }
+
+  /** `[DONE]`: the stream's end, an incomplete one without any finish_reason. */
+  #onDone(): void {
+    if (!this.#assembler.hasFinish) throw this.incomplete('done');
+    this.#done = true;
   }
 
   /** An event typed `event: error`: a failure whatever its data (JSON or the server's words). */

@@ -30,6 +30,8 @@ interface ChatStreamMeta {
    * of them, a choice whose first bytes have not come yet included (`#tookFinish`).
    */
   choices?: number;
+  /** Most bytes of an error event's text kept on its error (the client's `maxErrorBodyBytes`). */
+  maxErrorBodyBytes?: number;
   /**
    * `chunkTimeoutMs`'s clock: restarted by each piece of content decoded (comments and empty
    * chunks do not count); when it runs out the stream fails with its stall. With it the stream is
@@ -116,6 +118,7 @@ export class GatewayChatStream implements ChatStream {
     servedModel: string;
     assemble: boolean;
     rawChunks?: boolean;
+    maxErrorBodyBytes?: number;
   };
   /** `ChatStreamMeta.modelInChunks`, until a chunk named the model. */
   #modelInChunks: boolean;
@@ -129,8 +132,17 @@ export class GatewayChatStream implements ChatStream {
   readonly #finishesTaken = new Set<number>();
   /** `ChatStreamMeta.choices`. */
   readonly #choices: number;
+  /** A stop's decoding of the bytes it had buffered, the call's end after it (`cancel` waits). */
+  #stopping: Promise<void> | undefined;
   /** Stopped after the caller took the finish: the call ends (ok) once the stream is whole. */
   #stoppedAfterFinish = false;
+  /**
+   * A stop after the caller took the finish of every choice begun, choices asked for (`n`) not
+   * begun yet: held while the body is read on (`#readOn`). A server that made fewer (one ignoring
+   * `n`) ends the body without another: the call ends ok. A choice that begins, or the grace run
+   * out first, ends it with this stop's error.
+   */
+  #heldStop: { error: GatewayError; reason: unknown } | undefined;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
   readonly #onCallerAbort: () => void;
 
@@ -142,8 +154,8 @@ export class GatewayChatStream implements ChatStream {
     this.#routed = meta.failed;
     this.#modelInChunks = meta.modelInChunks;
     this.#choices = meta.choices ?? 1;
-    const { requestedModel, servedModel, assemble, rawChunks } = meta;
-    this.#decoding = { requestedModel, servedModel, assemble, rawChunks };
+    const { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes } = meta;
+    this.#decoding = { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes };
     this.#decoder = new ChatStreamDecoder(this.#decoding);
     this.#structured = meta.structured;
     this.#events = meta.structured?.events(this.#decoder) ?? this.#decoder;
@@ -313,7 +325,7 @@ export class GatewayChatStream implements ChatStream {
     // A silence after the finish_reason (the usage, or [DONE], late) ends an answer that is
     // whole: it is finished as it is (without the usage), as a read error after it is.
     this.#silence = silence((error) =>
-      this.#decoder.hasFinish ? this.#finish() : this.#fail(error),
+      this.#decoder.hasFinish ? this.#graceOver() : this.#fail(error),
     );
     this.#silence.start();
     void this.#decodeAhead();
@@ -381,8 +393,20 @@ export class GatewayChatStream implements ChatStream {
   #took(event: ChatStreamEvent): ChatStreamEvent {
     if (event.type !== 'finish') return event;
     this.#finishesTaken.add(event.choiceIndex ?? 0);
-    if (this.#tookFinish) this.#open.scope.leaveCaller();
+    // (Every choice begun finished for the caller: the stream decides what a stop then means.)
+    if (this.#tookBegun) this.#open.scope.leaveCaller();
     return event;
+  }
+
+  /**
+   * The caller took the finish of choice 0 and of every other choice decoded so far (once each: a
+   * finish a server repeats for a choice is no new one to wait for).
+   */
+  get #tookBegun(): boolean {
+    const taken = this.#finishesTaken;
+    if (!taken.has(0)) return false;
+    for (const index of this.#decoder.otherChoices) if (!taken.has(index)) return false;
+    return true;
   }
 
   /**
@@ -393,8 +417,7 @@ export class GatewayChatStream implements ChatStream {
   get #tookFinish(): boolean {
     const taken = this.#finishesTaken;
     if (this.#stoppedAfterFinish) return true;
-    if (!taken.has(0)) return false;
-    for (const index of this.#decoder.otherChoices) if (!taken.has(index)) return false;
+    if (!this.#tookBegun) return false;
     // (Stops at the first choice not finished: bounded by the finishes taken, whatever `n` is.)
     for (let index = 1; index < this.#choices; index++) if (!taken.has(index)) return false;
     return true;
@@ -493,7 +516,7 @@ export class GatewayChatStream implements ChatStream {
    * `#decodeStopped`): the answer is finished as it is, ok.
    */
   #failRead(error: GatewayError): void {
-    if (this.#stoppedAfterFinish) this.#finish();
+    if (this.#stoppedAfterFinish || this.#heldStop) this.#finish();
     else this.#fail(error);
   }
 
@@ -532,6 +555,12 @@ export class GatewayChatStream implements ChatStream {
   /** The stream read to its end; a structured one's answer first checked (`checked`: it passed). */
   #finish(checked?: AssembledChat): void {
     if (this.#state !== 'open') return;
+    const held = this.#heldStop;
+    // (A choice began after a held stop: the stop ends the call, as before its finish.)
+    if (held && !this.#tookBegun) {
+      this.#stopNow(held.error, held.reason);
+      return;
+    }
     if (this.#structured && !checked) {
       // Complete at the gateway: its slot back (not cut) while the answer is checked; ended
       // before its [DONE] (a silence or a stop after the finish), a cut (`#close`).
@@ -547,19 +576,37 @@ export class GatewayChatStream implements ChatStream {
     this.#result = checked ?? this.#decoder.result();
     const rest = this.#events.takeAll()?.reverse() ?? [];
     this.#rest = rest;
-    // (Its last `finish` already taken, or none left, or the caller stopped after taking it: the
-    // call ends now.)
-    this.#endsAt = rest.findIndex((event) => event.type === 'finish');
-    if (this.#endsAt < 0 || this.#stoppedAfterFinish) this.#endsAt = rest.length;
+    // (The caller stopped after taking its last finish: the call ends now.)
+    this.#endsAt = this.#stoppedAfterFinish || held ? rest.length : this.#lastFinishIn(rest);
     this.#close();
     this.#handOut(0);
+  }
+
+  /**
+   * Where in `rest` (last first) the caller takes the last finish it has not taken: one of each
+   * choice with a finish there whose finish it did not take yet (a finish repeated for a choice
+   * already taken is no new one); `rest.length` when none is left: the call ends now.
+   */
+  #lastFinishIn(rest: ChatStreamEvent[]): number {
+    const waiting = new Set<number>();
+    for (const event of rest) {
+      const index = event.type === 'finish' ? (event.choiceIndex ?? 0) : -1;
+      if (index >= 0 && !this.#finishesTaken.has(index)) waiting.add(index);
+    }
+    let at = rest.length;
+    while (waiting.size > 0) {
+      const event = rest[--at]!;
+      if (event.type === 'finish') waiting.delete(event.choiceIndex ?? 0);
+    }
+    return at;
   }
 
   #fail(error: GatewayError): void {
     if (this.#state !== 'open') return;
     if ('failed' in this.#events) this.#events.failed();
     this.#state = 'failed';
-    this.#error = this.#own(error);
+    // (After a held stop, the caller stopped first: its stop is the call's end.)
+    this.#error = this.#own(this.#heldStop?.error ?? error);
     this.#close();
   }
 
@@ -612,6 +659,9 @@ export class GatewayChatStream implements ChatStream {
       }),
       reason,
     );
+    // (Resolved once the call ended: its buffered bytes decoded, its `done` told. After the last
+    // finish the call ends ok on its own: the usage read on for the grace is not waited for.)
+    await this.#stopping;
   }
 
   /**
@@ -628,6 +678,19 @@ export class GatewayChatStream implements ChatStream {
       if (this.#state === 'open') this.#endAfterFinish();
       return;
     }
+    // (A stop held already decides; `whole` after one: `#finish` lets the body go, ending ok.)
+    if (this.#heldStop) return;
+    // (Only choices asked for and not begun are missing: a server may have made fewer.)
+    if (this.#state === 'open' && this.#tookBegun) {
+      this.#heldStop = { error, reason };
+      this.#readOn();
+      return;
+    }
+    this.#stopNow(error, reason);
+  }
+
+  /** `#stop`'s end of the call: its pending events dropped, the buffered bytes decoded (usage). */
+  #stopNow(error: GatewayError, reason: unknown): void {
     this.#state = 'failed';
     this.#error = this.#own(error);
     this.#silence?.stop();
@@ -646,7 +709,7 @@ export class GatewayChatStream implements ChatStream {
     };
     // (Not while a structured answer is checked: its body was decoded to its end already.)
     if (this.#body.buffered && !this.#checking) {
-      void this.#readSliced(() => this.#body.buffered).then(end);
+      this.#stopping = this.#readSliced(() => this.#body.buffered).then(end);
     } else end();
   }
 
@@ -667,11 +730,34 @@ export class GatewayChatStream implements ChatStream {
   #endAfterFinish(): void {
     if (this.#stoppedAfterFinish) return;
     this.#stoppedAfterFinish = true;
-    // (A body that ended is being decoded: `#readRest` ends the call.)
+    this.#readOn();
+  }
+
+  /**
+   * Reads the body on after a stop, for the grace at most (a held stop: until a choice begins).
+   * (A body that ended is being decoded: `#readRest` ends the call.)
+   */
+  #readOn(): void {
     if (this.#restRead) return;
-    const grace = setTimeout(() => this.#finish(), CUT_REQUEST_GRACE_MS);
+    const grace = setTimeout(() => this.#graceOver(), CUT_REQUEST_GRACE_MS);
     (grace as { unref?: () => void }).unref?.();
-    void this.#readSliced(this.#opened).then(() => clearTimeout(grace));
+    void this.#readSliced(this.#readingOn).then(() => {
+      clearTimeout(grace);
+      // (A choice began: the held stop ends the call now.)
+      if (this.#state === 'open') this.#graceOver();
+    });
+  }
+
+  /** Still read on after a stop: open, and no choice began since a held one. */
+  readonly #readingOn = (): boolean =>
+    this.#state === 'open' && (this.#heldStop === undefined || this.#tookBegun);
+
+  /** The read on after a stop (or a silence after the finish) ends with the body not whole. */
+  #graceOver(): void {
+    if (this.#state !== 'open') return;
+    const held = this.#heldStop;
+    if (held) this.#stopNow(held.error, held.reason);
+    else this.#finish();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
