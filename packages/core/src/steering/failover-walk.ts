@@ -611,10 +611,19 @@ export class FailoverWalk {
   #takeFreed(): void {
     if (this.#cooling.length === 0) return;
     const now = monotonicNow();
-    const isFree = ({ error, at }: TimedFailure) => at + (error.retryAfterMs ?? 0) <= now;
+    const last = new Map<string, TimedFailure>();
+    for (const failure of this.#cooling) last.set(failure.model, failure);
+    // A model joins weighed by the retry policy as a round's model is (`#retryRound`): one whose
+    // last failure it never retries (a 400, a refused answer — a hedge's adopted while the round
+    // was pending) is asked no more, as unhedged; its earlier failures do not count then.
+    const maxRetryAfterMs = this.#limits?.maxRetryAfterMs;
+    const isFree = ({ model, error, at }: TimedFailure) =>
+      last.get(model)!.error === error &&
+      isRetryableWithin(error, maxRetryAfterMs) &&
+      at + (error.retryAfterMs ?? 0) <= now;
     const freed = this.#cooling.filter(isFree).map(({ model }) => model);
     if (freed.length === 0) return;
-    this.#cooling = this.#cooling.filter((failure) => !isFree(failure));
+    this.#cooling = this.#cooling.filter((failure) => !freed.includes(failure.model));
     const untried = [...this.#round.slice(this.#index + 1), ...freed].sort(
       (a, b) => this.#listed.indexOf(a) - this.#listed.indexOf(b),
     );
