@@ -90,6 +90,17 @@ function ownFailure(error: GatewayError): GatewayError | undefined {
 /** The key's own limit, the same for every model (failover-reason.ts moves on from none for it). */
 const isKeyLimit = (error: GatewayError) => error.code === 'client_concurrency_exceeded';
 
+/**
+ * A hold of `holdMs` on the key's not-before leaves the held request a fair chance of the deadline
+ * left (`remainingMs`): at least as much time after it as the hold takes. The unhedged call, never
+ * told the key's `Retry-After`, would send at once with all of it; a hold that left the request a
+ * sliver would turn its answer into a `timeout` (rv-9hedge F2). Half the deadline left is a bound
+ * that needs no guess of how long an answer takes.
+ */
+function fairHold(holdMs: number, remainingMs: number): boolean {
+  return remainingMs - holdMs >= holdMs;
+}
+
 /** A hop that failed, with its error (for the message of a call whose every hop failed). */
 export interface FailedHop {
   model: string;
@@ -527,7 +538,8 @@ export class FailoverWalk {
     this.#ended = step === undefined;
     const retries = step !== undefined && 'waitMs' in step;
     // (Only a hedged call's walks share the key's not-before: an unhedged one waits its own.)
-    const held = this.#otherRun === undefined ? undefined : this.#afterKeyFree(step, limits);
+    const held =
+      this.#otherRun === undefined ? undefined : this.#afterKeyFree(step, limits.remainingMs);
     if (held !== undefined) {
       // A move to the next model held back is no retry: the attempt loop counts its wait as one,
       // the walk takes it off (one `maxRetries` for the call, as unhedged).
@@ -548,15 +560,16 @@ export class FailoverWalk {
   /**
    * `step` held back to the key's not-before (`#key`, which either run of a hedged call may have
    * been told), or undefined when it stands as it is: no step (a held back key never turns an end
-   * into a retry), one that waits at least as long already, or one the not-before would not fit —
-   * past the deadline left (`remainingMs`): the step goes on its own schedule, as the unhedged
-   * walk's would, never given up for it. A retry waits until then; a move to the next model (at
-   * once) waits too, told by its `failover` event as the attempt starts (no `retry`: it is none).
+   * into a retry), one that waits at least as long already, or one the not-before would leave too
+   * little of the deadline (`remainingMs`) — less after it than the hold itself (`#fairHold`): the
+   * step goes on its own schedule, as the unhedged walk's would, never given up for it. A retry
+   * waits until then; a move to the next model (at once) waits too, told by its `failover` event
+   * as the attempt starts (no `retry`: it is none).
    */
-  #afterKeyFree(step: NextAttempt, { remainingMs }: { remainingMs: number }): NextAttempt {
+  #afterKeyFree(step: NextAttempt, remainingMs: number): NextAttempt {
     if (step === undefined) return undefined;
     const keyLeftMs = this.#key.freeAt - monotonicNow();
-    if (keyLeftMs <= 0 || keyLeftMs >= remainingMs) return undefined;
+    if (keyLeftMs <= 0 || !fairHold(keyLeftMs, remainingMs)) return undefined;
     if (!('waitMs' in step)) return { waitMs: keyLeftMs, told: true };
     return keyLeftMs <= step.waitMs ? undefined : { ...step, waitMs: keyLeftMs };
   }
