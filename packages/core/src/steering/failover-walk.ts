@@ -90,6 +90,17 @@ function ownFailure(error: GatewayError): GatewayError | undefined {
 /** The key's own limit, the same for every model (failover-reason.ts moves on from none for it). */
 const isKeyLimit = (error: GatewayError) => error.code === 'client_concurrency_exceeded';
 
+/**
+ * A hold of `holdMs` on the key's not-before leaves the held request a fair chance of the deadline
+ * left (`remainingMs`): at least as much time after it as the hold takes. The unhedged call, never
+ * told the key's `Retry-After`, would send at once with all of it; a hold that left the request a
+ * sliver would turn its answer into a `timeout` (rv-9hedge F2). Half the deadline left is a bound
+ * that needs no guess of how long an answer takes.
+ */
+function fairHold(holdMs: number, remainingMs: number): boolean {
+  return remainingMs - holdMs >= holdMs;
+}
+
 /** A hop that failed, with its error (for the message of a call whose every hop failed). */
 export interface FailedHop {
   model: string;
@@ -207,6 +218,14 @@ export class FailoverWalk {
    * the unhedged walk's round would have had them — not a round after it, one more retry.
    */
   #roundPending = false;
+  /**
+   * The key's own limit (`client_concurrency_exceeded`) a hedge that ended on its own was told on
+   * its model (`adoptFailures`): that says nothing of the model, so the unhedged walk, told it
+   * there, retries the same model. The next move of this run on to a later model goes to it first
+   * (its place kept, one retry counted: `#keyRetry`), while a retry is left; else it is weighed
+   * with the round's failures.
+   */
+  #keyLimited: TimedFailure[] = [];
   /** `next` gave no step: the walk ended on its own (it was not cut); nothing is left to take over. */
   #ended = false;
   /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
@@ -276,10 +295,13 @@ export class FailoverWalk {
     this.#takeFreed();
     if (this.#index + 1 < this.#round.length) return true;
     const limits = retry ?? this.#limits;
-    return (
-      limits !== undefined &&
-      this.#retryRound(this.#waits, this.#allowed({ ...limits, remainingMs })) !== undefined
-    );
+    if (limits === undefined) return false;
+    const allowed = this.#allowed({ ...limits, remainingMs });
+    const putsBack = (failure: TimedFailure) => this.#putsBack(failure, this.#waits, allowed);
+    if (this.#keyLimited.some((failure) => putsBack(failure) !== undefined)) {
+      return true;
+    }
+    return this.#retryRound(this.#waits, allowed) !== undefined;
   }
 
   /** The retry limits this walk may use: none for a hedge's one attempt (`WalkPlan.oneAttempt`). */
@@ -459,8 +481,15 @@ export class FailoverWalk {
    */
   adoptFailures(other: FailoverWalk): void {
     if (other === this) return;
+    // (A cut run's, taken over, keep their wait: `takeOver`.)
+    const keyLimited =
+      this.#roundPending || !other.#oneAttempt
+        ? []
+        : other.#roundFailures.filter((failure) => isKeyLimit(failure.error));
+    this.#keyLimited.push(...keyLimited);
+    const failures = other.#roundFailures.filter((failure) => !keyLimited.includes(failure));
     // (A next round fixed already takes them as it walks, once free: not the round after it.)
-    (this.#roundPending ? this.#cooling : this.#roundFailures).push(...other.#roundFailures);
+    (this.#roundPending ? this.#cooling : this.#roundFailures).push(...failures);
     this.#cooling.push(...other.#cooling);
     const adopted = [...other.#roundFailures, ...other.#cooling].map(({ model }) => model);
     this.#listed = [...this.#listed, ...adopted.filter((model) => !this.#listed.includes(model))];
@@ -527,7 +556,8 @@ export class FailoverWalk {
     this.#ended = step === undefined;
     const retries = step !== undefined && 'waitMs' in step;
     // (Only a hedged call's walks share the key's not-before: an unhedged one waits its own.)
-    const held = this.#otherRun === undefined ? undefined : this.#afterKeyFree(step, limits);
+    const held =
+      this.#otherRun === undefined ? undefined : this.#afterKeyFree(step, limits.remainingMs);
     if (held !== undefined) {
       // A move to the next model held back is no retry: the attempt loop counts its wait as one,
       // the walk takes it off (one `maxRetries` for the call, as unhedged).
@@ -548,15 +578,16 @@ export class FailoverWalk {
   /**
    * `step` held back to the key's not-before (`#key`, which either run of a hedged call may have
    * been told), or undefined when it stands as it is: no step (a held back key never turns an end
-   * into a retry), one that waits at least as long already, or one the not-before would not fit —
-   * past the deadline left (`remainingMs`): the step goes on its own schedule, as the unhedged
-   * walk's would, never given up for it. A retry waits until then; a move to the next model (at
-   * once) waits too, told by its `failover` event as the attempt starts (no `retry`: it is none).
+   * into a retry), one that waits at least as long already, or one the not-before would leave too
+   * little of the deadline (`remainingMs`) — less after it than the hold itself (`#fairHold`): the
+   * step goes on its own schedule, as the unhedged walk's would, never given up for it. A retry
+   * waits until then; a move to the next model (at once) waits too, told by its `failover` event
+   * as the attempt starts (no `retry`: it is none).
    */
-  #afterKeyFree(step: NextAttempt, { remainingMs }: { remainingMs: number }): NextAttempt {
+  #afterKeyFree(step: NextAttempt, remainingMs: number): NextAttempt {
     if (step === undefined) return undefined;
     const keyLeftMs = this.#key.freeAt - monotonicNow();
-    if (keyLeftMs <= 0 || keyLeftMs >= remainingMs) return undefined;
+    if (keyLeftMs <= 0 || !fairHold(keyLeftMs, remainingMs)) return undefined;
     if (!('waitMs' in step)) return { waitMs: keyLeftMs, told: true };
     return keyLeftMs <= step.waitMs ? undefined : { ...step, waitMs: keyLeftMs };
   }
@@ -588,14 +619,68 @@ export class FailoverWalk {
     this.#unlisted = undefined;
     this.#roundFailures.push(this.#timed(error));
     this.#takeFreed();
+    const putBack = this.#putBackKeyLimited(waits, limits);
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
       const waitedMs = this.attemptWaitedMs;
       this.#leaving = { from, hop, reason, waitedMs };
-      this.#choose = true;
-      return { now: true };
+      const retried = putBack.get(this.model);
+      this.#choose = retried === undefined;
+      if (retried === undefined) return { now: true };
+      // A retry of the model put back, as the unhedged walk's: its wait, its `retry` event.
+      const { failure, waitMs } = retried;
+      this.#waitingFor = [failure];
+      const step: NextAttempt = { waitMs, failure: failure.error, model: failure.model };
+      if (failure.attempt !== undefined) step.failedAttempt = failure.attempt;
+      return step;
     }
     return this.#nextRound(waits, limits);
+  }
+
+  /**
+   * The models `#keyLimited` holds back in this round, right after the current one in the list's
+   * order, while a retry is left and the key's `Retry-After` is one this call would wait (as the
+   * unhedged walk retries them); the others join the round's failures, weighed when it ends.
+   */
+  #putBackKeyLimited(
+    waits: number,
+    limits: RetryAllowance & { remainingMs: number },
+  ): Map<string, { failure: TimedFailure; waitMs: number }> {
+    const putBack = new Map<string, { failure: TimedFailure; waitMs: number }>();
+    const limited = this.#keyLimited;
+    if (limited.length === 0) return putBack;
+    this.#keyLimited = [];
+    for (const failure of limited) {
+      const waitMs = this.#putsBack(failure, waits, limits);
+      if (waitMs === undefined) this.#roundFailures.push(failure);
+      else putBack.set(failure.model, { failure, waitMs });
+    }
+    const untried = [...putBack.keys(), ...this.#round.slice(this.#index + 1)].sort(
+      (a, b) => this.#listed.indexOf(a) - this.#listed.indexOf(b),
+    );
+    this.#round = [...this.#round.slice(0, this.#index + 1), ...untried];
+    return putBack;
+  }
+
+  /**
+   * The wait before `failure` (`#keyLimited`) is retried in this round, as the retry policy weighs
+   * it with what is left of its `Retry-After`; undefined when it is not (no retry left, a wait
+   * the call would not take).
+   */
+  #putsBack(
+    failure: TimedFailure,
+    waits: number,
+    limits: RetryAllowance & { remainingMs: number },
+  ): number | undefined {
+    // (Only a model the hedge took out of the round, not one this run asks too: the same model.)
+    const { error, at } = failure;
+    if (this.#round.includes(failure.model)) return undefined;
+    if (!isRetryableWithin(error, limits.maxRetryAfterMs)) return undefined;
+    const left =
+      error.retryAfterMs === undefined
+        ? undefined
+        : Math.max(0, at + error.retryAfterMs - monotonicNow());
+    return nextRetryWait({ isRetryable: error.isRetryable, retryAfterMs: left }, waits, limits);
   }
 
   /** The current model's failure `error`, now, in its attempt. */
@@ -611,10 +696,19 @@ export class FailoverWalk {
   #takeFreed(): void {
     if (this.#cooling.length === 0) return;
     const now = monotonicNow();
-    const isFree = ({ error, at }: TimedFailure) => at + (error.retryAfterMs ?? 0) <= now;
+    const last = new Map<string, TimedFailure>();
+    for (const failure of this.#cooling) last.set(failure.model, failure);
+    // A model joins weighed by the retry policy as a round's model is (`#retryRound`): one whose
+    // last failure it never retries (a 400, a refused answer — a hedge's adopted while the round
+    // was pending) is asked no more, as unhedged; its earlier failures do not count then.
+    const maxRetryAfterMs = this.#limits?.maxRetryAfterMs;
+    const isFree = ({ model, error, at }: TimedFailure) =>
+      last.get(model)!.error === error &&
+      isRetryableWithin(error, maxRetryAfterMs) &&
+      at + (error.retryAfterMs ?? 0) <= now;
     const freed = this.#cooling.filter(isFree).map(({ model }) => model);
     if (freed.length === 0) return;
-    this.#cooling = this.#cooling.filter((failure) => !isFree(failure));
+    this.#cooling = this.#cooling.filter((failure) => !freed.includes(failure.model));
     const untried = [...this.#round.slice(this.#index + 1), ...freed].sort(
       (a, b) => this.#listed.indexOf(a) - this.#listed.indexOf(b),
     );
@@ -635,6 +729,7 @@ export class FailoverWalk {
     this.#choose = true;
     this.#deferred.clear();
     this.#roundFailures = [];
+    this.#keyLimited = [];
     this.#cooling = cooling;
     this.#roundPending = true;
     // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
@@ -661,7 +756,7 @@ export class FailoverWalk {
     | undefined {
     if (waits >= limits.maxRetries) return undefined;
     const last = new Map<string, TimedFailure>();
-    for (const failure of [...this.#cooling, ...this.#roundFailures]) {
+    for (const failure of [...this.#cooling, ...this.#keyLimited, ...this.#roundFailures]) {
       last.set(failure.model, failure);
     }
     const now = monotonicNow();
