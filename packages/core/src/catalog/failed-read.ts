@@ -20,3 +20,13 @@ export function failedReadPath(error: unknown): string | undefined {
   const path = (error as Record<symbol, unknown>)[FAILED_READ];
   return typeof path === 'string' ? path : undefined;
 }
+
+/**
+ * `error` marked with `cause`'s path, when the call built `error` (its deadline, its abort) in
+ * place of a catalog read's failure: the read is still the request that failed.
+ */
+export function withFailedRead<T>(error: T, cause: unknown): T {
+  const path = failedReadPath(cause);
+  if (path !== undefined) markFailedRead(error, path);
+  return error;
+}

@@ -4,6 +4,7 @@ import { type CallOptions, checkCallOptions } from '../call/call-options';
 import { scopeOf } from '../call/call-scope';
 import { refusal, type StructuredOutputOptions } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
+import { withFailedRead } from '../catalog/failed-read';
 import { gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { redactOwnKey } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
@@ -348,7 +349,9 @@ async function answerChat<T>(
   try {
     await gateModel(catalog, req.model, needs, lookup, events);
   } catch (cause) {
-    const error = scope.ended ? scope.error({ requestedModel: req.model }) : cause;
+    const error = scope.ended
+      ? withFailedRead(scope.error({ requestedModel: req.model }), cause)
+      : cause;
     scope.dispose();
     events?.failed(error);
     throw error;

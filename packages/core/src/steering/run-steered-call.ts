@@ -10,6 +10,7 @@ import { type CallScope, scopeOf } from '../call/call-scope';
 import type { SilenceClock } from '../call/stall-timer';
 import { MAX_TIMEOUT_MS } from '../call/timer-limit';
 import type { Catalog } from '../catalog/catalog';
+import { withFailedRead } from '../catalog/failed-read';
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { HedgeSkipReason } from '../events/gateway-events';
@@ -345,7 +346,9 @@ async function readAndPlan(input: SteeredCallInput): Promise<PlannedCall> {
     });
     return { input, call, scope, events, plan, walk, breakers, budgetId };
   } catch (cause) {
-    const error = scope.ended ? scope.error({ requestedModel: primary }) : cause;
+    const error = scope.ended
+      ? withFailedRead(scope.error({ requestedModel: primary }), cause)
+      : cause;
     scope.dispose();
     breakers?.release();
     if (isGatewayError(error)) {
