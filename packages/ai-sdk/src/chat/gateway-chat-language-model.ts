@@ -259,6 +259,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     return mapGatewayError(error, {
       url: endpointURL(this.config, readPath ?? ENDPOINTS.chat),
       requestBodyValues: readPath === undefined ? body : undefined,
+      sentKey: this.config.sentKey,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
   }
