@@ -34,8 +34,9 @@ export type GatewayChatOptions = Flat<
     /** This call's `streamUsage` (over the provider's): `false` sends no `stream_options`. */
     streamUsage?: boolean | undefined;
     /**
-     * Sent as `reasoning_effort`, the value as given (over the `reasoning` call option): for values
-     * the model server knows and `reasoning` has not (`'max'` sent as `'max'`, …).
+     * Sent as `reasoning_effort`, the value as given (over the `reasoning` call option and a raw
+     * `reasoning_effort` field): for values the model server knows and `reasoning` has not (`'max'`
+     * sent as `'max'`, …).
      */
     reasoningEffort?: string | undefined;
     /** Sent as `verbosity` (`'low'`, `'medium'`, `'high'`), as `@ai-sdk/openai-compatible` sends it. */

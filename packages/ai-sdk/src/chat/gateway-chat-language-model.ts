@@ -206,8 +206,10 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       ...requestFields(this.modelId, options, tools, extraFields),
       messages: convertToGatewayChatMessages(options.prompt, conversion),
       responseFormat: mapResponseFormat(options.responseFormat, strict),
-      // (A raw `reasoning_effort` field is sent over ai's `reasoning`, as every request field is.)
-      reasoningEffort: extraFields?.reasoning_effort != null ? undefined : reasoningEffort,
+      // Over a raw `reasoning_effort` field (core sets it after the fields), as
+      // @ai-sdk/openai-compatible sets its named one after the raw fields; without either the
+      // raw field is sent.
+      reasoningEffort,
       // `verbosity` is the wire field (over a raw one), as @ai-sdk/openai-compatible sends it.
       extraFields:
         settings.textVerbosity === undefined
