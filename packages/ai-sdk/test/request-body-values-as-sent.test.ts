@@ -6,7 +6,8 @@
  */
 import { APICallError } from '@ai-sdk/provider';
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
-import { generateText, jsonSchema, type ModelMessage, type ToolSet, tool } from 'ai';
+import { wavWithSpeech } from '@infergate/emulator/fixtures';
+import { generateText, jsonSchema, type ModelMessage, type ToolSet, tool, transcribe } from 'ai';
 import { expect, it } from 'vitest';
 import { createGateway } from '../src';
 import { answeringChats } from './providers';
@@ -120,4 +121,29 @@ it("redacts this provider's key pasted as the model id, and no other live client
   expect(tenants).toHaveLength(100);
   expect(body.model).toBe('my/[redacted]');
   expect(body.messages[0]!.content).toBe(text);
+});
+
+it("redacts this provider's key pasted into a transcription's language", async () => {
+  const key = DEFAULT_KEYS.full;
+  const emulator = createEmulator();
+  const busyTranscriptions = createGateway({
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      return request.url.endsWith('/audio/transcriptions') ? busy() : emulator.fetch(request);
+    },
+    apiKey: key,
+    baseURL: 'https://gateway.test/v1',
+  });
+  const failure = await transcribe({
+    model: busyTranscriptions.transcriptionModel(),
+    providerOptions: { infergate: { language: `en-${key}` } },
+    audio: wavWithSpeech('hi', { seconds: 1 }),
+    maxRetries: 0,
+  }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(APICallError.isInstance(failure), String(failure)).toBe(true);
+  expect((failure as APICallError).requestBodyValues).toMatchObject({ language: 'en-[redacted]' });
+  expect(JSON.stringify(failure)).not.toContain(key);
 });
