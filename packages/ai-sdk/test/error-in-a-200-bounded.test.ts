@@ -1,6 +1,6 @@
 /**
  * An error a 200 reports (a whole JSON body, a stream's error event) reaches `generateText` and
- * `streamText` bounded as an error answer's does: 1000 characters of the server's words in the
+ * `streamText` bounded as an error answer's does: 8192 characters of the server's words in the
  * message, the raw body up to `maxErrorBodyBytes` (64 KiB), however long the words are; and a key
  * pasted as the model id is redacted from the request body the `APICallError` keeps.
  */
@@ -27,7 +27,7 @@ function provider(answer: () => Response) {
 function expectBounded(error: unknown): void {
   expect(APICallError.isInstance(error), String(error)).toBe(true);
   const failure = error as APICallError;
-  expect(failure.message).toBe(`${'y'.repeat(1000)}…`);
+  expect(failure.message).toBe(`${'y'.repeat(8192)}…`);
   expect(failure.responseBody?.length).toBeLessThan(KEPT);
   expect(failure.data).toMatchObject({ code: 'provider_protocol_error' });
   expect(JSON.stringify(failure).length).toBeLessThan(3 * KEPT);

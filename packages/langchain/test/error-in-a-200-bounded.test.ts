@@ -1,5 +1,5 @@
 // An error a 200 reports (a whole JSON body, a stream's error event) reaches `invoke` and `stream`
-// bounded as an error answer's does: 1000 characters of the server's words in the message (before
+// bounded as an error answer's does: 8192 characters of the server's words in the message (before
 // LangChain's troubleshooting note), the raw body up to `maxErrorBodyBytes` (64 KiB).
 import { isGatewayError } from '@infergate/core';
 import { caught, emulate, hugeErrorIn200 } from '@infergate/emulator/testing';
@@ -19,8 +19,8 @@ function expectBounded(error: unknown): void {
   expect(isGatewayError(error), String(error)).toBe(true);
   if (!isGatewayError(error)) return;
   expect(error.code).toBe('provider_protocol_error');
-  expect(error.message.startsWith(`${'y'.repeat(1000)}…`)).toBe(true);
-  expect(error.message.length).toBeLessThan(2000);
+  expect(error.message.startsWith(`${'y'.repeat(8192)}…`)).toBe(true);
+  expect(error.message.length).toBeLessThan(9000);
   expect(error.body?.length).toBeLessThan(64 * 1024 + 100);
 }
 

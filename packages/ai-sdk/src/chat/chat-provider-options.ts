@@ -34,8 +34,9 @@ export type GatewayChatOptions = Flat<
     /** This call's `streamUsage` (over the provider's): `false` sends no `stream_options`. */
     streamUsage?: boolean | undefined;
     /**
-     * Sent as `reasoning_effort`, the value as given (over the `reasoning` call option): for values
-     * the model server knows and `reasoning` has not (`'max'` sent as `'max'`, …).
+     * Sent as `reasoning_effort`, the value as given (over the `reasoning` call option and a raw
+     * `reasoning_effort` field): for values the model server knows and `reasoning` has not (`'max'`
+     * sent as `'max'`, …).
      */
     reasoningEffort?: string | undefined;
     /** Sent as `verbosity` (`'low'`, `'medium'`, `'high'`), as `@ai-sdk/openai-compatible` sends it. */
@@ -114,6 +115,9 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
   // running of the tools and its check of the answer (and the call's own value be overridden).
   ['tools', "ai's own: pass `tools` to generateText / streamText (ai runs them)"],
   ['tool_choice', "ai's own: pass `toolChoice` to generateText / streamText"],
+  // OpenAI's older names of the same two: as fields, they would bypass ai's running of the tools too.
+  ['functions', "ai's own: pass `tools` to generateText / streamText (ai runs them)"],
+  ['function_call', "ai's own: pass `toolChoice` to generateText / streamText"],
   ['response_format', "ai's own: pass `output: Output.object({ schema })` or `Output.json()`"],
   // Settings of ours with no request field of that name: snake_case, they would be sent and do
   // nothing (`reasoning_effort` and `verbosity` are wire fields, and core refuses its steering
@@ -144,27 +148,38 @@ export function readChatProviderOptions(
     parseChatCallSettings(providerOptions);
     return { settings: {}, extraFields: undefined };
   }
-  try {
-    // (The provider's key kept out of a refusal, a group's too: `hedge: { [key]: 1 }`.)
-    keyKeptOut(sentKey, () => {
-      refuseNearMisses(
-        given,
-        CALL_SETTINGS,
-        [],
-        'providerOptions.infergate',
-        'call option',
-        ELSEWHERE,
-      );
-      // Core's reader, now: `null` is then refused as a model's setting is, not taken as unset.
-      readSteering(given as SteeringOptions, 'call option');
-    });
-  } catch (error) {
-    // Core names a field by its path in the object it read (`hedge.delayMs`, `fallbackModels[0]`).
-    throw optionRefusal(error, (field) => `providerOptions.infergate.${field}`);
-  }
+  refuseMisplacedOptions(given, 'providerOptions.infergate', sentKey, () =>
+    // Core's reader, now: `null` is then refused as a model's setting is, not taken as unset.
+    readSteering(given as SteeringOptions, 'call option'),
+  );
   const settings = (parseChatCallSettings(providerOptions) ?? {}) as GatewayChatOptions;
   const extraFields = Object.fromEntries(
     Object.entries(given).filter(([name]) => !CALL_SETTINGS.includes(name)),
   );
   return { settings, extraFields };
+}
+
+/**
+ * The one check of a `providerOptions.infergate` object (a call's, a message's or a part's) for
+ * what is no request field: a near miss of a call setting (`fallbackModel`), a provider or model
+ * setting (`timeoutMs`, `circuitBreaker`), `maxRetries`, a field the call sets or ai's own (`tools`,
+ * `functions`). Refused as `InvalidArgumentError` naming the key's path from `where`; `then`
+ * runs under the same refusal (the call's steering reader). A message's own fields (`name`) pass.
+ */
+export function refuseMisplacedOptions(
+  given: object,
+  where: string,
+  sentKey?: () => string | undefined,
+  then?: () => void,
+): void {
+  try {
+    // (The provider's key kept out of a refusal, a group's too: `hedge: { [key]: 1 }`.)
+    keyKeptOut(sentKey, () => {
+      refuseNearMisses(given, CALL_SETTINGS, [], where, 'call option', ELSEWHERE);
+      then?.();
+    });
+  } catch (error) {
+    // Core names a field by its path in the object it read (`hedge.delayMs`, `fallbackModels[0]`).
+    throw optionRefusal(error, (field) => `${where}.${field}`);
+  }
 }

@@ -21,7 +21,7 @@ import {
 } from '@infergate/core';
 import { joinTextParts, mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
-import { CALL_SETTINGS } from './chat-provider-options';
+import { CALL_SETTINGS, refuseMisplacedOptions } from './chat-provider-options';
 import { replayedExtraContent } from './tool-call-metadata';
 
 /**
@@ -43,8 +43,10 @@ import { replayedExtraContent } from './tool-call-metadata';
  */
 export function convertToGatewayChatMessages(
   prompt: LanguageModelV4Prompt,
-  options: { sendReasoning?: boolean } = {},
+  options: { sendReasoning?: boolean; sentKey?: () => string | undefined } = {},
 ): ChatMessage[] {
+  const messageExtras = (providerOptions: SharedV4ProviderOptions | undefined) =>
+    extrasOf(providerOptions, options.sentKey);
   const messages: ChatMessage[] = [];
 
   for (const message of prompt) {
@@ -56,7 +58,7 @@ export function convertToGatewayChatMessages(
         break;
 
       case 'user':
-        messages.push({ role: 'user', content: userContent(message), ...extra });
+        messages.push({ role: 'user', content: userContent(message, options.sentKey), ...extra });
         break;
 
       case 'assistant':
@@ -100,7 +102,10 @@ type MessageOf<Role extends LanguageModelV4Message['role']> = Extract<
  * `joinTextParts`). With image or file parts, or a part carrying `providerOptions.infergate`
  * (a mark a string would lose), an array of content parts.
  */
-function userContent(message: MessageOf<'user'>): string | ChatContentPart[] {
+function userContent(
+  message: MessageOf<'user'>,
+  sentKey?: () => string | undefined,
+): string | ChatContentPart[] {
   const plain = message.content.every(
     (part) => part.type === 'text' && part.providerOptions?.[PROVIDER_OPTIONS_KEY] === undefined,
   );
@@ -108,7 +113,7 @@ function userContent(message: MessageOf<'user'>): string | ChatContentPart[] {
     return joinTextParts(message.content.map((part) => (part.type === 'text' ? part.text : '')));
   }
   return message.content.map((part) => {
-    const extra = messageExtras(part.providerOptions);
+    const extra = extrasOf(part.providerOptions, sentKey);
     if (part.type === 'text') return { type: 'text', text: part.text, ...extra };
     const { detail, ...rest } = extra;
     const imageDetail = typeof detail === 'string' ? detail : undefined;
@@ -170,10 +175,12 @@ function assistantMessage(
 /**
  * A message's (or part's) `providerOptions.infergate`: fields added to it on the wire. A call
  * setting there (`fallbackModels`, `chunkTimeoutMs`, `streamUsage`, …) steers nothing per message
- * and would reach the model server as a message field: refused, as a value that is no object.
+ * and would reach the model server as a message field: refused, as a value that is no object, and
+ * so is what the call's refuses (`timeoutMs`, `fallbackModel`, `tools`: the same check).
  */
-function messageExtras(
+function extrasOf(
   providerOptions: SharedV4ProviderOptions | undefined,
+  sentKey: (() => string | undefined) | undefined,
 ): Record<string, unknown> {
   const given: unknown = providerOptions?.[PROVIDER_OPTIONS_KEY];
   if (given === undefined || given === null) return {};
@@ -191,6 +198,7 @@ function messageExtras(
       message: `${where}.${setting} is a call option, not a message's: give it in the call's providerOptions.${PROVIDER_OPTIONS_KEY}`,
     });
   }
+  refuseMisplacedOptions(given, where, sentKey);
   return { ...given };
 }
 

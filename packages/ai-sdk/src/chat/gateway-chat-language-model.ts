@@ -200,14 +200,16 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     warnings.push(...tools.warnings);
     const reasoningEffort = reasoningEffortOf(options.reasoning, settings, warnings);
 
-    const conversion = { sendReasoning: this.settings.sendReasoning };
+    const conversion = { sendReasoning: this.settings.sendReasoning, sentKey: this.config.sentKey };
     const strict = settings.strictJsonSchema ?? this.settings.strictJsonSchema;
     const body = buildChatRequest({
       ...requestFields(this.modelId, options, tools, extraFields),
       messages: convertToGatewayChatMessages(options.prompt, conversion),
       responseFormat: mapResponseFormat(options.responseFormat, strict),
-      // (A raw `reasoning_effort` field is sent over ai's `reasoning`, as every request field is.)
-      reasoningEffort: extraFields?.reasoning_effort != null ? undefined : reasoningEffort,
+      // Over a raw `reasoning_effort` field (core sets it after the fields), as
+      // @ai-sdk/openai-compatible sets its named one after the raw fields; without either the
+      // raw field is sent.
+      reasoningEffort,
       // `verbosity` is the wire field (over a raw one), as @ai-sdk/openai-compatible sends it.
       extraFields:
         settings.textVerbosity === undefined
@@ -259,6 +261,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     return mapGatewayError(error, {
       url: endpointURL(this.config, readPath ?? ENDPOINTS.chat),
       requestBodyValues: readPath === undefined ? body : undefined,
+      sentKey: this.config.sentKey,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
   }

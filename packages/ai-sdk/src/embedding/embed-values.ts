@@ -258,6 +258,7 @@ function embedFailure(
     mapGatewayError(asCallersValue(error, count, from), {
       url: endpointURL(config, ENDPOINTS.embeddings),
       requestBodyValues: { model: engine.id, input: values, dimensions },
+      sentKey: config.sentKey,
       maxRetryAfterMs: config.maxRetryAfterMs,
       modelType: 'embeddingModel',
     });

@@ -22,6 +22,8 @@ interface GatewayErrorContext {
   url: string;
   /** The request body as sent (never the API key: it travels in a header). */
   requestBodyValues: unknown;
+  /** This provider's key, redacted from `requestBodyValues` (a key pasted as the model id). */
+  sentKey?: () => string | undefined;
   /**
    * The longest `Retry-After` worth waiting for: a 429 asking for longer (or for 60 s or more,
    * which `ai` would not wait) is not retryable, so `ai`'s retry loop (the only one: core makes one
@@ -111,8 +113,7 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     // A key can also sit in the base URL's path (a proxy that routes by key): the URL leaves the
     // process in the error's JSON and logs, as core's own messages do, redacted.
     url: redactKey(context.url),
-    // So can the body's values (a key pasted as the model id): redacted as core's messages are.
-    requestBodyValues: redactValue(context.requestBodyValues, (text) => redactKey(text)),
+    requestBodyValues: sentBody(context),
     statusCode: error.status,
     // Core keeps the error response's headers (retry-after, x-service-model, …) as they came.
     responseHeaders: error.responseHeaders,
@@ -124,6 +125,19 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     isRetryable: isRetryableWithin(error, Math.min(context.maxRetryAfterMs, 59_999)),
     data: gatewayErrorData(error),
   });
+}
+
+/**
+ * The body as sent, with this provider's key redacted where a caller pasted it (the model id, a
+ * fallback's, any string or name): one substring check per string, no other client's key looked
+ * for (a body of megabytes in a process of many tenants: a tenant's key in the user's text is the
+ * user's content), the rest copied as it is.
+ */
+function sentBody({ requestBodyValues: body, sentKey }: GatewayErrorContext): unknown {
+  const key = sentKey?.();
+  if (body === undefined || key === undefined || key.length < 4) return body;
+  // (`redactKey` only on a string that holds the key: rare, the registry's scan paid there alone.)
+  return redactValue(body, (text) => (text.includes(key) ? redactKey(text, key) : text), true);
 }
 
 /** A field core checks as a call's option (`headers`, `timeoutMs`, …): the call gave it. */
@@ -147,6 +161,7 @@ export async function withMappedErrors<T>(
     throw mapGatewayError(error, {
       url: endpointURL(config, path),
       requestBodyValues,
+      sentKey: config.sentKey,
       maxRetryAfterMs: config.maxRetryAfterMs,
     });
   }

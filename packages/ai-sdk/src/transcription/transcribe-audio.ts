@@ -65,6 +65,7 @@ export async function transcribeAudio(
       url: endpointURL(config, ENDPOINTS.transcription),
       // The audio itself is left out of error reports.
       requestBodyValues: { ...request, audio: `<${audioSize(options.audio)} bytes>` },
+      sentKey: config.sentKey,
       maxRetryAfterMs: config.maxRetryAfterMs,
     });
   }

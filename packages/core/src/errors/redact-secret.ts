@@ -248,17 +248,40 @@ export function redactKey(text: string, key?: string): string {
   return out;
 }
 
-/** A deep copy of a JSON-like value with every string redacted (depth-limited, cycle-safe). */
-export function redactValue(value: unknown, redactText: (text: string) => string): unknown {
+/**
+ * A deep copy of a JSON-like value with every string (and property name) redacted; a property
+ * named `__proto__` stays an own data property. By default depth-limited and each object copied
+ * once (a second sight is "[omitted]"): safe for any value, a cause or an error's data. `json`:
+ * a body that was sent as JSON (finite, so no depth limit; an object it holds twice, a schema two
+ * tools share, copied both times); only a true cycle, an object inside itself, is "[omitted]".
+ */
+export function redactValue(
+  value: unknown,
+  redactText: (text: string) => string,
+  json = false,
+): unknown {
+  // Not json: every object seen; json: the objects on the path to the current one.
   const seen = new WeakSet<object>();
   const walk = (node: unknown, depth: number): unknown => {
     if (typeof node === 'string') return redactText(node);
     if (typeof node !== 'object' || node === null) return node;
-    if (depth > 64 || seen.has(node)) return '[omitted]';
+    if ((!json && depth > 64) || seen.has(node)) return '[omitted]';
     seen.add(node);
-    if (Array.isArray(node)) return node.map((item) => walk(item, depth + 1));
-    const copy: Record<string, unknown> = {};
-    for (const [name, item] of Object.entries(node)) copy[redactText(name)] = walk(item, depth + 1);
+    let copy: unknown;
+    if (Array.isArray(node)) copy = node.map((item) => walk(item, depth + 1));
+    else {
+      const fields: Record<string, unknown> = {};
+      for (const [name, item] of Object.entries(node)) {
+        Object.defineProperty(fields, redactText(name), {
+          value: walk(item, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      copy = fields;
+    }
+    if (json) seen.delete(node);
     return copy;
   };
   return walk(value, 0);

@@ -23,9 +23,11 @@ interface ErrorContext {
 /**
  * Most characters of a server's words an error's message quotes (the gateway's or a model
  * server's, from an error answer or a 200's body or event): its raw body keeps the rest, cut at
- * `maxErrorBodyBytes`.
+ * `maxErrorBodyBytes`. Long enough for the gateway's own 400 that lists every problem of a request
+ * (30 problems are ~2,300 characters; the caller fixes its arguments from these words), short
+ * enough that a 4 MiB error object does not make a 4 MiB message.
  */
-const MAX_WORDS = 1000;
+const MAX_WORDS = 8192;
 
 function tryParseJson(text: string): unknown {
   try {
