@@ -62,7 +62,7 @@ describe('a 429 model_busy whose message is 300 KiB', () => {
       status: 429,
       retryAfterMs: 1000,
       isRetryable: true,
-      message: `${'z'.repeat(1000)}…`,
+      message: `${'z'.repeat(8192)}…`,
     });
     const kept = 64 * 1024;
     expect(error.body?.endsWith(cutNote(kept)), error.body?.slice(-120)).toBe(true);
