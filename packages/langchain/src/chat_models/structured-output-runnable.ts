@@ -70,16 +70,14 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
     ? {
         schema: definition.parameters,
         jsonSchema: definition.parameters,
-        config: { ...parts.config, name: parts.config?.name ?? definition.name },
+        config: { ...parts.config, name: nonBlank(parts.config?.name) ?? definition.name },
       }
     : parts;
-  // The schema's title names it, else LangChain's default, `extract` (a blank title names nothing).
+  // A config name, else the schema's title, else LangChain's default, `extract` (a blank name or
+  // title names nothing, as core reads a blank name: not given).
   // Core's rule alone decides how a name is sent: "Movie review" as `Movie_review`.
-  const title =
-    typeof jsonSchema.title === 'string' && jsonSchema.title.trim() !== ''
-      ? jsonSchema.title
-      : undefined;
-  const name = config?.name ?? title ?? 'extract';
+  const title = nonBlank(jsonSchema.title);
+  const name = nonBlank(config?.name) ?? title ?? 'extract';
   const description = getSchemaDescription(schema as Record<string, unknown>);
   // What LangSmith shows as the structured-output format of the run: the schema as LangChain's
   // `toJsonSchema` writes it (what its standard tests compare), not the copy sent to the gateway.
@@ -248,4 +246,9 @@ function functionDefinition(
       ? { ...parameters, description }
       : (parameters as Record<string, unknown>);
   return { name, parameters: withDescription };
+}
+
+/** `name` unless it is blank (empty or only spaces), which names nothing. */
+function nonBlank(name: unknown): string | undefined {
+  return typeof name === 'string' && name.trim() !== '' ? name : undefined;
 }
