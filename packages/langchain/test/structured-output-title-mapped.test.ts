@@ -33,4 +33,15 @@ describe('withStructuredOutput of a zod schema titled "Movie review"', () => {
     await chat.withStructuredOutput(Review.meta({ title: ' ' })).invoke(prompt);
     expect(bodies[0]).toMatchObject({ response_format: { json_schema: { name: 'extract' } } });
   });
+
+  it('a blank config name names nothing either: the title, else "extract" (core reads blank as not given)', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const chat = new GatewayChatModel({ ...connection, model: 'community/json-schema' });
+    await chat.withStructuredOutput(Review, { name: '  ' }).invoke(prompt);
+    await chat.withStructuredOutput(Review.meta({ title: '' }), { name: '' }).invoke(prompt);
+    expect(bodies.map((body) => body.response_format)).toMatchObject([
+      { json_schema: { name: 'Movie_review' } },
+      { json_schema: { name: 'extract' } },
+    ]);
+  });
 });

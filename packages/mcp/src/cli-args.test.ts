@@ -100,6 +100,37 @@ describe('parseCli', () => {
     }
   });
 
+  it('refuses a --redis value that is no redis:// URL by its length, never printing it (it may hold a password)', () => {
+    const form =
+      'must be a URL redis://HOST:PORT (rediss://HOST:PORT for TLS, USER:PASSWORD@ before HOST for an ACL user)';
+    for (const value of [
+      'b5f0c1e2d3a4958677889900aabbccdd',
+      'redis//:hunter2pw@cache:6379',
+      'x:hunter2pw',
+    ]) {
+      const error = (() => {
+        try {
+          parseCli([`--redis=${value}`], {});
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toEqual(
+        new CliUsageError(
+          `--redis ${form}, got a value of ${value.length} characters (not shown: it may hold a password)`,
+        ),
+      );
+    }
+    expect(() => parseCli([], { INFERGATE_REDIS_URL: 'hunter2pw' })).toThrow(
+      new CliUsageError(
+        `INFERGATE_REDIS_URL ${form}, got a value of 9 characters (not shown: it may hold a password)`,
+      ),
+    );
+    expect(parseCli(['--redis', 'rediss://u:p@cache:6380'], {})).toMatchObject({
+      options: { redisUrl: 'rediss://u:p@cache:6380' },
+    });
+  });
+
   it('holds the token to the rule startHttpServer holds its token option to, naming where it came from', () => {
     const padded = ' a-long-enough-token ';
     expect(() => parseCli(['--http', '--token', padded], {})).toThrow(

@@ -213,6 +213,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
     const source = values.token === undefined ? 'INFERGATE_MCP_TOKEN' : '--token';
     throw new CliUsageError(`${source} ${tokenFault}`);
   }
+  const redisUrl = values.redis ?? envSetting(env, 'INFERGATE_REDIS_URL');
+  if (redisUrl !== undefined) {
+    checkRedisUrlForm(redisUrl, values.redis === undefined ? 'INFERGATE_REDIS_URL' : '--redis');
+  }
   return {
     kind: 'run',
     options: {
@@ -225,13 +229,31 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
       roots: values.root?.length ? values.root : [process.cwd()],
       allowUrls: !values['no-urls'],
       allowPrivateUrls: values['allow-private-urls'] ?? false,
-      redisUrl: values.redis ?? envSetting(env, 'INFERGATE_REDIS_URL'),
+      redisUrl,
       baseURL: values['base-url'],
       apiKey: values['api-key'],
       catalogRefreshMs: integer('--catalog-refresh', values['catalog-refresh'], 60, 86_400) * 1000,
       timeouts: timeoutsOf(values),
     },
   };
+}
+
+/**
+ * A `--redis` value that is no redis:// or rediss:// URL is refused here by its length alone: it
+ * may be a password put in the wrong place, and only a URL's password can be masked in the
+ * messages that name the Redis later (@infergate/redis then checks the rest of the URL).
+ */
+function checkRedisUrlForm(url: string, source: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol === 'redis:' || protocol === 'rediss:') return;
+  throw new CliUsageError(
+    `${source} must be a URL redis://HOST:PORT (rediss://HOST:PORT for TLS, USER:PASSWORD@ before HOST for an ACL user), got a value of ${url.length} characters (not shown: it may hold a password)`,
+  );
 }
 
 function timeoutsOf(values: Record<string, unknown>): TimeoutOptions {

@@ -42,19 +42,18 @@ const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
  * ("Movie review") is mapped, not refused: accents dropped ("Café" → `Cafe`), each run of other
  * characters one `_`, cut at 64; one with no letter or digit left is sent as the default. The
  * mapping is the same on every hop, so the forced tool's call is read back by the same name.
- * Refused before sending: a name that is not a string, or an empty one (nothing to map).
+ * A blank name (empty, or only spaces) counts as not given: the default, as LangChain's and MCP's
+ * adapters treat a blank title. Refused before sending: a name that is not a string.
  */
 export function schemaName(given: StructuredOutputSchema, field = 'structuredOutput.name'): string {
-  const name: unknown = given.name ?? DEFAULT_SCHEMA_NAME;
+  const name: unknown =
+    typeof given.name === 'string' && given.name.trim() === '' ? undefined : given.name;
+  if (name === undefined || name === null) return DEFAULT_SCHEMA_NAME;
   if (typeof name === 'string' && NAME_PATTERN.test(name)) return name;
-  if (typeof name !== 'string' || name.trim() === '') {
-    const got =
-      typeof name === 'string'
-        ? `${JSON.stringify(name.slice(0, 70))} (${name.length} characters)`
-        : typeof name;
+  if (typeof name !== 'string') {
     throw invalidRequest(
       field,
-      `must be a non-empty string (the name the model sees; sent as letters, digits, "_" and "-"), got ${got}`,
+      `must be a string (the name the model sees; sent as letters, digits, "_" and "-"), got ${typeof name}`,
     );
   }
   const mapped = name

@@ -47,10 +47,13 @@ export class GatewayStructuredOutputParser<
 
   lc_namespace = ['infergate', 'output_parsers'];
   readonly #model: string;
+  readonly #standard: unknown;
 
-  constructor(fields: { model: string }) {
+  /** `standard`: the Standard Schema (zod) core checked with, to name an unchecked answer's issues. */
+  constructor(fields: { model: string; standard?: unknown }) {
     super();
     this.#model = fields.model;
+    this.#standard = fields.standard;
   }
 
   /** While streaming: the object read so far (not checked yet), or undefined. */
@@ -69,7 +72,26 @@ export class GatewayStructuredOutputParser<
     const message = (generations[0] as ChatGeneration | undefined)?.message;
     const kwargs = message?.additional_kwargs;
     if (kwargs !== undefined && 'parsed' in kwargs) return kwargs.parsed as RunOutput;
-    return this.parse(generations[0]?.text ?? '');
+    const text = generations[0]?.text ?? '';
+    const value = await this.parse(text);
+    if (message !== undefined && failedCheck(message)) throw await this.#refused(text, value);
+    return value;
+  }
+
+  /**
+   * The answer core handed on after it failed the check (`lastAnswer: 'returned'`, asked with
+   * `includeRaw`): refused here, as LangChain's parser refuses an answer off the schema. Its
+   * issues are the Standard Schema's when one was given (core's check is then that schema's);
+   * a JSON Schema's are core's, which hands none on with the answer.
+   */
+  async #refused(text: string, value: unknown): Promise<OutputParserException> {
+    const issues = await standardIssues(this.#standard, value);
+    const first = issues[0] === undefined ? '' : `: ${issues[0]}`;
+    return new OutputParserException(
+      `${this.#model} answered structured output that fails its schema${first}`,
+      text,
+      issues.length > 0 ? issues.slice(0, ISSUES_OBSERVED).join('\n') : undefined,
+    );
   }
 
   /** Text alone (no message core made): the JSON as sent. */
@@ -109,4 +131,33 @@ export class GatewayStructuredOutputParser<
     const final = await this.parseResult([{ message: whole, text: whole.text }]);
     if (JSON.stringify(final) !== JSON.stringify(last)) yield final;
   }
+}
+
+/** Issues written into an exception's `observation`, as for core's refusal. */
+const ISSUES_OBSERVED = 10;
+
+/** Whether core handed the answer on unchecked: its answering hop says the check failed. */
+function failedCheck(message: BaseMessage): boolean {
+  const route = (message.response_metadata as Record<string, unknown> | undefined)?.route as
+    | { hops?: { outcome?: string; structured?: { checked?: boolean } }[] }
+    | undefined;
+  const hop = route?.hops?.findLast((step) => step.outcome === 'answered');
+  return hop?.structured?.checked === false;
+}
+
+type StandardResult = { issues?: readonly { message: string; path?: readonly unknown[] }[] };
+
+/** `value`'s issues by `standard` (a Standard Schema), as `path: message`; none without one. */
+async function standardIssues(standard: unknown, value: unknown): Promise<string[]> {
+  const check = (
+    standard as { '~standard'?: { validate?: (v: unknown) => unknown } } | undefined
+  )?.['~standard']?.validate;
+  if (typeof check !== 'function') return [];
+  const result = (await check(value)) as StandardResult;
+  return (result.issues ?? []).map(({ message, path }) => {
+    const at = (path ?? []).map((key) =>
+      typeof key === 'object' && key !== null ? String((key as { key: unknown }).key) : String(key),
+    );
+    return at.length > 0 ? `${at.join('.')}: ${message}` : message;
+  });
 }

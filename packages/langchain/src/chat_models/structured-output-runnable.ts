@@ -8,7 +8,12 @@ import type {
 } from '@langchain/core/language_models/base';
 import { assembleStructuredOutputPipeline } from '@langchain/core/language_models/structured_output';
 import { AIMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
-import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
+import {
+  Runnable,
+  type RunnableConfig,
+  RunnableLambda,
+  RunnableSequence,
+} from '@langchain/core/runnables';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { isSerializableSchema, isStandardSchema } from '@langchain/core/utils/standard_schema';
@@ -45,6 +50,7 @@ export interface StructuredOutputParts {
 interface StructuredOutputOption {
   methods?: readonly StructuredOutputMethod[];
   standard?: unknown;
+  lastAnswer?: 'checked' | 'returned';
 }
 
 /**
@@ -64,16 +70,14 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
     ? {
         schema: definition.parameters,
         jsonSchema: definition.parameters,
-        config: { ...parts.config, name: parts.config?.name ?? definition.name },
+        config: { ...parts.config, name: nonBlank(parts.config?.name) ?? definition.name },
       }
     : parts;
-  // The schema's title names it, else LangChain's default, `extract` (a blank title names nothing).
+  // A config name, else the schema's title, else LangChain's default, `extract` (a blank name or
+  // title names nothing, as core reads a blank name: not given).
   // Core's rule alone decides how a name is sent: "Movie review" as `Movie_review`.
-  const title =
-    typeof jsonSchema.title === 'string' && jsonSchema.title.trim() !== ''
-      ? jsonSchema.title
-      : undefined;
-  const name = config?.name ?? title ?? 'extract';
+  const title = nonBlank(jsonSchema.title);
+  const name = nonBlank(config?.name) ?? title ?? 'extract';
   const description = getSchemaDescription(schema as Record<string, unknown>);
   // What LangSmith shows as the structured-output format of the run: the schema as LangChain's
   // `toJsonSchema` writes it (what its standard tests compare), not the copy sent to the gateway.
@@ -94,18 +98,21 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
       schema: traced,
     },
   });
-  const parser = new GatewayStructuredOutputParser<RunOutput>({ model: model.model });
-  const pipeline = assembleStructuredOutputPipeline(
-    llm,
-    parser,
-    config?.includeRaw ?? false,
-    config?.includeRaw ? 'StructuredOutputRunnable' : 'StructuredOutput',
-  ) as StructuredOutputRunnable<RunOutput>;
   // Zod (3.24+ and 4) and other Standard Schemas check the answer in core: its output is the value.
   const standard = isInteropZodSchema(schema) || isStandardSchema(schema) ? schema : undefined;
+  const parser = new GatewayStructuredOutputParser<RunOutput>({ model: model.model, standard });
+  const pipeline = (
+    config?.includeRaw
+      ? withRaw(llm, parser).withConfig({ runName: 'StructuredOutputRunnable' })
+      : assembleStructuredOutputPipeline(llm, parser, false, 'StructuredOutput')
+  ) as StructuredOutputRunnable<RunOutput>;
+  // With `includeRaw`, the last model's answer that fails the check is handed on (core still
+  // moves on from every earlier one): the model's run ends with it (its tokens reach the
+  // callbacks, as `ChatOpenAI`'s do) and the parser refuses it, `parsed` then null.
   const option: StructuredOutputOption = {
     ...(parts.methods ? { methods: parts.methods } : {}),
     ...(standard ? { standard } : {}),
+    ...(config?.includeRaw ? { lastAnswer: 'returned' as const } : {}),
   };
   return new StructuredOutputCall(pipeline, option, config?.includeRaw === true);
 }
@@ -161,10 +168,9 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
 
   /**
    * A failed call: LangChain's `OutputParserException` for core's `invalid_structured_output`,
-   * any other error as it is. With `includeRaw`, an answer that failed the schema is LangChain's
-   * contract instead (`assembleStructuredOutputPipeline`: `parsed` falls back to null, as
-   * `ChatOpenAI` gives): `{ raw, parsed: null, parsingError }`. Core has already moved on to the
-   * next listed model on such an answer; this is the last model's, the one that ended the call.
+   * any other error as it is. With `includeRaw` core hands the last answer on and the parser
+   * refuses it (`withRaw`); a call that asks `structuredOutput.lastAnswer: 'checked'` itself gets
+   * the same `{ raw, parsed: null, parsingError }` from core's refusal here (its model run failed).
    */
   #failed(error: unknown): RunOutput {
     const exception = structuredOutputParserError(error);
@@ -187,6 +193,21 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
       structuredOutput: { ...this.#option, ...call },
     } as Partial<RunnableConfig>;
   }
+}
+
+/**
+ * `{ raw, parsed }`, as LangChain's `assembleStructuredOutputPipeline` makes it for `includeRaw`
+ * (`parsed` null when the parser refuses the answer), with the refusal kept as `parsingError`.
+ */
+function withRaw(llm: Runnable<BaseLanguageModelInput, AIMessageChunk>, parser: Runnable) {
+  const parse = RunnableLambda.from(async (input: { raw: BaseMessage }, config) => {
+    try {
+      return { raw: input.raw, parsed: await parser.invoke(input.raw, config) };
+    } catch (parsingError) {
+      return { raw: input.raw, parsed: null, parsingError };
+    }
+  });
+  return RunnableSequence.from([{ raw: llm }, parse]);
 }
 
 /**
@@ -225,4 +246,9 @@ function functionDefinition(
       ? { ...parameters, description }
       : (parameters as Record<string, unknown>);
   return { name, parameters: withDescription };
+}
+
+/** `name` unless it is blank (empty or only spaces), which names nothing. */
+function nonBlank(name: unknown): string | undefined {
+  return typeof name === 'string' && name.trim() !== '' ? name : undefined;
 }

@@ -34,7 +34,8 @@ export type TranslatorInput = string | Document | BaseMessage;
 
 /**
  * A Runnable that translates with the gateway's translation service: a string gives a string,
- * a Document gives a Document (metadata kept, plus `source_language` / `target_language`), a
+ * a Document gives a Document (metadata kept, `language` set to the target, plus
+ * `source_language` / `target_language`), a
  * message (`model.pipe(translator)`) gives its text translated. Anything else is refused with a
  * GatewayError `invalid_request_error`, before anything is sent.
  * Text over the service's 4096-byte limit is split at paragraph or sentence boundaries and the
@@ -113,8 +114,11 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     if (!document) return result.text;
     return new Document({
       pageContent: result.text,
+      // `language` is the text's, now the target's (a transcript's was the speech's, which is
+      // the source's then): labelled as the transcript loader labels its translated text.
       metadata: {
         ...document.metadata,
+        language: this.targetLanguage,
         ...(result.sourceLanguage ? { source_language: result.sourceLanguage } : {}),
         target_language: this.targetLanguage,
       },

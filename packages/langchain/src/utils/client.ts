@@ -5,7 +5,12 @@ import {
   type GatewayClient,
   type GatewayClientOptions,
 } from '@infergate/core';
-import { normalizeBaseURL, withSettingNames } from '@infergate/core/internal';
+import {
+  CALL_OPTIONS,
+  normalizeBaseURL,
+  readNumber,
+  withSettingNames,
+} from '@infergate/core/internal';
 import { configurationError } from './errors';
 
 /** The client's hooks: given beside a shared client, they are refused. */
@@ -84,6 +89,7 @@ export function resolveClient(
   fields: GatewayConnectionFields & ClientTuning,
   where: string,
 ): GatewayClient {
+  checkTuning(fields, where);
   if (fields.client) {
     // One rule for the hooks: they belong to the client that makes the calls.
     const field = HOOK_FIELDS.find((key) => fields[key] !== undefined);
@@ -126,6 +132,20 @@ export function resolveClient(
       { where, baseURL: 'baseURL', apiKey: 'apiKey' },
     ),
   );
+}
+
+/**
+ * `timeout` and `maxRetries` by core's rules for a call's (they are handed to each call), refused
+ * as the object is made, naming the field as written: with a shared client no client checks them,
+ * and each call would fail on a `timeoutMs (call option)` the user never wrote.
+ */
+function checkTuning(fields: ClientTuning, where: string): void {
+  const place = `${where.replace(/^new /, '')} option` as const;
+  const { timeout, maxRetries } = fields;
+  if (timeout !== undefined) readNumber(timeout, CALL_OPTIONS.fields.timeoutMs, 'timeout', place);
+  if (maxRetries !== undefined) {
+    readNumber(maxRetries, CALL_OPTIONS.fields.maxRetries, 'maxRetries', place);
+  }
 }
 
 /**
