@@ -218,14 +218,6 @@ export class FailoverWalk {
    * the unhedged walk's round would have had them — not a round after it, one more retry.
    */
   #roundPending = false;
-  /**
-   * The key's own limit (`client_concurrency_exceeded`) a hedge that ended on its own was told on
-   * its model (`adoptFailures`): that says nothing of the model, so the unhedged walk, told it
-   * there, retries the same model. The next move of this run on to a later model goes to it first
-   * (its place kept, one retry counted: `#keyRetry`), while a retry is left; else it is weighed
-   * with the round's failures.
-   */
-  #keyLimited: TimedFailure[] = [];
   /** `next` gave no step: the walk ended on its own (it was not cut); nothing is left to take over. */
   #ended = false;
   /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
@@ -295,13 +287,10 @@ export class FailoverWalk {
     this.#takeFreed();
     if (this.#index + 1 < this.#round.length) return true;
     const limits = retry ?? this.#limits;
-    if (limits === undefined) return false;
-    const allowed = this.#allowed({ ...limits, remainingMs });
-    const putsBack = (failure: TimedFailure) => this.#putsBack(failure, this.#waits, allowed);
-    if (this.#keyLimited.some((failure) => putsBack(failure) !== undefined)) {
-      return true;
-    }
-    return this.#retryRound(this.#waits, allowed) !== undefined;
+    return (
+      limits !== undefined &&
+      this.#retryRound(this.#waits, this.#allowed({ ...limits, remainingMs })) !== undefined
+    );
   }
 
   /** The retry limits this walk may use: none for a hedge's one attempt (`WalkPlan.oneAttempt`). */
@@ -481,15 +470,8 @@ export class FailoverWalk {
    */
   adoptFailures(other: FailoverWalk): void {
     if (other === this) return;
-    // (A cut run's, taken over, keep their wait: `takeOver`.)
-    const keyLimited =
-      this.#roundPending || !other.#oneAttempt
-        ? []
-        : other.#roundFailures.filter((failure) => isKeyLimit(failure.error));
-    this.#keyLimited.push(...keyLimited);
-    const failures = other.#roundFailures.filter((failure) => !keyLimited.includes(failure));
     // (A next round fixed already takes them as it walks, once free: not the round after it.)
-    (this.#roundPending ? this.#cooling : this.#roundFailures).push(...failures);
+    (this.#roundPending ? this.#cooling : this.#roundFailures).push(...other.#roundFailures);
     this.#cooling.push(...other.#cooling);
     const adopted = [...other.#roundFailures, ...other.#cooling].map(({ model }) => model);
     this.#listed = [...this.#listed, ...adopted.filter((model) => !this.#listed.includes(model))];
@@ -619,68 +601,14 @@ export class FailoverWalk {
     this.#unlisted = undefined;
     this.#roundFailures.push(this.#timed(error));
     this.#takeFreed();
-    const putBack = this.#putBackKeyLimited(waits, limits);
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
       const waitedMs = this.attemptWaitedMs;
       this.#leaving = { from, hop, reason, waitedMs };
-      const retried = putBack.get(this.model);
-      this.#choose = retried === undefined;
-      if (retried === undefined) return { now: true };
-      // A retry of the model put back, as the unhedged walk's: its wait, its `retry` event.
-      const { failure, waitMs } = retried;
-      this.#waitingFor = [failure];
-      const step: NextAttempt = { waitMs, failure: failure.error, model: failure.model };
-      if (failure.attempt !== undefined) step.failedAttempt = failure.attempt;
-      return step;
+      this.#choose = true;
+      return { now: true };
     }
     return this.#nextRound(waits, limits);
-  }
-
-  /**
-   * The models `#keyLimited` holds back in this round, right after the current one in the list's
-   * order, while a retry is left and the key's `Retry-After` is one this call would wait (as the
-   * unhedged walk retries them); the others join the round's failures, weighed when it ends.
-   */
-  #putBackKeyLimited(
-    waits: number,
-    limits: RetryAllowance & { remainingMs: number },
-  ): Map<string, { failure: TimedFailure; waitMs: number }> {
-    const putBack = new Map<string, { failure: TimedFailure; waitMs: number }>();
-    const limited = this.#keyLimited;
-    if (limited.length === 0) return putBack;
-    this.#keyLimited = [];
-    for (const failure of limited) {
-      const waitMs = this.#putsBack(failure, waits, limits);
-      if (waitMs === undefined) this.#roundFailures.push(failure);
-      else putBack.set(failure.model, { failure, waitMs });
-    }
-    const untried = [...putBack.keys(), ...this.#round.slice(this.#index + 1)].sort(
-      (a, b) => this.#listed.indexOf(a) - this.#listed.indexOf(b),
-    );
-    this.#round = [...this.#round.slice(0, this.#index + 1), ...untried];
-    return putBack;
-  }
-
-  /**
-   * The wait before `failure` (`#keyLimited`) is retried in this round, as the retry policy weighs
-   * it with what is left of its `Retry-After`; undefined when it is not (no retry left, a wait
-   * the call would not take).
-   */
-  #putsBack(
-    failure: TimedFailure,
-    waits: number,
-    limits: RetryAllowance & { remainingMs: number },
-  ): number | undefined {
-    // (Only a model the hedge took out of the round, not one this run asks too: the same model.)
-    const { error, at } = failure;
-    if (this.#round.includes(failure.model)) return undefined;
-    if (!isRetryableWithin(error, limits.maxRetryAfterMs)) return undefined;
-    const left =
-      error.retryAfterMs === undefined
-        ? undefined
-        : Math.max(0, at + error.retryAfterMs - monotonicNow());
-    return nextRetryWait({ isRetryable: error.isRetryable, retryAfterMs: left }, waits, limits);
   }
 
   /** The current model's failure `error`, now, in its attempt. */
@@ -729,7 +657,6 @@ export class FailoverWalk {
     this.#choose = true;
     this.#deferred.clear();
     this.#roundFailures = [];
-    this.#keyLimited = [];
     this.#cooling = cooling;
     this.#roundPending = true;
     // (The `retry` event names the failure retried first, not the last one: a refusal, say.)
@@ -756,7 +683,7 @@ export class FailoverWalk {
     | undefined {
     if (waits >= limits.maxRetries) return undefined;
     const last = new Map<string, TimedFailure>();
-    for (const failure of [...this.#cooling, ...this.#keyLimited, ...this.#roundFailures]) {
+    for (const failure of [...this.#cooling, ...this.#roundFailures]) {
       last.set(failure.model, failure);
     }
     const now = monotonicNow();
