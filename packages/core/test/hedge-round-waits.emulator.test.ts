@@ -145,7 +145,7 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
       faultA: FaultRule['fault'];
       retryAfter: number;
       fallbacks: string[];
-      options?: { maxRetryAfterMs?: number; timeoutMs?: number; maxRetries?: number };
+      options?: { maxRetryAfterMs?: number; timeoutMs?: number };
     }) {
       const started = await hedged({
         fallbacks: setup.fallbacks,
@@ -182,13 +182,11 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
       expect(only(events, 'retry')).toMatchObject([{ model: FIRST, reason: 'upstream_error' }]);
     });
 
-    it("holds the first run's next model too (R1): with no retry left, the move after the key's wait", async () => {
-      // (With a retry left, HEDGE keeps its place and is retried: hedge-key-limit-keeps-model-place.)
+    it("holds the first run's next model too (R1), as the unhedged call waits it out", async () => {
       const { asked, events } = await hedgeToldKeyLimit({
         faultA: 'service_unavailable',
         retryAfter: 1,
         fallbacks: [HEDGE, NEXT],
-        options: { maxRetries: 0 },
       });
       expect(asked).toEqual([`0 ${FIRST}`, `30 ${HEDGE}`, `1030 ${NEXT}`]);
       // A move to the next model held back is no retry: no `retry` event, none counted.

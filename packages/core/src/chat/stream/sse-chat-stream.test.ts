@@ -297,8 +297,10 @@ describe('several readers of one stream (each event once, none left waiting)', (
       stream.readBatch(),
     ];
     await fed.untilReadersDrained();
+    // (Read before the cancel: it resolves once the call ended, the readers rejected by then.)
+    const settled = outcomes(readers);
     await stream.cancel('stop');
-    const results = await outcomes(readers);
+    const results = await settled;
     // The iterator may have taken the buffered events and be waiting: it rejects like the rest.
     expect(new Set(results.filter((r) => r !== 'other'))).toEqual(new Set(['aborted']));
     // (A cut request's slot comes back once the gateway can have seen the close.)
