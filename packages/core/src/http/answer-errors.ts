@@ -1,10 +1,11 @@
 // docs/gateway-protocol.md §10.1 (error body), §10.3 (bodies that are not the gateway's).
-// The errors of a request that gave no usable 2xx answer: an error answer (read whole when it
-// starts as JSON, else up to `maxErrorBodyBytes`, then parsed: parse-error-response.ts), a body
+// The errors of a request that gave no usable 2xx answer: an error answer (read up to
+// `ERROR_JSON_READ_BYTES` when it starts as JSON, else up to `maxErrorBodyBytes`, then parsed:
+// parse-error-response.ts; read under the attempt's clock), a body
 // over `maxResponseBytes`, a gateway not reached. A stream lost before its first byte:
 // stream-first-bytes.ts.
 import type { CallScope } from '../call/call-scope';
-import { describeCause, GatewayError } from '../errors/errors';
+import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
 import { corsHint } from './cors-hint';
 import { cutNote } from './kept-error-body';
 import { parseErrorResponse } from './parse-error-response';
@@ -14,6 +15,12 @@ import { readBoundedBody } from './read-bounded-body';
 interface Asked {
   path: string;
   requestedModel?: string;
+  /**
+   * The attempt's own signal (its first-content clock, following the call's): the body is read
+   * under it, so a body that trickles ends as the attempt's stall and the policy goes on, as a
+   * stream's first bytes do (stream-first-bytes.ts). Unset: the call's.
+   */
+  signal?: AbortSignal;
 }
 
 /** The bounds an error answer's body is read within (`SendConfig`'s). */
@@ -26,8 +33,10 @@ export interface ErrorBodyBounds {
 
 /**
  * The error of a non-2xx answer, from its body (the key redacted). Its code, words and type are
- * read from the whole JSON (`errorBodyLimit`), so they do not depend on the length of the server's
- * words; its raw body is kept up to `maxErrorBodyBytes`, the cut marked, its data only when whole.
+ * read from the JSON up to `ERROR_JSON_READ_BYTES` (`errorBodyLimit`), so they do not depend on
+ * the length of the server's words; its raw body is kept up to `maxErrorBodyBytes`, the cut
+ * marked, its data only when whole. A read the attempt's own signal ended (a stall) returns that
+ * stall: the attempt's failure, whose next step is the attempt policy's.
  */
 export async function errorFromAnswer(
   response: Response,
@@ -39,8 +48,10 @@ export async function errorFromAnswer(
 ): Promise<GatewayError> {
   let text: string;
   try {
-    text = await readErrorBody(response, errorBodyLimit(bounds), scope.signal);
+    text = await readErrorBody(response, errorBodyLimit(bounds), asked.signal ?? scope.signal);
   } catch (cause) {
+    const reason = asked.signal?.reason;
+    if (!scope.aborted && asked.signal?.aborted && isGatewayError(reason)) return reason;
     const what = `The gateway answered HTTP ${response.status} but its body`;
     return unreadBody(what, response, asked, scope, cause);
   }
@@ -53,17 +64,35 @@ export async function errorFromAnswer(
 }
 
 /**
- * How far an error body (an error status's, a 2xx's reporting a failure) is read, from its first
- * bytes: one that starts as JSON within the answer's bound (`maxResponseBytes`, memory a success
- * answer may take anyway), for its code is read from the whole JSON; any other up to the kept
- * bound (`maxErrorBodyBytes`), as nothing in it is read but its start.
+ * Most bytes of an error body that starts as JSON read for its code (1 MiB, or `maxErrorBodyBytes`
+ * when larger; never past `maxResponseBytes`). A gateway's error object with words past 1 MiB is
+ * not seen in practice; reading on to `maxResponseBytes` (32 MiB by default) would let one error
+ * answer take that memory and time on every retry. (A 2xx's JSON failure is read within
+ * `maxResponseBytes`, as its whole answer is: stream-first-bytes.ts.)
  */
-export function errorBodyLimit(bounds: ErrorBodyBounds): (first: Uint8Array) => number {
-  const { maxErrorBodyBytes, maxResponseBytes = maxErrorBodyBytes } = bounds;
+export const ERROR_JSON_READ_BYTES = 1024 * 1024;
+
+/**
+ * How far an error body (an error status's, a 2xx's reporting a failure) is read, from its first
+ * bytes: one that starts as JSON up to `json` bytes (an error status's: `ERROR_JSON_READ_BYTES`
+ * within `maxResponseBytes`; a 2xx's: its caller's), for its code is read from the JSON; any
+ * other up to the kept bound (`maxErrorBodyBytes`), as nothing in it is read but its start.
+ */
+export function errorBodyLimit(
+  bounds: ErrorBodyBounds,
+  json = errorJsonBytes(bounds),
+): (first: Uint8Array) => number {
+  const { maxErrorBodyBytes } = bounds;
   return (first) =>
     /^\s*[[{]/.test(decoder.decode(first.subarray(0, 2048)))
-      ? Math.max(maxResponseBytes, maxErrorBodyBytes)
+      ? Math.max(json, maxErrorBodyBytes)
       : maxErrorBodyBytes;
+}
+
+/** `ERROR_JSON_READ_BYTES`, or `maxErrorBodyBytes` when larger, never past `maxResponseBytes`. */
+function errorJsonBytes(bounds: ErrorBodyBounds): number {
+  const { maxErrorBodyBytes, maxResponseBytes = maxErrorBodyBytes } = bounds;
+  return Math.min(Math.max(ERROR_JSON_READ_BYTES, maxErrorBodyBytes), maxResponseBytes);
 }
 
 const decoder = new TextDecoder();

@@ -79,12 +79,13 @@ export async function sendOnce(
   }
   const error = await errorFromAnswer(
     response,
-    { path: spec.path, requestedModel },
+    { path: spec.path, requestedModel, signal: request.signal },
     scope,
     config,
     config.apiKey,
     config.maxRetryAfterMs,
   );
-  config.onErrorResponse?.(error);
+  // (A stall while its body was read is the attempt's failure, not the gateway's answer.)
+  if (error !== ownAbort(request)) config.onErrorResponse?.(error);
   return error;
 }

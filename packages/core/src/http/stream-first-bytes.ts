@@ -130,11 +130,12 @@ async function notAStream(
   // Read under the attempt's signal (its first-content clock, the call's deadline): a body that
   // never ends fails the attempt as a stall or the call at its deadline, whatever fetch does.
   const signal = attempt.request.signal ?? attempt.scope.signal;
-  // A body that starts as JSON is read within the answer's bound, not the kept body's: its
-  // failure's code is read from the whole JSON, so it does not depend on the length of the
-  // server's words (the body kept cut: `reportedInstead`), as an error status's body is.
-  const { maxErrorBodyBytes } = attempt;
-  const text = await readErrorBody(whole, errorBodyLimit(attempt), signal).catch(() => '');
+  // A body that starts as JSON is read within the answer's bound, not the kept body's, as the
+  // same 200 to chat() is read whole: its failure's code is read from the whole JSON, so it does
+  // not depend on the length of the server's words (the body kept cut: `reportedInstead`).
+  const { maxErrorBodyBytes, maxResponseBytes = maxErrorBodyBytes } = attempt;
+  const limit = errorBodyLimit(attempt, maxResponseBytes);
+  const text = await readErrorBody(whole, limit, signal).catch(() => '');
   // (A stall is the attempt's outcome, as before the first bytes; the call's end ends it.)
   const stalled = ownAbort(attempt.request);
   if (stalled) return stalled;
