@@ -252,13 +252,14 @@ function chatStream(
 
 /**
  * The choices a stream's request asked for (`n`), read as `asksSeveralChoices` reads it (one rule):
- * one unless it may ask for several; then its count as a lax server reads it (`"2"` is 2), at least
- * two when that is unknown (a server that made one only ends the stream without another: `#stop`).
+ * one unless it may ask for several; then its count as a lax server reads it (`"2"` is 2, `"1"`
+ * and `"1.0"` one), at least two when that is unknown (a server that made one only ends the stream
+ * without another: `#stop`).
  */
 function choicesAsked(n: unknown): number {
   if (!asksSeveralChoices(n)) return 1;
   const count = typeof n === 'string' ? Number(n) : n;
-  return typeof count === 'number' && Number.isInteger(count) && count > 2 ? count : 2;
+  return typeof count === 'number' && Number.isInteger(count) && count >= 1 ? count : 2;
 }
 
 /** The route a call reports: a steered call's hops, else its one model's. */

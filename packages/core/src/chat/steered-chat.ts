@@ -82,7 +82,7 @@ export async function sendSteeredChat<T>(
         : chatBody({ ...req, model }, stream, streamUsage);
     },
     firstContent: (answer, signal, model) =>
-      readToFirstContent(answer, signal, model, call.answering),
+      readToFirstContent(answer, signal, model, call.answering, call.transport.maxErrorBodyBytes),
   };
   if (given === undefined) return runSteeredCall(input, (via) => sendVia(spec, via));
   const structured = serving(call, given, spec.path);
@@ -156,7 +156,16 @@ function serving(
         // While the walk could still move on, nothing reaches the caller before the check passed:
         // content let through would bind the call to an answer that may fail it (§4.8 item 5).
         const read = { signal, onContent, toEnd: ahead.movesOn() };
-        return checkStructuredStart(answer, hooks, maxResponseBytes, read, model, call.answering);
+        const bound = call.transport.maxErrorBodyBytes;
+        return checkStructuredStart(
+          answer,
+          hooks,
+          maxResponseBytes,
+          read,
+          model,
+          call.answering,
+          bound,
+        );
       }
       const asked = Object.assign(refusal, { given, check, maxResponseBytes, path, signal });
       const outcome = await checkWholeAnswer(answer, model, method, asked);

@@ -193,6 +193,10 @@ export interface ChatStream extends AsyncIterable<ChatStreamEvent> {
    * be mixed on one stream.
    */
   readBatch(): Promise<ChatStreamEvent[] | undefined>;
-  /** Stops reading and releases the concurrency slot. */
+  /**
+   * Stops reading and releases the concurrency slot. Resolves once the call ended (its `done`
+   * told); a stop held for choices of `n` not begun yet, once decided (within 100 ms); after the
+   * last finish at once (the call ends ok by itself).
+   */
   cancel(reason?: unknown): Promise<void>;
 }

@@ -27,9 +27,11 @@ export async function readToFirstContent(
   signal: AbortSignal,
   model?: string,
   answering?: AnsweringModel,
+  maxErrorBodyBytes?: number,
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
-  const decoder = new ChatStreamDecoder({ assemble: false });
+  // (An error event's text kept as the plain stream keeps it: the client's bound.)
+  const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
   const failure = await firstContentFailure(answer, decoder, signal);
   if (failure === undefined) return undefined;
   // Named as the plain stream names its failure: the attempt's model, the answering one (the

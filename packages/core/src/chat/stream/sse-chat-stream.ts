@@ -143,6 +143,11 @@ export class GatewayChatStream implements ChatStream {
    * out first, ends it with this stop's error.
    */
   #heldStop: { error: GatewayError; reason: unknown } | undefined;
+  /**
+   * While a stop is held: the call's end (`#end` resolves it). Nothing is handed out meanwhile (a
+   * choice may begin, and the stop then ends the call: README), and `cancel` waits for it.
+   */
+  #heldOver: { ended: Promise<void>; resolve: () => void } | undefined;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
   readonly #onCallerAbort: () => void;
 
@@ -354,6 +359,10 @@ export class GatewayChatStream implements ChatStream {
   async next(): Promise<ChatStreamEvent | undefined> {
     for (;;) {
       if (this.#rest.length > 0) return this.#handOut(this.#rest.pop());
+      if (this.#held) {
+        await this.#heldOver?.ended;
+        continue;
+      }
       const event = this.#events.take();
       if (event !== undefined) return this.#took(event);
       if (this.#state === 'done') return undefined;
@@ -373,6 +382,10 @@ export class GatewayChatStream implements ChatStream {
         this.#rest = [];
         return this.#handOut(events);
       }
+      if (this.#held) {
+        await this.#heldOver?.ended;
+        continue;
+      }
       const events = this.#events.takeAll();
       if (events !== undefined) {
         for (const event of events) this.#took(event);
@@ -382,6 +395,11 @@ export class GatewayChatStream implements ChatStream {
       if (this.#state === 'failed') throw this.#error;
       await this.#pump();
     }
+  }
+
+  /** A held stop still deciding: what its read on decodes waits for the outcome (`#heldOver`). */
+  get #held(): boolean {
+    return this.#heldStop !== undefined && this.#state === 'open';
   }
 
   /**
@@ -640,6 +658,7 @@ export class GatewayChatStream implements ChatStream {
   #end(): void {
     this.#open.callerSignal?.removeEventListener('abort', this.#onCallerAbort);
     this.#open.events?.streamEnded(this.#error, this.#result);
+    this.#heldOver?.resolve();
   }
 
   async result(): Promise<AssembledChat> {
@@ -659,8 +678,9 @@ export class GatewayChatStream implements ChatStream {
       }),
       reason,
     );
-    // (Resolved once the call ended: its buffered bytes decoded, its `done` told. After the last
-    // finish the call ends ok on its own: the usage read on for the grace is not waited for.)
+    // (Resolved once the call ended: its buffered bytes decoded, its `done` told — a held stop's
+    // too, once its read on decided, within the grace. After the last finish the call ends ok on
+    // its own: the usage read on for the grace is not waited for.)
     await this.#stopping;
   }
 
@@ -683,6 +703,12 @@ export class GatewayChatStream implements ChatStream {
     // (Only choices asked for and not begun are missing: a server may have made fewer.)
     if (this.#state === 'open' && this.#tookBegun) {
       this.#heldStop = { error, reason };
+      let resolve = () => {};
+      const ended = new Promise<void>((done) => {
+        resolve = done;
+      });
+      this.#heldOver = { ended, resolve };
+      this.#stopping = ended;
       this.#readOn();
       return;
     }
@@ -764,7 +790,10 @@ export class GatewayChatStream implements ChatStream {
     return {
       next: () => this.next().then(iteratorResult),
       return: async () => {
-        await this.cancel();
+        const cancelled = this.cancel();
+        // (A `break` does not wait for a held stop's outcome, up to the grace: the stream reads on
+        // and ends the call by itself. `await cancel()` does.)
+        if (!this.#held) await cancelled;
         return { done: true, value: undefined };
       },
     };

@@ -43,9 +43,11 @@ export async function checkStructuredStart(
   read: HeldRead,
   model: string,
   answering: AnsweringModel,
+  maxErrorBodyBytes: number,
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
-  const decoder = new ChatStreamDecoder({ assemble: true });
+  // (An error event's text kept as the plain stream keeps it: the client's bound.)
+  const decoder = new ChatStreamDecoder({ assemble: true, maxErrorBodyBytes });
   const source = lastTaken(decoder);
   const events = hooks.events(source);
   let through = false;
