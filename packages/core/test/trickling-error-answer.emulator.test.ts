@@ -41,21 +41,43 @@ const trickle = (start: string) => {
   });
 };
 
-/** A client on the emulator whose chat POSTs for `community/general` get a trickling 502. */
-async function trickledGeneral() {
+/** A client on the emulator whose chat POSTs for `community/general` get `answer()`. */
+async function answeredGeneral(answer: () => Response) {
   const gateway = await emulate();
   const sent: string[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     if ((init?.method ?? 'GET') === 'GET') return gateway.connection.fetch(input, init);
     const model = JSON.parse(String(init?.body)).model as string;
     sent.push(model);
-    if (model !== GENERAL) return gateway.connection.fetch(input, init);
-    const body = trickle('{"error":{"code":"upstream_error","message":"');
-    return new Response(body, { status: 502, headers: { 'content-type': 'application/json' } });
+    return model === GENERAL ? answer() : gateway.connection.fetch(input, init);
   };
   const client = createGatewayClient({ ...gateway.connection, fetch, maxRetries: 0 });
   return { client, sent };
 }
+
+const json = { 'content-type': 'application/json' };
+
+/** A 502 whose JSON body trickles in. */
+const trickled502 = () =>
+  new Response(trickle('{"error":{"code":"upstream_error","message":"'), {
+    status: 502,
+    headers: json,
+  });
+
+/** A 401 whose JSON body's start comes at once, its rest 1 200 ms later (past the first-chunk limit). */
+const late401 = () =>
+  new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('{"error":{"code":"invalid_api_key",'));
+        setTimeout(() => {
+          controller.enqueue(encoder.encode('"message":"Invalid API key"}}'));
+          controller.close();
+        }, 1_200);
+      },
+    }),
+    { status: 401, headers: json },
+  );
 
 const steering = {
   fallbackModels: [TOOLS],
@@ -80,12 +102,30 @@ const calls = [
 
 describe('a 502 whose JSON body trickles in', () => {
   it.each(calls)('$name fails over at firstChunkTimeoutMs', async ({ call }) => {
-    const { client, sent } = await trickledGeneral();
+    const { client, sent } = await answeredGeneral(trickled502);
     driveClock();
     const served = await settledAfter(FIRST_CHUNK_MS + 50, call(client));
     expect(served).toBe(TOOLS);
     expect(sent).toEqual([GENERAL, TOOLS]);
   });
+});
+
+describe('a status no attempt retries, its JSON body trickling in', () => {
+  // (rv-11core: read under the attempt's clock, a 401 became a retried, failed-over stall.)
+  it.each(calls)(
+    '$name: a 401 stays invalid_api_key, one request, no failover',
+    async ({ call }) => {
+      const { client, sent } = await answeredGeneral(late401);
+      driveClock();
+      const error = await settledAfter(
+        1_250,
+        caught(() => call(client)),
+      );
+      expect(error).toMatchObject({ code: 'invalid_api_key', status: 401, isRetryable: false });
+      expect(error.stall).toBeUndefined();
+      expect(sent).toEqual([GENERAL]);
+    },
+  );
 });
 
 describe('a JSON error body larger than 1 MiB', () => {

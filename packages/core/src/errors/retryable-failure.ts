@@ -20,7 +20,7 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
  * not all a call meets; the AI SDK's own providers retry the same set. Except the 5xx a resend
  * cannot change: 501 (the server does not implement the request) and 505 (nor its HTTP version).
  */
-const isRetryableStatus = (status: number): boolean =>
+export const isRetryableStatus = (status: number): boolean =>
   status === 429 ||
   status === 408 ||
   status === 409 ||

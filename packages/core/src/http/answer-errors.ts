@@ -6,6 +6,7 @@
 // stream-first-bytes.ts.
 import type { CallScope } from '../call/call-scope';
 import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
+import { isRetryableStatus } from '../errors/retryable-failure';
 import { corsHint } from './cors-hint';
 import { cutNote } from './kept-error-body';
 import { parseErrorResponse } from './parse-error-response';
@@ -35,8 +36,9 @@ export interface ErrorBodyBounds {
  * The error of a non-2xx answer, from its body (the key redacted). Its code, words and type are
  * read from the JSON up to `ERROR_JSON_READ_BYTES` (`errorBodyLimit`), so they do not depend on
  * the length of the server's words; its raw body is kept up to `maxErrorBodyBytes`, the cut
- * marked, its data only when whole. A read the attempt's own signal ended (a stall) returns that
- * stall: the attempt's failure, whose next step is the attempt policy's.
+ * marked, its data only when whole. A retryable status's body is read under the attempt's own
+ * signal: a read it ended (a stall) returns that stall, the attempt's failure, whose next step is
+ * the attempt policy's; any other status's under the call's, its error its status's.
  */
 export async function errorFromAnswer(
   response: Response,
@@ -46,12 +48,15 @@ export async function errorFromAnswer(
   apiKey: string,
   maxRetryAfterMs: number,
 ): Promise<GatewayError> {
+  // A status no attempt retries (401, 403, 400...) is read under the call's signal only: a stall
+  // on its body must not turn an auth error into a retried one.
+  const attempt = isRetryableStatus(response.status) ? asked.signal : undefined;
   let text: string;
   try {
-    text = await readErrorBody(response, errorBodyLimit(bounds), asked.signal ?? scope.signal);
+    text = await readErrorBody(response, errorBodyLimit(bounds), attempt ?? scope.signal);
   } catch (cause) {
-    const reason = asked.signal?.reason;
-    if (!scope.aborted && asked.signal?.aborted && isGatewayError(reason)) return reason;
+    const reason = attempt?.reason;
+    if (!scope.aborted && attempt?.aborted && isGatewayError(reason)) return reason;
     const what = `The gateway answered HTTP ${response.status} but its body`;
     return unreadBody(what, response, asked, scope, cause);
   }
