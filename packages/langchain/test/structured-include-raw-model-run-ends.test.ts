@@ -103,6 +103,8 @@ describe('includeRaw: the model run of an answer that fails the schema ends, its
     expect(counters.requests.chat).toBe(2);
     expect(result.parsed).toBeNull();
     expect(result.raw.response_metadata.model_name).toBe('x/worse');
+    // The refusal names the model that answered, not the one the call was made with.
+    expect((result.parsingError as Error).message).toContain('x/worse answered structured output');
     expect(seen).toMatchObject({ ends: 1, errors: 0 });
     expect(seen.tokens).toBeGreaterThan(0);
   });

@@ -74,7 +74,9 @@ export class GatewayStructuredOutputParser<
     if (kwargs !== undefined && 'parsed' in kwargs) return kwargs.parsed as RunOutput;
     const text = generations[0]?.text ?? '';
     const value = await this.parse(text);
-    if (message !== undefined && failedCheck(message)) throw await this.#refused(text, value);
+    if (message !== undefined && failedCheck(message)) {
+      throw await this.#refused(text, value, answeredBy(message) ?? this.#model);
+    }
     return value;
   }
 
@@ -84,11 +86,11 @@ export class GatewayStructuredOutputParser<
    * issues are the Standard Schema's when one was given (core's check is then that schema's);
    * a JSON Schema's are core's, which hands none on with the answer.
    */
-  async #refused(text: string, value: unknown): Promise<OutputParserException> {
+  async #refused(text: string, value: unknown, model: string): Promise<OutputParserException> {
     const issues = await standardIssues(this.#standard, value);
     const first = issues[0] === undefined ? '' : `: ${issues[0]}`;
     return new OutputParserException(
-      `${this.#model} answered structured output that fails its schema${first}`,
+      `${model} answered structured output that fails its schema${first}`,
       text,
       issues.length > 0 ? issues.slice(0, ISSUES_OBSERVED).join('\n') : undefined,
     );
@@ -160,4 +162,10 @@ async function standardIssues(standard: unknown, value: unknown): Promise<string
     );
     return at.length > 0 ? `${at.join('.')}: ${message}` : message;
   });
+}
+
+/** The model that answered (a fallback's, after a failover), as the message's metadata names it. */
+function answeredBy(message: BaseMessage): string | undefined {
+  const name = (message.response_metadata as { model_name?: unknown } | undefined)?.model_name;
+  return typeof name === 'string' && name !== '' ? name : undefined;
 }

@@ -70,14 +70,14 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
     ? {
         schema: definition.parameters,
         jsonSchema: definition.parameters,
-        config: { ...parts.config, name: nonBlank(parts.config?.name) ?? definition.name },
+        config: { ...parts.config, name: givenName(parts.config?.name) ?? definition.name },
       }
     : parts;
   // A config name, else the schema's title, else LangChain's default, `extract` (a blank name or
   // title names nothing, as core reads a blank name: not given).
   // Core's rule alone decides how a name is sent: "Movie review" as `Movie_review`.
   const title = nonBlank(jsonSchema.title);
-  const name = nonBlank(config?.name) ?? title ?? 'extract';
+  const name = givenName(config?.name) ?? title ?? 'extract';
   const description = getSchemaDescription(schema as Record<string, unknown>);
   // What LangSmith shows as the structured-output format of the run: the schema as LangChain's
   // `toJsonSchema` writes it (what its standard tests compare), not the copy sent to the gateway.
@@ -251,4 +251,12 @@ function functionDefinition(
 /** `name` unless it is blank (empty or only spaces), which names nothing. */
 function nonBlank(name: unknown): string | undefined {
   return typeof name === 'string' && name.trim() !== '' ? name : undefined;
+}
+
+/**
+ * A config's `name` as given, but for a blank string, which names nothing: any other value goes on
+ * to core, which refuses a name that is no string (naming the field), not dropped here.
+ */
+function givenName<T>(name: T): T | undefined {
+  return typeof name === 'string' && name.trim() === '' ? undefined : name;
 }
