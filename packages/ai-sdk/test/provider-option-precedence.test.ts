@@ -5,7 +5,7 @@
 // reasoning-effort-precedence.test.ts.)
 import { embed, generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { providersOnMsw, recordingChatBodies } from './providers';
+import { providersOnMsw, recordingChatBodies, refusedBeforeSending } from './providers';
 
 const { gateway } = await providersOnMsw();
 
@@ -75,20 +75,14 @@ describe('a field set both as a call option and in providerOptions.infergate', (
     ['stream', true, /set by the call/],
   ])(
     'refuses providerOptions.infergate.%s, which cannot apply, before sending',
-    async (key, value, hint) => {
-      const { bodies, settings } = recordingChatBodies();
-      const error = await generateText({
-        model: gateway(settings)('community/general'),
-        prompt: 'x',
-        maxRetries: 0,
-        providerOptions: { infergate: { [key]: value } },
-      }).catch((failure: unknown) => failure);
-      expect(error).toMatchObject({
-        name: 'AI_InvalidArgumentError',
-        argument: `providerOptions.infergate.${key}`,
-      });
-      expect((error as Error).message).toMatch(hint);
-      expect(bodies).toEqual([]);
-    },
+    (key, value, hint) =>
+      refusedBeforeSending(`providerOptions.infergate.${key}`, hint, (settings) =>
+        generateText({
+          model: gateway(settings)('community/general'),
+          prompt: 'x',
+          maxRetries: 0,
+          providerOptions: { infergate: { [key]: value } },
+        }),
+      ),
   );
 });

@@ -1,6 +1,6 @@
 import type { ScenarioInput } from '@infergate/emulator';
 import { type EmulatedGateway, emulate, type GatewayConnection } from '@infergate/emulator/testing';
-import { afterAll, afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach, expect } from 'vitest';
 import { createGateway, type GatewayProviderSettings } from '../src';
 import { createGateway as createGatewayV3 } from '../src/v6';
 
@@ -106,4 +106,21 @@ export interface ChatBody {
   model: string;
   stream?: boolean;
   [field: string]: unknown;
+}
+
+/**
+ * `ask(settings)` (a call on a provider made with `settings`, which record its chat requests)
+ * refused by ai's InvalidArgumentError naming `argument`, its message matching `hint`, before any
+ * request was sent.
+ */
+export async function refusedBeforeSending(
+  argument: string,
+  hint: RegExp,
+  ask: (settings: GatewayProviderSettings) => PromiseLike<unknown>,
+) {
+  const { bodies, settings } = recordingChatBodies();
+  const error = await Promise.resolve(ask(settings)).catch((failure: unknown) => failure);
+  expect(error).toMatchObject({ name: 'AI_InvalidArgumentError', argument });
+  expect((error as Error).message).toMatch(hint);
+  expect(bodies).toEqual([]);
 }

@@ -13,13 +13,22 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/**
+ * On the driven clock, a fed body (`fedChatBody(options)`) read to its finish, then the caller's
+ * abort: the body, and the stream's reader after the finish.
+ */
+async function abortedAfterFinish(options?: Parameters<typeof fedChatBody>[0]) {
+  driveClock();
+  const fed = await fedChatBody(options);
+  fed.feed(FINISH);
+  const rest = await readTo(fed.stream, 'finish');
+  fed.abort.abort(new Error('the user left'));
+  return { fed, rest };
+}
+
 describe("the caller's abort right after it took the finish, the body still open", () => {
   it('the usage sent after the abort is read: done ok with it, result() too, no cut', async () => {
-    driveClock();
-    const fed = await fedChatBody();
-    fed.feed(FINISH);
-    await readTo(fed.stream, 'finish');
-    fed.abort.abort(new Error('the user left'));
+    const { fed } = await abortedAfterFinish();
     fed.feed(USAGE, DONE);
     fed.end();
     expect(await fed.done()).toMatchObject([{ ok: true, finishReason: 'stop', usage: THE_USAGE }]);
@@ -30,11 +39,7 @@ describe("the caller's abort right after it took the finish, the body still open
   });
 
   it('the usage never coming: done ok without it once the grace passed, its slot kept as a cut', async () => {
-    driveClock();
-    const fed = await fedChatBody();
-    fed.feed(FINISH);
-    await readTo(fed.stream, 'finish');
-    fed.abort.abort(new Error('the user left'));
+    const { fed } = await abortedAfterFinish();
     const [done] = await settledAfter(CUT_REQUEST_GRACE_MS, fed.done());
     expect(done).toMatchObject({ ok: true, finishReason: 'stop' });
     expect(done).not.toHaveProperty('usage');
@@ -45,11 +50,7 @@ describe("the caller's abort right after it took the finish, the body still open
   });
 
   it('a for-await still reading after the abort gets the usage, then its end', async () => {
-    driveClock();
-    const fed = await fedChatBody();
-    fed.feed(FINISH);
-    const rest = await readTo(fed.stream, 'finish');
-    fed.abort.abort(new Error('the user left'));
+    const { fed, rest } = await abortedAfterFinish();
     fed.feed(USAGE, DONE);
     expect((await rest.next()).value).toMatchObject({ type: 'usage' });
     expect((await rest.next()).done).toBe(true);
@@ -62,11 +63,10 @@ describe('a steered stream (its run under a scope of its own)', () => {
     ['a hedged one (its run a child of the race)', { hedge: { afterMs: 60_000 } }],
     ['one with a stall limit', { chunkTimeoutMs: 60_000 }],
   ])('%s: the abort after the finish keeps the usage too', async (_, options) => {
-    driveClock();
-    const fed = await fedChatBody({ fallbackModels: ['community/streamer'], ...options });
-    fed.feed(FINISH);
-    await readTo(fed.stream, 'finish');
-    fed.abort.abort(new Error('the user left'));
+    const { fed } = await abortedAfterFinish({
+      fallbackModels: ['community/streamer'],
+      ...options,
+    });
     fed.feed(USAGE, DONE);
     fed.end();
     expect(await fed.done()).toMatchObject([{ ok: true, usage: THE_USAGE }]);

@@ -2,6 +2,8 @@ import type { FaultRule } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import {
   askedWhen,
+  askingPlace,
+  caught,
   drivenHedge,
   hedgesOnDrivenClock,
   only,
@@ -21,12 +23,11 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
   hedgesOnDrivenClock();
 
   /** Over [FIRST, ...`fallbacks`] (else [FIRST, HEDGE]), asked as this block asks: `drivenHedge`. */
-  const hedged = (setup: {
-    changed?: Record<string, { firstChunkMs: number }>;
-    options: { maxRetries: number; retryBaseDelayMs?: number };
-    faults: FaultRule[];
-    fallbacks?: string[];
-  }) => drivenHedge({ first: FIRST, fallbacks: [HEDGE], ...setup, whole });
+  const hedged = (
+    setup: Omit<Parameters<typeof drivenHedge>[0], 'first' | 'fallbacks' | 'whole'> & {
+      fallbacks?: string[];
+    },
+  ) => drivenHedge({ first: FIRST, fallbacks: [HEDGE], ...setup, whole });
 
   /** `ask()`ed with the gateway holding its requests: the call, once the first request is held. */
   async function askedHeld(setup: Awaited<ReturnType<typeof hedged>>) {
@@ -34,6 +35,25 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
     const call = setup.ask();
     await settledAfter(10, setup.gateway.untilHeld(1));
     return { call, releaseFirst };
+  }
+
+  /**
+   * `askedHeld`, then the hedge's request held too; FIRST's request released (failing, its run
+   * fixes its next round and waits its backoff) and the hedge's released inside that wait. The
+   * call, not yet awaited.
+   */
+  async function hedgeReleasedInRoundWait(setup: Awaited<ReturnType<typeof hedged>>) {
+    const { gateway, events } = setup;
+    const { call, releaseFirst } = await askedHeld(setup);
+    const releaseHedge = gateway.hold('chat', { faults: true });
+    await settledAfter(30, gateway.untilHeld(2));
+    releaseFirst();
+    await settledAfter(
+      20,
+      untilEvents(events, (all) => only(all, 'retry').length === 1),
+    );
+    releaseHedge();
+    return { call };
   }
 
   // A hedge due while the first run has no request in flight and no model to hedge to (waiting to
@@ -109,17 +129,9 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
             { fault: 'upstream_text', model: HEDGE, times: 1 },
           ],
         });
-        const { gateway, events } = setup;
-        const { call, releaseFirst } = await askedHeld(setup);
-        const releaseHedge = gateway.hold('chat', { faults: true });
-        await settledAfter(30, gateway.untilHeld(2));
-        releaseFirst();
-        await settledAfter(
-          20,
-          untilEvents(events, (all) => only(all, 'retry').length === 1),
-        );
-        releaseHedge();
+        const { events } = setup;
         // (A failed call rejects here: the test fails with its error.)
+        const { call } = await hedgeReleasedInRoundWait(setup);
         await settledAfter(1_000, call);
         const asked = only(events, 'attempt').map((attempt) => attempt.model);
         expect(asked).toEqual([FIRST, HEDGE, FIRST, HEDGE]);
@@ -128,6 +140,66 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
         expect(only(events, 'done')).toMatchObject([{ ok: true }]);
       },
     );
+  });
+
+  // A hedge's failure that comes while the first run waits for a next round it fixed joins that
+  // round only if the retry policy would retry it, as every other model of a round is weighed: a
+  // 400 or a refused answer is never asked again, as unhedged. Before, the round took it once its
+  // (absent) Retry-After had passed, so the hedged call asked it twice (rv-9hedge F1).
+  describe('a hedge failing unretryably while the first run waits for its next round', () => {
+    /**
+     * FIRST always 503; the hedge on `hedge` (failing always with `faults`, or by its answer)
+     * released inside FIRST's round wait (`hedgeReleasedInRoundWait`); `structured`: the call
+     * asks for the place schema (`askingPlace`), else plain text. The call's error.
+     */
+    async function hedgeFailsInTheWait(
+      hedge: string,
+      faults: { fault: FaultRule['fault'] }[],
+      structured: boolean,
+    ) {
+      const setup = await hedged({
+        fallbacks: [hedge],
+        options: { maxRetries: 1, retryBaseDelayMs: 200 },
+        faults: [
+          { fault: 'service_unavailable', model: FIRST },
+          ...faults.map((fault) => ({ ...fault, model: hedge }) as FaultRule),
+        ],
+        ...(structured ? { request: askingPlace } : {}),
+      });
+      const { call } = await hedgeReleasedInRoundWait(setup);
+      const error = await settledAfter(
+        1_000,
+        caught(() => call),
+      );
+      return { events: setup.events, error };
+    }
+
+    it('a 400 of its model is not asked again in that round', async () => {
+      const hedge = 'community/so-plain';
+      const { events, error } = await hedgeFailsInTheWait(
+        hedge,
+        [{ fault: 'upstream_json' }],
+        false,
+      );
+      expect(only(events, 'attempt').map((attempt) => attempt.model)).toEqual([
+        FIRST,
+        hedge,
+        FIRST,
+      ]);
+      expect(error.code).toBe('provider_unavailable');
+    });
+
+    it('a refused answer (off-schema) is not asked again; the call ends as unhedged', async () => {
+      const hedge = 'community/so-claimed';
+      const { events, error } = await hedgeFailsInTheWait(hedge, [], true);
+      expect(only(events, 'attempt').map((attempt) => attempt.model)).toEqual([
+        FIRST,
+        hedge,
+        FIRST,
+      ]);
+      // Unhedged: FIRST, so-claimed refused, FIRST again in the round: its 503 ends the call.
+      expect(error.code).toBe('provider_unavailable');
+    });
   });
 
   // The key's own Retry-After (a 429 `client_concurrency_exceeded`, the same for every model) told
@@ -146,12 +218,26 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
       retryAfter: number;
       fallbacks: string[];
       options?: { maxRetryAfterMs?: number; timeoutMs?: number };
+      /** FIRST's retry answers after this many ms. */
+      slowRetryMs?: number;
     }) {
+      const slowRetry: FaultRule[] = setup.slowRetryMs
+        ? [
+            {
+              fault: 'slow_headers',
+              model: FIRST,
+              ms: setup.slowRetryMs,
+              times: 1,
+              afterRequests: 1,
+            },
+          ]
+        : [];
       const started = await hedged({
         fallbacks: setup.fallbacks,
         options: { maxRetries: 1, retryBaseDelayMs: 50, ...setup.options },
         faults: [
           { fault: setup.faultA, model: FIRST, times: 1 },
+          ...slowRetry,
           { fault: 'rate_limit', model: HEDGE, times: 1, retryAfter: setup.retryAfter },
         ],
       });
@@ -207,6 +293,34 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
       expect(asked.map((at) => at.split(' ')[1])).toEqual([FIRST, HEDGE, FIRST]);
       // (Released at 40 ms, retried after its backoff of at most 50 ms.)
       expect(Number(asked[2]!.split(' ')[0])).toBeLessThanOrEqual(90);
+    });
+
+    // It holds the first run's next request back only while the held request keeps a fair chance
+    // of the deadline: as much time after the hold as the hold itself. Before, any hold that ended
+    // before the deadline was taken, so a retry held to 1030 ms of a 1300 ms deadline timed out
+    // where the unhedged call, never told the key's limit, retried after its backoff and answered
+    // (rv-9hedge F2). FIRST's retry answers after 400 ms.
+    describe('near the deadline', () => {
+      const nearDeadline = (timeoutMs: number) =>
+        hedgeToldKeyLimit({
+          faultA: 'upstream_text',
+          retryAfter: 1,
+          fallbacks: [HEDGE],
+          options: { timeoutMs },
+          slowRetryMs: 400,
+        });
+
+      it('a hold leaving less after it than itself is not taken: the retry answers', async () => {
+        const { asked } = await nearDeadline(1_300);
+        expect(asked.map((at) => at.split(' ')[1])).toEqual([FIRST, HEDGE, FIRST]);
+        // (Released at 40 ms, retried after its backoff of at most 50 ms, as unhedged.)
+        expect(Number(asked[2]!.split(' ')[0])).toBeLessThanOrEqual(90);
+      });
+
+      it('one leaving as much after it is taken: the retry waits for the key', async () => {
+        const { asked } = await nearDeadline(2_500);
+        expect(asked).toEqual([`0 ${FIRST}`, `30 ${HEDGE}`, `1030 ${FIRST}`]);
+      });
     });
   });
 });

@@ -78,22 +78,16 @@ describe('a body cancelled after the finish, before its [DONE], is a cut', () =>
 });
 
 describe('a stop with several choices: ok only after the last finish', () => {
-  it("a break at choice 0's finish, choice 1 still coming: aborted", async () => {
+  it.each([
+    ["a break at choice 0's finish, choice 1 still coming: aborted", FINISH],
+    ["a break at choice 1's finish, choice 0 still coming: aborted", otherFinish],
+  ])('%s', async (_, finish) => {
     driveClock();
     const fed = await fedChatBody();
-    fed.feed(other('B'), FINISH);
+    fed.feed(other('B'), finish);
     await breakAtFinish(fed);
     expect(await fed.done()).toMatchObject([{ ok: false, error: { code: 'aborted' } }]);
     expect((await caught<GatewayError>(fed.stream.result())).code).toBe('aborted');
-    await fed.close();
-  });
-
-  it("a break at choice 1's finish, choice 0 still coming: aborted", async () => {
-    driveClock();
-    const fed = await fedChatBody();
-    fed.feed(other('B'), otherFinish);
-    await breakAtFinish(fed);
-    expect(await fed.done()).toMatchObject([{ ok: false, error: { code: 'aborted' } }]);
     await fed.close();
   });
 

@@ -18,6 +18,14 @@ afterEach(() => {
 type Fed = Awaited<ReturnType<typeof fedChatBody>>;
 const other = sse({ choices: [{ index: 1, delta: { content: 'B' } }] });
 
+/** A body asked for `n: 2`, its choice 0 fed to its finish, and the caller's break there. */
+async function brokenAfterFinish() {
+  const fed = await fedChatBody({}, content('Hi'), { n: 2 });
+  fed.feed(FINISH);
+  for await (const event of fed.stream) if (event.type === 'finish') break;
+  return fed;
+}
+
 describe('n: 2 asked, the server makes one choice', () => {
   it.each([
     ['a break', (_: Fed, parts: AsyncIterator<unknown>) => parts.return?.()],
@@ -40,9 +48,7 @@ describe('n: 2 asked, the server makes one choice', () => {
   );
 
   it('a break after its finish, the body closing without [DONE]: done ok', async () => {
-    const fed = await fedChatBody({}, content('Hi'), { n: 2 });
-    fed.feed(FINISH);
-    for await (const event of fed.stream) if (event.type === 'finish') break;
+    const fed = await brokenAfterFinish();
     fed.end();
     expect(await fed.done()).toMatchObject([{ ok: true, finishReason: 'stop' }]);
     await fed.close();
@@ -50,9 +56,7 @@ describe('n: 2 asked, the server makes one choice', () => {
 
   it('a break after its finish, nothing more within the grace: aborted', async () => {
     driveClock();
-    const fed = await fedChatBody({}, content('Hi'), { n: 2 });
-    fed.feed(FINISH);
-    for await (const event of fed.stream) if (event.type === 'finish') break;
+    const fed = await brokenAfterFinish();
     const [done] = await settledAfter(CUT_REQUEST_GRACE_MS, fed.done());
     expect(done).toMatchObject({ ok: false, error: { code: 'aborted' } });
     expect((await caught<GatewayError>(fed.stream.result())).code).toBe('aborted');
@@ -60,9 +64,7 @@ describe('n: 2 asked, the server makes one choice', () => {
   });
 
   it('a break after its finish, choice 1 beginning after it: aborted', async () => {
-    const fed = await fedChatBody({}, content('Hi'), { n: 2 });
-    fed.feed(FINISH);
-    for await (const event of fed.stream) if (event.type === 'finish') break;
+    const fed = await brokenAfterFinish();
     fed.feed(other);
     expect(await fed.done()).toMatchObject([{ ok: false, error: { code: 'aborted' } }]);
     expect((await caught<GatewayError>(fed.stream.result())).code).toBe('aborted');
@@ -70,9 +72,7 @@ describe('n: 2 asked, the server makes one choice', () => {
   });
 
   it('choice 1 and [DONE] in one read after the break: aborted', async () => {
-    const fed = await fedChatBody({}, content('Hi'), { n: 2 });
-    fed.feed(FINISH);
-    for await (const event of fed.stream) if (event.type === 'finish') break;
+    const fed = await brokenAfterFinish();
     const finishOne = sse({ choices: [{ index: 1, delta: {}, finish_reason: 'stop' }] });
     const joined = new Uint8Array([...other, ...finishOne, ...USAGE, ...DONE]);
     fed.feed(joined);

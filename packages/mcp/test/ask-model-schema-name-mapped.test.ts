@@ -5,10 +5,8 @@
  * by a forced tool, not refused by the server before core sees it. Through the MCP SDK's Client
  * against the emulator; the bodies the gateway got are recorded on the way.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, textOf } from './harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { askModelOfFile, textOf } from './harness';
 
 const REVIEW = {
   type: 'object',
@@ -23,20 +21,10 @@ const fetch: typeof globalThis.fetch = async (input, init) => {
   return globalThis.fetch(request);
 };
 
-let harness: Harness;
-let client: Client;
-beforeAll(async () => {
-  harness = await startHarness({ server: { clientOptions: { fetch } } });
-  client = await harness.connect();
-});
-afterAll(() => harness.close());
+const ask = askModelOfFile({ clientOptions: { fetch } });
 beforeEach(() => {
   bodies.length = 0;
 });
-
-async function ask(args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name: 'ask_model', arguments: args })) as CallToolResult;
-}
 
 describe('ask_model: a schema named "Movie review"', () => {
   it.each([

@@ -4,10 +4,8 @@
  * calls a tool (`ask_model` offers none): never the answer, so the next model is asked.
  */
 
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { askModelOfFile } from './harness';
 
 /** Answers every request with a call of `city`, a tool nobody offered. */
 const CALLER = 'community/json-schema';
@@ -38,16 +36,7 @@ const fetch: typeof globalThis.fetch = async (input, init) => {
   return Response.json(completion, { headers: { 'x-service-model': CALLER } });
 };
 
-let harness: Harness;
-let client: Client;
-beforeAll(async () => {
-  harness = await startHarness({ server: { clientOptions: { fetch } } });
-  client = await harness.connect();
-});
-afterAll(() => harness.close());
-
-const ask = async (args: Record<string, unknown>) =>
-  (await client.callTool({ name: 'ask_model', arguments: args })) as CallToolResult;
+const ask = askModelOfFile({ clientOptions: { fetch } });
 
 describe('ask_model output_schema answers', () => {
   it('an array root on a tools-only model: output the array, its JSON the text', async () => {

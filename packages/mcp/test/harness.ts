@@ -60,6 +60,22 @@ export function connectedHarnessOfFile(): { harness: () => Harness; client: () =
   return { harness, client: () => client! };
 }
 
+/**
+ * `ask_model` called through one SDK client, connected before the file's tests to the file's own
+ * harness (`startHarness({ server })`, closed after them): `const ask = askModelOfFile({ … })`.
+ */
+export function askModelOfFile(server: Partial<GatewayMcpServerOptions>) {
+  let harness: Harness | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    harness = await startHarness({ server });
+    client = await harness.connect();
+  });
+  afterAll(() => harness?.close());
+  return async (args: Record<string, unknown>) =>
+    (await client!.callTool({ name: 'ask_model', arguments: args })) as CallToolResult;
+}
+
 /** The emulator's HTTP server, a gateway MCP server on it, and SDK clients over in-memory pairs. */
 export async function startHarness(
   options: { scenario?: ScenarioInput; server?: Partial<GatewayMcpServerOptions> } = {},
