@@ -64,4 +64,17 @@ describe('withStructuredOutput of a zod schema titled "Movie review"', () => {
       { json_schema: { name: 'extract' } },
     ]);
   });
+
+  it('a config name that is no string is refused by core before anything is sent', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const chat = new GatewayChatModel({ ...connection, model: 'community/json-schema' });
+    const name = 5 as unknown as string;
+    await expect(
+      chat.withStructuredOutput(TitledReview, { name }).invoke(prompt),
+    ).rejects.toMatchObject({
+      code: 'invalid_request_error',
+      field: 'response_format.json_schema',
+    });
+    expect(bodies).toEqual([]);
+  });
 });
