@@ -5,3 +5,4 @@ export {
   type RedisBudgetStats,
 } from './redis-budget';
 export type { RedisTlsOptions } from './redis-connection';
+export { redisUrlFault } from './url-form';

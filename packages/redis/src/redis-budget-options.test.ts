@@ -66,7 +66,7 @@ describe('createRedisBudget options', () => {
       [{ tls: 'yes' }, 'tls (createRedisBudget option) must be an object'],
       [
         { url: undefined },
-        'url (createRedisBudget option) must be a redis:// or rediss:// URL, got nothing',
+        'url (createRedisBudget option) must be a URL redis://HOST:PORT (rediss://HOST:PORT for TLS, USER:PASSWORD@ before HOST for an ACL user), got nothing',
       ],
     ];
     for (const [extra, words] of cases) {

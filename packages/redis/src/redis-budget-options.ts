@@ -11,6 +11,7 @@ import {
 } from '@infergate/core/internal';
 import type { RedisBudgetOptions } from './redis-budget';
 import type { RedisTlsOptions } from './redis-connection';
+import { redisUrlFault } from './url-form';
 
 const WHERE = 'createRedisBudget';
 
@@ -69,8 +70,8 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
     throw refused('options', 'an object ({ url, … })', options);
   }
   refuseUnknownOptions(options, Object.keys(BUDGET_OPTIONS), WHERE, 'client option');
-  if (typeof options.url !== 'string')
-    throw refused('url', 'a redis:// or rediss:// URL', options.url);
+  const urlFault = redisUrlFault(options.url);
+  if (urlFault !== undefined) throw refusal(PLACE, 'url', urlFault);
   const { tls } = options;
   if (tls !== undefined) {
     if (typeof tls !== 'object' || tls === null || Array.isArray(tls)) {

@@ -15,6 +15,7 @@ import {
 } from './redis-outage';
 import { schemeMismatch } from './scheme-check';
 import { tlsSettingsRefusal } from './tls-settings';
+import { redisUrlFault } from './url-form';
 
 type RedisClient = ReturnType<typeof createClient>;
 
@@ -159,17 +160,10 @@ function clientOptions(
   options: ConnectOptions,
   reconnectStrategy: (retries: number, cause: Error) => number | Error,
 ) {
-  let protocol: string;
-  try {
-    protocol = new URL(options.url).protocol;
-  } catch {
-    throw configurationError(
-      '`url` is not a URL (redis://HOST:PORT, or rediss://HOST:PORT for TLS, with USER:PASSWORD@ before HOST for an ACL user)',
-    );
-  }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') {
-    throw configurationError(`\`url\` must start with redis:// or rediss://, not ${protocol}//`);
-  }
+  // (Checked with the options already; again here, as nothing of a refused value may be quoted.)
+  const fault = redisUrlFault(options.url);
+  if (fault !== undefined) throw configurationError(`\`url\` ${fault}`);
+  const { protocol } = new URL(options.url);
   if (options.tls !== undefined && protocol !== 'rediss:') {
     throw configurationError('`tls` applies to rediss:// URLs only');
   }
