@@ -92,22 +92,40 @@ export async function validateTranscriptionRequest(
 }
 
 /**
- * The format by the first bytes. Behind an ID3 tag (MP3's, which taggers put in front of FLAC
- * too, and HLS tools in front of AAC) the first frame tells: an MPEG audio frame is MP3, `fLaC`
- * FLAC, anything else is refused as it is without a tag. A file that ends before 4 bytes after
- * its tag stays MP3: nothing there to tell otherwise.
+ * The format by the first bytes. Behind ID3 tags (MP3's, which taggers put in front of FLAC too,
+ * and HLS tools in front of AAC; some stack two) the first frame tells: an MPEG audio frame is
+ * MP3, `fLaC` FLAC, anything else is refused as it is without a tag. A file that ends inside a
+ * tag's header or before 4 bytes after its tags stays MP3: nothing there to tell otherwise.
  */
 async function audioFormat(input: BinaryInput): Promise<AudioFormat> {
   const head = await input.head(16);
   const format = detectAudioFormat(head);
   if (format === undefined) throw notWavMp3OrFlac(describeHead(head));
-  if (format !== 'mp3' || head[0] !== 0x49 /* the I of ID3 */) return format;
-  const end = id3TagEnd(head);
-  const audio = (await input.head(end + 4)).subarray(end);
+  if (!startsWithId3(head)) return format;
+  const end = await id3TagsEnd(input);
+  const audio = (await input.head(end + 10)).subarray(end);
   const behind = detectAudioFormat(audio);
-  if (behind === 'mp3' || behind === 'flac') return behind;
-  if (audio.length < 4) return 'mp3';
+  if (behind === 'flac' || (behind === 'mp3' && !startsWithId3(audio))) return behind;
+  if (audio.length < (startsWithId3(audio) ? 10 : 4)) return 'mp3';
   throw notWavMp3OrFlac(`${describeHead(head)}, an ID3 tag, then ${describeHead(audio)}`);
+}
+
+/** Taggers may stack tags; more than this many in front of the audio is no file we can tell. */
+const MAX_ID3_TAGS = 8;
+
+/** Where the audio starts behind the ID3 tags in front of it. */
+async function id3TagsEnd(input: BinaryInput): Promise<number> {
+  let end = 0;
+  for (let tags = 0; tags < MAX_ID3_TAGS; tags++) {
+    const tag = (await input.head(end + 10)).subarray(end);
+    if (tag.length < 10 || !startsWithId3(tag)) break;
+    end += id3TagEnd(tag);
+  }
+  return end;
+}
+
+function startsWithId3(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x49 && bytes[1] === 0x44 && bytes[2] === 0x33;
 }
 
 function notWavMp3OrFlac(firstBytes: string) {
