@@ -56,7 +56,7 @@ Gateway:
                          (default: INFERGATE_REDIS_URL; without it, slots are shared in-process;
                          needs @infergate/redis installed beside this package)
   --catalog-refresh S    read the gateway's services again every S seconds (default 60; 0: only at start
-                         and after provider_unavailable)
+                         and after provider_unavailable; at most 86400, a day)
 ${timeoutFlagsHelp()}
 
 Files (stdio only):
