@@ -8,7 +8,7 @@ import { AIMessage } from '@langchain/core/messages';
 import { type ChatGeneration, ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { GatewayMessageChunk } from './gateway-message-chunk';
 import { INTERLEAVED_KWARG, interleavedBlocks } from './interleaved-content';
-import { mapUsage } from './map-usage';
+import { callUsage } from './map-usage';
 import { readToolCalls } from './parse-tool-arguments';
 import { registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata, finishInfo } from './response-metadata';
@@ -56,7 +56,7 @@ function convertChoice(result: GatewayChatResult, answer: AssembledChat): ChatGe
       ...(extras ? { [EXTRA_CONTENT_KWARG]: extras } : {}),
     },
     ...calls,
-    usage_metadata: mapUsage(response.usage),
+    usage_metadata: callUsage(response.usage, result.route),
     response_metadata: responseMetadata,
   });
   // Usage travels in usage_metadata; `_generate` adds llmOutput.tokenUsage from it.

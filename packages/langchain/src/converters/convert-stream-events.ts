@@ -6,7 +6,7 @@ import { throwIfAborted } from '../utils/errors';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 import { GatewayMessageChunk } from './gateway-message-chunk';
 import { StreamedPieces } from './interleaved-content';
-import { mapUsage } from './map-usage';
+import { callUsage } from './map-usage';
 import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata, streamedFinishInfo } from './response-metadata';
 
@@ -178,7 +178,7 @@ class StreamChunkConverter {
       message: new GatewayMessageChunk({
         content: '',
         ...this.idField(),
-        usage_metadata: mapUsage(this.usage),
+        usage_metadata: callUsage(this.usage, this.identity.route),
         ...(structured ? { additional_kwargs: { parsed: structured.value } } : {}),
         response_metadata: responseMetadata,
       }),
