@@ -18,7 +18,7 @@ import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { isSerializableSchema, isStandardSchema } from '@langchain/core/utils/standard_schema';
 import { getSchemaDescription, isInteropZodSchema } from '@langchain/core/utils/types';
-import { mapUsage } from '../converters/map-usage';
+import { callUsage } from '../converters/map-usage';
 import type { GatewayChatModelCallOptions } from './gateway-chat-model-options';
 import { isInvalidStructuredOutput, structuredOutputParserError } from './structured-output-error';
 import { GatewayStructuredOutputParser, type OutputSchema } from './structured-output-parser';
@@ -212,11 +212,14 @@ function withRaw(llm: Runnable<BaseLanguageModelInput, AIMessageChunk>, parser: 
 
 /**
  * The answer the check refused, as the raw message of an `includeRaw` result: its text (a forced
- * tool call's arguments, as a passing answer's raw message has them), the tokens it spent, and
- * the model and route that ended the call.
+ * tool call's arguments, as a passing answer's raw message has them), the tokens the call spent
+ * (every refused answer's), and the model and route that ended the call.
  */
 function refusedAnswer(error: GatewayError): AIMessage {
-  const usage = mapUsage(error.usage);
+  // Every refused answer's tokens: the route's hops carry each, the last hop the error's own.
+  const last = error.route?.hops.at(-1);
+  const counted = last !== undefined && 'usage' in last && last.usage !== undefined;
+  const usage = callUsage(counted ? undefined : error.usage, error.route);
   return new AIMessage({
     content: error.invalidOutput?.text ?? '',
     response_metadata: {

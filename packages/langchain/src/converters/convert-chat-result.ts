@@ -7,7 +7,8 @@ import type {
 import { AIMessage } from '@langchain/core/messages';
 import { type ChatGeneration, ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { GatewayMessageChunk } from './gateway-message-chunk';
-import { mapUsage } from './map-usage';
+import { INTERLEAVED_KWARG, interleavedBlocks } from './interleaved-content';
+import { callUsage } from './map-usage';
 import { readToolCalls } from './parse-tool-arguments';
 import { registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata, finishInfo } from './response-metadata';
@@ -55,7 +56,7 @@ function convertChoice(result: GatewayChatResult, answer: AssembledChat): ChatGe
       ...(extras ? { [EXTRA_CONTENT_KWARG]: extras } : {}),
     },
     ...calls,
-    usage_metadata: mapUsage(response.usage),
+    usage_metadata: callUsage(response.usage, result.route),
     response_metadata: responseMetadata,
   });
   // Usage travels in usage_metadata; `_generate` adds llmOutput.tokenUsage from it.
@@ -75,8 +76,13 @@ function additionalKwargs(
   answer: AssembledChat,
 ): Record<string, unknown> {
   const { reasoning, toolCalls, functionCall } = answer;
+  const ordered =
+    answer === result.answer
+      ? interleavedBlocks(firstMessage(result), answer.text, reasoning)
+      : undefined;
   return {
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
+    ...(ordered !== undefined ? { [INTERLEAVED_KWARG]: ordered } : {}),
     ...(result.structured !== undefined && answer === result.answer
       ? { parsed: result.structured.value }
       : {}),
@@ -85,6 +91,12 @@ function additionalKwargs(
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map(rawToolCall) } : {}),
     ...(functionCall !== undefined ? { function_call: { ...functionCall } } : {}),
   };
+}
+
+/** Choice 0's message as the gateway sent it (by its index, else the first). */
+function firstMessage(result: GatewayChatResult): unknown {
+  const choices = result.response.choices ?? [];
+  return (choices.find((choice) => choice.index === 0) ?? choices[0])?.message;
 }
 
 /** A tool call as OpenAI's chat completions API sends it. */

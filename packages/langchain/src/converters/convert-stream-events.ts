@@ -5,7 +5,8 @@ import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { throwIfAborted } from '../utils/errors';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 import { GatewayMessageChunk } from './gateway-message-chunk';
-import { mapUsage } from './map-usage';
+import { StreamedPieces } from './interleaved-content';
+import { callUsage } from './map-usage';
 import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata, streamedFinishInfo } from './response-metadata';
 
@@ -33,6 +34,8 @@ class StreamChunkConverter {
   private tags: Record<string, unknown> | undefined;
   /** The `model` the chunks named (`response_metadata.model`). */
   private model: string | undefined;
+  /** Choice 0's reasoning and text pieces, for their order (`StreamedPieces`). */
+  private readonly pieces = new StreamedPieces();
 
   constructor(private readonly identity: StreamIdentity) {}
 
@@ -52,14 +55,21 @@ class StreamChunkConverter {
           new GatewayMessageChunk({
             content: '',
             ...this.idField(),
-            additional_kwargs: { reasoning_content: event.delta },
+            additional_kwargs: {
+              reasoning_content: event.delta,
+              ...this.pieces.add('reasoning', event.delta),
+            },
           }),
           '',
         );
       case 'text-delta':
         if (event.choiceIndex !== 0 || event.delta === '') return undefined;
         return this.chunk(
-          new GatewayMessageChunk({ content: event.delta, ...this.idField() }),
+          new GatewayMessageChunk({
+            content: event.delta,
+            ...this.idField(),
+            ...orderedKwargs(this.pieces.add('text', event.delta)),
+          }),
           event.delta,
         );
       case 'tool-call-delta':
@@ -168,7 +178,7 @@ class StreamChunkConverter {
       message: new GatewayMessageChunk({
         content: '',
         ...this.idField(),
-        usage_metadata: mapUsage(this.usage),
+        usage_metadata: callUsage(this.usage, this.identity.route),
         ...(structured ? { additional_kwargs: { parsed: structured.value } } : {}),
         response_metadata: responseMetadata,
       }),
@@ -218,4 +228,9 @@ export async function* readChatChunks(
   const asked = stream.route.hops.some((hop) => 'structured' in hop && hop.structured?.checked);
   const structured = asked ? (await stream.result?.())?.structured : undefined;
   yield converter.finish(structured);
+}
+
+/** A text chunk's `additional_kwargs`: the ordered pieces' entry when there is one. */
+function orderedKwargs(entry: Record<string, unknown> | undefined) {
+  return entry === undefined ? {} : { additional_kwargs: entry };
 }

@@ -1,8 +1,8 @@
 // docs/gateway-protocol.md §4.3 (`usage`).
-import type { Usage } from '@infergate/core';
+import type { ChatRoute, FailedChatRoute, Usage } from '@infergate/core';
 import { readUsage } from '@infergate/core/internal';
 import type { TokenUsage } from '@langchain/core/language_models/base';
-import type { UsageMetadata } from '@langchain/core/messages';
+import { mergeUsageMetadata, type UsageMetadata } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 
 /**
@@ -33,6 +33,26 @@ export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undef
     audio: counts.outputAudioTokens,
   });
   return metadata;
+}
+
+/**
+ * What a call spent: `usage` (its answer's) and that of every answer of its route the call left
+ * (a hop whose answer failed the schema's check: core reports its usage, and its tokens were paid
+ * for too), added up — what `usage_metadata` and so the callbacks' token counts report.
+ * `response_metadata.usage` stays the answer's own, and each hop's is on its hop.
+ */
+export function callUsage(
+  usage: Usage | null | undefined,
+  route: ChatRoute | FailedChatRoute | undefined,
+): UsageMetadata | undefined {
+  let total: UsageMetadata | undefined;
+  for (const hop of route?.hops ?? []) {
+    const spent = 'usage' in hop ? mapUsage(hop.usage) : undefined;
+    if (spent) total = total ? mergeUsageMetadata(total, spent) : spent;
+  }
+  const answer = mapUsage(usage);
+  if (!answer) return total;
+  return total ? mergeUsageMetadata(total, answer) : answer;
 }
 
 /** The details that were counted (the others left out). */

@@ -1,13 +1,43 @@
 // docs/gateway-protocol.md §5.4 (the reasoning read from an answer, as LangChain content blocks).
 import type { AIMessage, AIMessageChunk, ContentBlock } from '@langchain/core/messages';
+import { INTERLEAVED_KWARG, type OrderedBlock } from './interleaved-content';
 
 /**
  * LangChain 1.x builds `contentBlocks` with the translator registered for the message's
  * `response_metadata.model_provider`. Ours reads what the converters put on the message: the
  * reasoning (`additional_kwargs.reasoning_content`, as ChatOpenAI and ChatDeepSeek keep it) as a
- * `reasoning` block first, then the text, then the tool calls.
+ * `reasoning` block first, then the text, then the tool calls; an answer that interleaved reasoning
+ * and text (Mistral's `thinking` parts) keeps their order, a block per piece.
  */
 function toStandardBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[] {
+  const blocks = orderedBlocks(message) ?? textBlocks(message);
+  for (const call of message.tool_calls ?? []) {
+    blocks.push({
+      type: 'tool_call',
+      ...(call.id !== undefined ? { id: call.id } : {}),
+      name: call.name,
+      args: call.args,
+    });
+  }
+  return blocks;
+}
+
+/**
+ * The reasoning and text in the order the model sent them, when it interleaved them (kept by the
+ * converters as `additional_kwargs.interleaved_content`); else undefined.
+ */
+function orderedBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[] | undefined {
+  const ordered = message.additional_kwargs?.[INTERLEAVED_KWARG];
+  if (!Array.isArray(ordered)) return undefined;
+  return (ordered as OrderedBlock[]).map((block) =>
+    block.type === 'reasoning'
+      ? { type: 'reasoning', reasoning: block.reasoning }
+      : { type: 'text', text: block.text },
+  );
+}
+
+/** The reasoning (`reasoning_content`), then the text. */
+function textBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[] {
   const blocks: ContentBlock.Standard[] = [];
   const reasoning = message.additional_kwargs?.reasoning_content;
   if (typeof reasoning === 'string' && reasoning.length > 0) {
@@ -22,14 +52,6 @@ function toStandardBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Sta
         blocks.push({ type: 'text', text: block.text });
       }
     }
-  }
-  for (const call of message.tool_calls ?? []) {
-    blocks.push({
-      type: 'tool_call',
-      ...(call.id !== undefined ? { id: call.id } : {}),
-      name: call.name,
-      args: call.args,
-    });
   }
   return blocks;
 }
