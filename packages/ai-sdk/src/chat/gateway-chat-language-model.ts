@@ -45,6 +45,7 @@ import {
   MODEL_SETTING_KEYS,
   REMOVED_MODEL_SETTINGS,
 } from './gateway-chat-options';
+import { hopRequestBody } from './hop-request-body';
 import { InvalidStructuredOutputError } from './invalid-structured-output-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
@@ -135,7 +136,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       finishReason: mapGatewayFinishReason(answer.finishReason, answer.sentFinishReason),
       usage: convertGatewayUsage(response.usage),
       providerMetadata: providerMetadata(result, response.usage),
-      request: { body },
+      // The body of the hop that answered (after a failover, naming its model).
+      request: { body: hopRequestBody(body, result.route) },
       response: {
         ...(answer.id !== undefined ? { id: answer.id } : {}),
         modelId: result.servedModel,
@@ -170,7 +172,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         throw mapError(error);
       }
       const stream = refusedAnswerStream(error, { warnings, mapError });
-      return { stream, request: { body: sent } };
+      return { stream, request: { body: hopRequestBody(sent, error.route) } };
     }
 
     return {
@@ -180,7 +182,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         mapError: (error) => this.mapError(error, sent),
         providerMetadata: (usage) => providerMetadata(stream, usage),
       }),
-      request: { body: sent },
+      request: { body: hopRequestBody(sent, stream.route) },
       response: { headers: headersToRecord(stream.headers) },
     };
   }
@@ -249,7 +251,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
    * Core's error as the AI SDK's; core's capability refusal (before any request) and its failed
    * schema check (every model's answer refused, none handed on) as ours.
    */
-  private mapError(error: unknown, body: unknown): unknown {
+  private mapError(error: unknown, body: ChatRequest): unknown {
     if (isGatewayError(error) && error.code === 'unsupported_model_capability' && !error.status) {
       return new UnsupportedModelCapabilityError(error);
     }
@@ -260,7 +262,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     const readPath = failedReadPath(error);
     return mapGatewayError(error, {
       url: endpointURL(this.config, readPath ?? ENDPOINTS.chat),
-      requestBodyValues: readPath === undefined ? body : undefined,
+      // A steered call's: the body of the hop whose failure ended it (core's route).
+      requestBodyValues:
+        readPath === undefined
+          ? hopRequestBody(body, isGatewayError(error) ? error.route : undefined)
+          : undefined,
       sentKey: this.config.sentKey,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
