@@ -5,7 +5,9 @@
 import { APICallError } from '@ai-sdk/provider';
 import { emulate } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
+import * as ai6 from 'ai-v6';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
+import { createGateway as createGatewayV3 } from '../src/v6';
 import { answeringChats, type ChatBody, gatewayThrough } from './providers';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
@@ -22,7 +24,11 @@ const refused = (code: string, status: number) =>
 
 /** The first model busy; the second answered by `second` (by default, the emulator). */
 function provider(second?: () => Response) {
-  const fetch = answeringChats(
+  return gatewayThrough(emulated, failingFirst(second));
+}
+
+function failingFirst(second?: () => Response) {
+  return answeringChats(
     (body, request) => {
       sent.push(body);
       if (body.model === FIRST) return refused('model_busy', 503);
@@ -30,7 +36,6 @@ function provider(second?: () => Response) {
     },
     (request) => emulated.fetch(request),
   );
-  return gatewayThrough(emulated, fetch);
 }
 
 it("generateText's request.body is the answering hop's", async () => {
@@ -66,4 +71,19 @@ it("an APICallError's requestBodyValues is the body of the hop whose failure end
   expect(APICallError.isInstance(failure), String(failure)).toBe(true);
   expect(sent.map((body) => body.model)).toEqual([FIRST, SECOND]);
   expect((failure as APICallError).requestBodyValues).toEqual(sent[1]);
+});
+
+it("ai@6's (`/v6`) generateText request.body is the answering hop's", async () => {
+  const gateway = createGatewayV3({
+    ...emulated.connection,
+    fetch: failingFirst(),
+    circuitBreaker: false,
+  });
+  const result = await ai6.generateText({
+    model: gateway(FIRST),
+    prompt: 'hello there',
+    providerOptions: { infergate },
+  });
+  expect(sent.map((body) => body.model)).toEqual([FIRST, SECOND]);
+  expect(result.request.body).toMatchObject({ model: SECOND });
 });
