@@ -12,6 +12,7 @@ import {
 import {
   type ChatCallOptions,
   type ChatRequest,
+  type FailedChatRoute,
   isGatewayError,
   type ResponseFormat,
   resolveSteering,
@@ -265,7 +266,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       // A steered call's: the body of the hop whose failure ended it (core's route).
       requestBodyValues:
         readPath === undefined
-          ? hopRequestBody(body, isGatewayError(error) ? error.route : undefined)
+          ? hopRequestBody(body, (error as { route?: FailedChatRoute } | undefined)?.route)
           : undefined,
       sentKey: this.config.sentKey,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
