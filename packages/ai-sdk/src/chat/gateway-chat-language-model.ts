@@ -12,6 +12,7 @@ import {
 import {
   type ChatCallOptions,
   type ChatRequest,
+  type FailedChatRoute,
   isGatewayError,
   type ResponseFormat,
   resolveSteering,
@@ -45,6 +46,7 @@ import {
   MODEL_SETTING_KEYS,
   REMOVED_MODEL_SETTINGS,
 } from './gateway-chat-options';
+import { hopRequestBody } from './hop-request-body';
 import { InvalidStructuredOutputError } from './invalid-structured-output-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
@@ -135,7 +137,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       finishReason: mapGatewayFinishReason(answer.finishReason, answer.sentFinishReason),
       usage: convertGatewayUsage(response.usage),
       providerMetadata: providerMetadata(result, response.usage),
-      request: { body },
+      // The body of the hop that answered (after a failover, naming its model).
+      request: { body: hopRequestBody(body, result.route) },
       response: {
         ...(answer.id !== undefined ? { id: answer.id } : {}),
         modelId: result.servedModel,
@@ -170,7 +173,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         throw mapError(error);
       }
       const stream = refusedAnswerStream(error, { warnings, mapError });
-      return { stream, request: { body: sent } };
+      return { stream, request: { body: hopRequestBody(sent, error.route) } };
     }
 
     return {
@@ -180,7 +183,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         mapError: (error) => this.mapError(error, sent),
         providerMetadata: (usage) => providerMetadata(stream, usage),
       }),
-      request: { body: sent },
+      request: { body: hopRequestBody(sent, stream.route) },
       response: { headers: headersToRecord(stream.headers) },
     };
   }
@@ -249,7 +252,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
    * Core's error as the AI SDK's; core's capability refusal (before any request) and its failed
    * schema check (every model's answer refused, none handed on) as ours.
    */
-  private mapError(error: unknown, body: unknown): unknown {
+  private mapError(error: unknown, body: ChatRequest): unknown {
     if (isGatewayError(error) && error.code === 'unsupported_model_capability' && !error.status) {
       return new UnsupportedModelCapabilityError(error);
     }
@@ -260,7 +263,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     const readPath = failedReadPath(error);
     return mapGatewayError(error, {
       url: endpointURL(this.config, readPath ?? ENDPOINTS.chat),
-      requestBodyValues: readPath === undefined ? body : undefined,
+      // A steered call's: the body of the hop whose failure ended it (core's route).
+      requestBodyValues:
+        readPath === undefined
+          ? hopRequestBody(body, (error as { route?: FailedChatRoute } | undefined)?.route)
+          : undefined,
       sentKey: this.config.sentKey,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
