@@ -381,6 +381,22 @@ export class CallEvents {
     }
   }
 
+  /**
+   * A hedged call's run whose 2xx answer (attempt `attempt`) failed as it was read whole, after its
+   * slot was given back and with the call's end left to the race: that attempt's `response` now,
+   * with its own failure (`invalid_response` for a body cut mid-JSON), then its `released` — not
+   * at the call's end with the call's outcome. Nothing when the attempt has no answer waiting.
+   */
+  answerFailed(attempt: number, error: unknown): void {
+    const status = this.#answering.get(attempt);
+    if (status === undefined) return;
+    this.#answering.delete(attempt);
+    this.response(attempt, status, error);
+    const budgetId = this.#releasedLater.get(attempt);
+    this.#releasedLater.delete(attempt);
+    if (budgetId !== undefined) this.released(attempt, budgetId);
+  }
+
   /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */
   response(attempt: number, status: number | undefined, error?: unknown): void {
     const known = isGatewayError(error) ? error : undefined;

@@ -31,7 +31,7 @@ import { CircuitBreakers } from './circuit-breaker';
 import { type FailedHop, FailoverWalk } from './failover-walk';
 import { earnHedge, refundHedge, spendHedge } from './hedge-allowance';
 import { hedgeDelay, recordFirstContent } from './hedge-delay';
-import { type Hedge, type Raced, raceWithHedge } from './hedged-race';
+import { type Hedge, type Raced, type Run, raceWithHedge } from './hedged-race';
 import { type HopPlan, type PlanInput, planHops } from './plan-hops';
 import { betweenChunks } from './stall-watch';
 import {
@@ -156,6 +156,8 @@ interface HedgeRunState {
    * request its delay counted from, and how long that had waited).
    */
   skipDue?: { model: string; waitedMs: number };
+  /** The number of its last attempt (`attempt` events). */
+  attempt?: number;
 }
 
 /**
@@ -390,7 +392,7 @@ function planCall(
 /** What one run of the call adds to its policy (a hedged call has two runs; others need none). */
 interface WalkRun {
   /** Told when the run's request is sent (a hedged call's first run: the hedge's clock starts). */
-  onRequest?: () => void;
+  onRequest?: (attempt: number) => void;
   /** The run's walk (a hedge's: its one model); the call's own walk by default. */
   walk?: FailoverWalk;
   /** A hedged call's one count of attempts over both runs. */
@@ -506,7 +508,7 @@ async function hedged<T>(
       }).catch((error) => {
         first.error = error;
         walk.runEnded();
-        throw error;
+        throw runFailed(first, error, stream, events);
       }),
     hedge: (open) =>
       hedgeRun(planned, send, {
@@ -519,7 +521,8 @@ async function hedged<T>(
       }),
     discard: stream ? discardStream : () => {},
   });
-  function sentFirst(): void {
+  function sentFirst(attempt: number): void {
+    first.attempt = attempt;
     firstSentAt = performance.now();
     if (race.sent()) clockFrom = { model: walk.model, at: firstSentAt };
   }
@@ -528,6 +531,22 @@ async function hedged<T>(
   } finally {
     tellSkipDue(second, events);
   }
+}
+
+/**
+ * A hedged call's run failed (`error`, returned): when its last attempt's 2xx answer failed as it
+ * was read whole (a body cut mid-JSON: `invalid_response`), after its slot was given back, that
+ * attempt's `response` is told now with its own failure — the race leaves the call's end to the
+ * call, and an unhedged call's read tells it as it fails too. A stream's answer tells its own.
+ */
+function runFailed(
+  run: HedgeRunState,
+  error: unknown,
+  stream: boolean,
+  events: CallEvents | undefined,
+): unknown {
+  if (!stream && run.attempt !== undefined) events?.answerFailed(run.attempt, error);
+  return error;
 }
 
 /** A hedge skipped while due again (`HedgeRunState.skipDue`), none sent since: told at the end. */
@@ -605,6 +624,16 @@ function decidedBy(
   };
 }
 
+/** What `hedgeRun` is given by the race: its count of attempts, its state, its open question. */
+interface HedgeRunInput {
+  nextAttempt: () => number;
+  second: HedgeRunState;
+  open: () => boolean;
+  decided: (name: 'hedge') => void;
+  again: () => void;
+  clock: () => { model: string; at: number };
+}
+
 /**
  * The hedge, when one may be sent now: a hedge spent, a free slot, a model with free capacity; else
  * undefined, with a `hedge-skipped` event saying which was missing.
@@ -612,17 +641,10 @@ function decidedBy(
 async function hedgeRun<T>(
   planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
-  run: {
-    nextAttempt: () => number;
-    second: HedgeRunState;
-    open: () => boolean;
-    decided: (name: 'hedge') => void;
-    again: () => void;
-    clock: () => { model: string; at: number };
-  },
+  run: HedgeRunInput,
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
-  const { nextAttempt, second, open, decided } = run;
+  const { second, open } = run;
   const skipped = skippedHedge(planned, second, run);
   if (!spendHedge(budgetId)) return skipped('cap');
   const slot = await input.transport.slots.acquire(scope, { ifFree: true });
@@ -652,22 +674,36 @@ async function hedgeRun<T>(
   events?.hedgeSent(from, model, walk.attemptWaitedMs);
   const own = hedgeWalk(planned, model, spare?.deferred);
   second.walk = own;
-  const policy = { walk: own, nextAttempt, onFirstContent: () => decided('hedge') };
-  return {
-    model,
-    slot,
-    run: (via) =>
-      send({
-        ...via,
-        policy: walkPolicyOf(planned, { ...policy, runSignal: via.scope?.signal }),
-      }).catch((error) => {
-        second.error = error;
-        own.runEnded();
-        // Its failure may be retried by the first run's next round, as the unhedged walk would.
-        walk.adoptFailures(own);
-        throw error;
-      }),
+  return { model, slot, run: hedgeSend(planned, send, own, run) };
+}
+
+/** The hedge's run: one attempt on its model (`own`), counted with the first run's attempts. */
+function hedgeSend<T>(
+  planned: PlannedCall,
+  send: (via: OpenVia) => Promise<T>,
+  own: FailoverWalk,
+  { nextAttempt, second, decided }: HedgeRunInput,
+): Run<T> {
+  const { input, walk, events } = planned;
+  const policy = {
+    walk: own,
+    nextAttempt,
+    onFirstContent: () => decided('hedge'),
+    onRequest: (attempt: number) => {
+      second.attempt = attempt;
+    },
   };
+  return (via) =>
+    send({
+      ...via,
+      policy: walkPolicyOf(planned, { ...policy, runSignal: via.scope?.signal }),
+    }).catch((error) => {
+      second.error = error;
+      own.runEnded();
+      // Its failure may be retried by the first run's next round, as the unhedged walk would.
+      walk.adoptFailures(own);
+      throw runFailed(second, error, input.spec.stream === true, events);
+    });
 }
 
 /**

@@ -62,8 +62,8 @@ export interface WalkPolicyInput {
    * `ms` after it was sent).
    */
   onOutcome?: (model: string, failure: GatewayError | undefined, ms: number) => void;
-  /** Told as each request is sent (a hedged call's clock starts at the first). */
-  onRequest?: () => void;
+  /** Told as each request is sent, with its attempt's number (a hedged call's clock starts at the first). */
+  onRequest?: (attempt: number) => void;
   /**
    * Told as a stream's first content came, before a structured one is held to its check (a hedged
    * call's race is decided by it: no hedge after it, the other run cut).
@@ -95,7 +95,7 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
     request(attempt, events, answer): AttemptRequest {
       const model = walk.startAttempt(events, attempt);
       sentAt = performance.now();
-      input.onRequest?.();
+      input.onRequest?.(attempt);
       const attemptWatch =
         firstChunkMs === undefined
           ? undefined
