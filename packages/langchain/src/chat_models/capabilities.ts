@@ -28,3 +28,32 @@ export function profileFromCapabilities(
     ...(acceptsContentParts ? {} : { imageInputs: false }),
   };
 }
+
+/**
+ * The profile of a model with a fallback list, from each listed model's capabilities (the first
+ * included; undefined while one is unknown): what `createAgent` can count on whichever of them
+ * answers. `toolCalling` and `toolChoice` only when every listed model has `tools`.
+ * `structuredOutput` when every listed model is one `profileFromCapabilities` gives it to (core
+ * serves each its own way: json_schema natively, json_object by its own rule), or when none has
+ * `tools` and one at least is such a model: `createAgent`'s tool would be refused outright, its
+ * `response_format` is served by the listed models that can (core skips the others).
+ */
+export function profileForList(
+  listed: readonly (readonly string[])[] | undefined,
+  acceptsContentParts: boolean,
+  structuredOutputMethods?: readonly StructuredOutputMethod[],
+): ModelProfile {
+  if (!listed) return {};
+  const each = listed.map((capabilities) =>
+    profileFromCapabilities(capabilities, acceptsContentParts, structuredOutputMethods),
+  );
+  const tools = each.every((profile) => profile.toolCalling === true);
+  const noTools = !each.some((profile) => profile.toolCalling === true);
+  const native = (profile: ModelProfile) => profile.structuredOutput === true;
+  return {
+    toolCalling: tools,
+    toolChoice: tools,
+    structuredOutput: each.every(native) || (noTools && each.some(native)),
+    ...(acceptsContentParts ? {} : { imageInputs: false }),
+  };
+}

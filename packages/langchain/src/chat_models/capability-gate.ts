@@ -47,16 +47,20 @@ export class ChatModelCapabilityGate {
 
   /**
    * What a call can count on whichever model of the model's fallback list answers (`profile`):
-   * the capabilities every listed model has. Unknown (undefined) while one of them is unknown.
+   * each listed model's capabilities, the model's own first. Unknown (undefined) while one of them
+   * is unknown.
    */
-  knownForList(): readonly string[] | undefined {
-    let common = this.known();
+  knownForList(): (readonly string[])[] | undefined {
+    const own = this.known();
+    if (!own) return undefined;
+    const each = [own];
     for (const id of this.#model.fallbackModels ?? []) {
       const entry = this.catalog?.find((listed) => listed.id === id);
       const capabilities = entry && capabilitiesOf(entry);
-      common = capabilities && common?.filter((capability) => capabilities.includes(capability));
+      if (!capabilities) return undefined;
+      each.push(capabilities);
     }
-    return common;
+    return each;
   }
 
   /**

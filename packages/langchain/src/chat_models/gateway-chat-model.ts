@@ -66,7 +66,7 @@ import {
 import { loadLaterParts } from '../utils/load-lazily';
 import { withCallerSignal } from '../utils/with-caller-signal';
 import { agentStructuredOutput } from './agent-structured-output';
-import { profileFromCapabilities } from './capabilities';
+import { profileForList } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import { refuseChatOpenAINames } from './chat-openai-names';
 import {
@@ -315,10 +315,10 @@ export class GatewayChatModel
 
   /**
    * Live capabilities → LangChain's model profile (createAgent reads it). With `fallbackModels`,
-   * those every listed model has: `createAgent` then picks a way each of them serves.
+   * from each listed model's: `createAgent` then picks a way each of them serves.
    */
   override get profile(): ModelProfile {
-    return profileFromCapabilities(
+    return profileForList(
       this.#gate.knownForList(),
       this.acceptsContentParts,
       this.structuredOutput?.methods,
