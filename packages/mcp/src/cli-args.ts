@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { TIMEOUT_OPTIONS, type TimeoutOptions } from '@infergate/core';
 import { describeGiven, readNumber, refuseUnknownOptions } from '@infergate/core/internal';
 import { bearerTokenFault, MIN_TOKEN_LENGTH } from './bearer-token';
+import { isRedisUrlForm, redisUrlSecrets } from './redis-url-shown';
 
 /** What each of core's `timeouts` options does here, for the help (a new one needs its line). */
 const TIMEOUT_FLAG_HELP: Record<keyof TimeoutOptions, string> = {
@@ -109,17 +110,21 @@ export class CliUsageError extends Error {
 }
 
 /**
- * The secrets a command line may carry (`--api-key`, `--token`, or their variables), found without
- * parsing it, so that a line that cannot be parsed has them replaced in its error message too.
+ * The secrets a command line may carry (`--api-key`, `--token`, the credentials of `--redis`, or
+ * their variables), found without parsing it, so that a line that cannot be parsed has them
+ * replaced in its error message too.
  */
 export function cliSecrets(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const found = [envSetting(env, 'INFERGATE_API_KEY'), envSetting(env, 'INFERGATE_MCP_TOKEN')];
+  const redisUrls = [envSetting(env, 'INFERGATE_REDIS_URL')];
   argv.forEach((arg, index) => {
-    for (const flag of ['--api-key', '--token']) {
-      if (arg === flag && !argv[index + 1]?.startsWith('-')) found.push(argv[index + 1]);
-      else if (arg.startsWith(`${flag}=`)) found.push(arg.slice(flag.length + 1));
+    for (const flag of ['--api-key', '--token', '--redis']) {
+      const into = flag === '--redis' ? redisUrls : found;
+      if (arg === flag && !argv[index + 1]?.startsWith('-')) into.push(argv[index + 1]);
+      else if (arg.startsWith(`${flag}=`)) into.push(arg.slice(flag.length + 1));
     }
   });
+  for (const url of redisUrls) if (url !== undefined) found.push(...redisUrlSecrets(url));
   return found.map((secret) => secret?.trim() ?? '').filter((secret) => secret !== '');
 }
 
@@ -247,7 +252,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
  * test/redis-url-one-rule.test.ts holds the two to the same answers.
  */
 function checkRedisUrlForm(url: string, source: string): void {
-  if (/^rediss?:\/\//i.test(url) && URL.canParse(url)) return;
+  if (isRedisUrlForm(url)) return;
   throw new CliUsageError(
     `${source} must be a URL redis://HOST:PORT (rediss://HOST:PORT for TLS, USER:PASSWORD@ before HOST for an ACL user), got a value of ${url.length} characters (not shown: it may hold a password)`,
   );

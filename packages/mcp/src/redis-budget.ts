@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots, shared across processes through Redis).
 import { GatewayError, type KeyBudget } from '@infergate/core';
-import { redactUrlCredentials } from './redact-message';
+import { shownRedisUrl } from './redis-url-shown';
 
 type RedisModule = typeof import('@infergate/redis');
 
@@ -28,8 +28,8 @@ export async function loadRedisBudget(
   log: (line: string) => void,
   importRedis: () => Promise<RedisModule> = () => import('@infergate/redis'),
 ): Promise<KeyBudget & { close(): Promise<void> }> {
-  // Messages name the Redis they are about, its password replaced.
-  const redis = redactUrlCredentials(url);
+  // Messages name the Redis they are about by its parsed URL, credentials masked (or by its length).
+  const redis = shownRedisUrl(url);
   let createRedisBudget: RedisModule['createRedisBudget'];
   try {
     ({ createRedisBudget } = await importRedis());

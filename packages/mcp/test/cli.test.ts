@@ -121,7 +121,8 @@ describe('infergate-mcp', () => {
     const redis = run('--http', '--redis', 'redis://:hunter2-pass@127.0.0.1:6379/not-a-db');
     expect(redis.status).toBe(1);
     expect(redis.stderr).toContain(
-      'The Redis URL redis://***@127.0.0.1:6379/not-a-db (--redis / INFERGATE_REDIS_URL) cannot be used',
+      // A path that is no database number is not shown (`/…`): only `/N` is.
+      'The Redis URL redis://***@127.0.0.1:6379/… (--redis / INFERGATE_REDIS_URL) cannot be used',
     );
     const origin = run('--http', '--allowed-origin', 'http://user:origin-pass@evil.example/');
     expect(origin.status).toBe(2);

@@ -1,0 +1,63 @@
+// docs/gateway-protocol.md §2.5 (the key's 4 slots, shared through Redis): how the command names
+// the Redis of `--redis URL` in what it prints, and which pieces of that URL it never prints.
+
+/**
+ * Whether `value` has the form of a Redis URL: it starts with `redis://` or `rediss://` and parses
+ * as a URL (the rule of @infergate/redis's `redisUrlFault`, which this package cannot import before
+ * the arguments are checked: that package is an optional peer, and may be absent).
+ */
+export function isRedisUrlForm(value: string): boolean {
+  return /^rediss?:\/\//i.test(value) && URL.canParse(value);
+}
+
+/**
+ * The Redis of `value` as messages name it, built from the parsed URL, never from the text:
+ * `redis://***@cache:6379/2` (scheme, `***@` when it has credentials, host and port, and the
+ * database when the path is one: `/N`; any other path is `/…`, a query `?…`). A value that is no
+ * Redis URL, or one with an `@` after its host (a password holding an unencoded `/`, `?` or `#`
+ * cuts the URL there: `redis://default:9/S3cret@cache` has the host `default:9`, and the password
+ * in its path), is named by its length alone, as `redisUrlFault` names a refused one.
+ */
+export function shownRedisUrl(value: string): string {
+  const hidden = `[a value of ${value.length} characters, not shown: it may hold a password]`;
+  if (!isRedisUrlForm(value)) return hidden;
+  const url = new URL(value);
+  if (`${url.pathname}${url.search}${url.hash}`.includes('@')) return hidden;
+  const credentials = url.username !== '' || url.password !== '' ? '***@' : '';
+  let path = /^\/\d+$/.test(url.pathname) ? url.pathname : url.pathname.length > 1 ? '/…' : '';
+  if (url.search !== '') path = `${path || '/'}?…`;
+  return `${url.protocol}//${credentials}${url.host}${path}`;
+}
+
+/**
+ * What of a `--redis` value is secret, to be replaced in every line the command prints: the value
+ * itself (unless it is shown whole: nothing in it is hidden), the text between `//` and its last
+ * `@` (its user information, wherever a parser would cut it) and the password after that text's
+ * first `:`, the parsed password, and the user name when there is no password (a lone
+ * `token@host` may be the password) — each as written and percent-decoded.
+ */
+export function redisUrlSecrets(value: string): string[] {
+  if (shownRedisUrl(value) === value) return [];
+  const found = [value];
+  const slashes = value.indexOf('//');
+  const at = value.lastIndexOf('@');
+  if (slashes !== -1 && at > slashes) {
+    const userInfo = value.slice(slashes + 2, at);
+    const colon = userInfo.indexOf(':');
+    found.push(userInfo, userInfo.slice(colon + 1));
+  }
+  if (URL.canParse(value)) {
+    const { username, password } = new URL(value);
+    found.push(password === '' ? username : password);
+  }
+  const forms = found.flatMap((secret) => [secret, percentDecoded(secret)]);
+  return [...new Set(forms)].filter((secret) => secret !== '');
+}
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
