@@ -89,6 +89,11 @@ export class ChatStreamDecoder {
     return this.#done ? 0 : this.#splitter.heldDataChars;
   }
 
+  /** Data events decoded so far (chunks, error objects; not comments, `[DONE]` or empty ones). */
+  get events(): number {
+    return this.#events;
+  }
+
   /**
    * Pieces of the answer decoded so far: text, reasoning and tool-call pieces and finish reasons.
    * What the stall clocks count as content: SSE comments, role-only chunks, empty deltas, metadata
@@ -371,17 +376,22 @@ export class ChatStreamDecoder {
     if (isJsonObject(logprobs)) this.#queue.push({ type: 'logprobs', logprobs, choiceIndex });
     // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
     if (typeof finishReason === 'string' && finishReason !== '') {
-      if (choiceIndex !== 0) this.#otherChoiceFinished = true;
-      const reason = this.#assembler.setFinish(finishReason, choiceIndex);
-      this.#answered++;
-      // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
-      this.#readTags(chunk);
-      // (A refused `stop` is reported as `content_filter`: the server's word goes along.)
-      const sent = reason !== finishReason && { sent: finishReason };
-      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags, ...sent });
+      this.#onFinish(finishReason, choiceIndex, chunk);
     } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
+  }
+
+  /** A choice's `finish_reason`: recorded, and handed out. */
+  #onFinish(finishReason: string, choiceIndex: number, chunk: Json): void {
+    if (choiceIndex !== 0) this.#otherChoiceFinished = true;
+    const reason = this.#assembler.setFinish(finishReason, choiceIndex);
+    // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
+    this.#readTags(chunk);
+    this.#answered++;
+    // (A refused `stop` is reported as `content_filter`: the server's word goes along.)
+    const sent = reason !== finishReason && { sent: finishReason };
+    this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags, ...sent });
   }
 
   #text(delta: string, choiceIndex: number): void {
