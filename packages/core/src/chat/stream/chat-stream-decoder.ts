@@ -50,6 +50,8 @@ export class ChatStreamDecoder {
   #done = false;
   #roleSent = false;
   #events = 0;
+  /** The choices whose finish was handed out (one `finish` event each). */
+  readonly #finished = new Set<number>();
   /** Pieces of the answer decoded so far (see `answered`). */
   #answered = 0;
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
@@ -382,12 +384,16 @@ export class ChatStreamDecoder {
     }
   }
 
-  /** A choice's `finish_reason`: recorded, and handed out. */
+  /** A choice's `finish_reason`: recorded, and handed out once per choice. */
   #onFinish(finishReason: string, choiceIndex: number, chunk: Json): void {
     if (choiceIndex !== 0) this.#otherChoiceFinished = true;
     const reason = this.#assembler.setFinish(finishReason, choiceIndex);
     // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
     this.#readTags(chunk);
+    // A choice's finish repeated (OpenRouter: again on the usage chunk) is handed out once; the
+    // chunk's usage is its own event.
+    if (this.#finished.has(choiceIndex)) return;
+    this.#finished.add(choiceIndex);
     this.#answered++;
     // (A refused `stop` is reported as `content_filter`: the server's word goes along.)
     const sent = reason !== finishReason && { sent: finishReason };
