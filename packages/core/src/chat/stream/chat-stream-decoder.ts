@@ -26,6 +26,9 @@ type Json = Record<string, unknown>;
 /** The events that carry the answer's id and model. */
 type Named = Extract<ChatStreamEvent, { type: 'role' | 'metadata' }>;
 type Finish = Extract<ChatStreamEvent, { type: 'finish' }>;
+/** The usage event, with the answer's tags as its finish event carries them (known so far). */
+type UsageEvent = Extract<ChatStreamEvent, { type: 'usage' }> &
+  Pick<Finish, 'systemFingerprint' | 'serviceTier'>;
 
 /**
  * Turns the text of an SSE chat stream into typed events and the assembled answer.
@@ -313,7 +316,11 @@ export class ChatStreamDecoder {
       }
       const read = typedUsage(usage as Json);
       assembler.usage = read;
-      this.#queue.push({ type: 'usage', usage: read });
+      // The answer's tags go along (a server may send them only with its usage, on a chunk that
+      // repeats a finish handed out already): read where a finish does not take them.
+      this.#readTags(chunk);
+      const event: UsageEvent = { type: 'usage', usage: read, ...this.#tags };
+      this.#queue.push(event);
     }
   }
 
