@@ -1,14 +1,14 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (the gate), §4.6 (the answering
 // model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
 import { type CallOptions, checkCallOptions } from '../call/call-options';
-import { scopeOf } from '../call/call-scope';
+import { type CallScope, scopeOf } from '../call/call-scope';
 import { refusal, type StructuredOutputOptions } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { withFailedRead } from '../catalog/failed-read';
 import { gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { redactOwnKey } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
-import { retrySameRequest } from '../http/attempt-policy';
+import { type AttemptPolicy, retrySameRequest } from '../http/attempt-policy';
 import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
@@ -21,6 +21,7 @@ import { type ClientSteering, type SteeringOptions, steers } from '../steering/s
 import { chatSpec } from './build-chat-request';
 import { readCheckedCompletion, readEveryChoice } from './read-chat-completion';
 import type { SteeredChatAnswer } from './steered-chat';
+import { acceptingFirstEvent } from './stream/first-event-failure';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { namingStreamUsage } from './stream/stream-usage-refusal';
 import { requiredCapabilities, validateChatRequest } from './validate-chat';
@@ -336,16 +337,17 @@ async function answerChat<T>(
     return sendSteeredChat(call, sendVia);
   }
   const spec = chatSpec(req, stream, streamUsage);
-  const retries = retrySameRequest(spec, transport.retryAllowance(opts ?? NO_OPTIONS));
-  const policy = countedPerModel(retries, transport.slots.budgetId);
   const known = opts?.capabilities;
   if (gateModelFromCache(catalog, req.model, needs, known)) {
-    return { answer: await sendVia(spec, { policy }), model: req.model };
+    const scope = scopeOf(opts, transport.timeoutMs);
+    const policy = plainPolicy(transport, spec, opts, stream, scope);
+    return { answer: await sendVia(spec, { policy, scope }), model: req.model };
   }
   // The catalog must be read (once per catalogTtlMs): a request of this call's, in its events,
   // under its one deadline and retry allowance (§10.5: the AI SDK's one attempt is one read too).
   const events = await transport.callEvents(spec);
   const scope = scopeOf(opts, transport.timeoutMs);
+  const policy = plainPolicy(transport, spec, opts, stream, scope);
   const lookup = { known, signal: scope.signal, maxRetries: opts?.maxRetries };
   try {
     await gateModel(catalog, req.model, needs, lookup, events);
@@ -358,4 +360,21 @@ async function answerChat<T>(
     throw error;
   }
   return { answer: await sendVia(spec, { events, policy, scope }), model: req.model };
+}
+
+/**
+ * A plain call's policy: the same request, retried as the retry policy allows, counted per model;
+ * a stream's answer taken once its first event came (an error object there, retryable, is retried
+ * as its status would be: first-event-failure.ts), read under the call's `scope`.
+ */
+function plainPolicy(
+  transport: Transport,
+  spec: RequestSpec,
+  opts: ChatStreamOptions | undefined,
+  stream: boolean,
+  scope: CallScope,
+): AttemptPolicy {
+  let retries = retrySameRequest(spec, transport.retryAllowance(opts ?? NO_OPTIONS));
+  if (stream) retries = acceptingFirstEvent(retries, scope, transport.maxErrorBodyBytes);
+  return countedPerModel(retries, transport.slots.budgetId);
 }

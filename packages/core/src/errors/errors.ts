@@ -230,6 +230,15 @@ export function gatewayFailure(
 }
 
 /**
+ * `error`, its `isRetryable` read again with what only its reader knows (`context`: a 2xx body that
+ * reported it instead of any content). Returns `error`.
+ */
+export function withFailureContext(error: GatewayError, context: FailureContext): GatewayError {
+  (error as { isRetryable: boolean }).isRetryable = isRetryableFailure(error, context);
+  return error;
+}
+
+/**
  * Every string an error carries leaves the client: the API key of the client whose call made it
  * (`owner`: that client's transport, errors/redact-secret.ts) is redacted, in place, from its
  * message, stack, body, data (after JSON decoding, so escaped echoes are caught), headers, other

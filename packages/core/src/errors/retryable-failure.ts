@@ -64,6 +64,12 @@ export interface FailureContext {
   maxRetryAfterMs?: number;
   /** A 2xx stream whose body failed or ended before its first bytes: it counts as no answer (§5.5). */
   beforeFirstBytes?: boolean;
+  /**
+   * A 2xx whose body reported a failure instead of any content (a whole body that is an error
+   * object, a stream whose first event is one): no answer was given, so it is retried by its code
+   * as the same failure without an answer would be (§5.3, §10.5).
+   */
+  reportedInstead?: boolean;
 }
 
 /**
@@ -80,7 +86,8 @@ export function isRetryableFailure(failure: Failure, context: FailureContext = {
   // final (part of the answer was delivered).
   if (failure.stall) return failure.stall.phase === 'first-chunk';
   if (status === undefined) return RETRYABLE_CODES.has(code);
-  if (status >= 200 && status < 300 && context.beforeFirstBytes !== true) return false;
+  const noAnswer = context.beforeFirstBytes === true || context.reportedInstead === true;
+  if (status >= 200 && status < 300 && !noAnswer) return false;
   if (status < 400) return RETRYABLE_CODES.has(code);
   if (!isRetryableStatus(status)) return false;
   const maxRetryAfterMs = context.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;

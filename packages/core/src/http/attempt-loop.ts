@@ -11,6 +11,7 @@ import {
   type NextAttempt,
   ownAbort,
 } from './attempt-policy';
+import { wholeAnswerChecked } from './reported-in-answer';
 import type { RequestSpec, Slot } from './request-types';
 import { type SendConfig, type Sending, sendOnce } from './send-once';
 import type { SlotSource } from './slot-source';
@@ -140,15 +141,22 @@ function attemptOnce(
 
 /**
  * The attempt's outcome: sent once, then a 2xx answer offered to the policy's `accept` (a policy
- * without one takes all; its call then waits on the send alone).
+ * without one takes all), then a whole one read for a failure it reports instead of an answer.
  */
 function sentAndAccepted(
   sending: Sending,
   { send, policy }: AttemptRun,
 ): Promise<AttemptAnswer | GatewayError> {
   const sent = sendOnce(sending, send);
-  if (!policy.accept) return sent;
-  return sent.then((outcome) => acceptedOrCut(outcome, policy, sending));
+  const accepted = policy.accept
+    ? sent.then((outcome) => acceptedOrCut(outcome, policy, sending))
+    : sent;
+  if (sending.spec.stream) return accepted;
+  // A whole answer taken is read within its attempt: an error object instead of an answer may be
+  // a failure the policy retries (reported-in-answer.ts).
+  return accepted.then((outcome) =>
+    outcome instanceof GatewayError ? outcome : wholeAnswerChecked(outcome, sending, send),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §10.5 (the retry policy: what follows a failed attempt, and when).
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
+import type { BodyRead } from './read-bounded-body';
 import { nextRetryWait, type RetryLimits } from './retry-policy';
 
 /** One request of a call, as an attempt sends it. */
@@ -39,6 +40,11 @@ export interface AttemptAnswer {
    * answer cuts nothing and its slot comes back at once.
    */
   readToEnd?: boolean;
+  /**
+   * A whole JSON answer's body, read within its attempt (reported-in-answer.ts), for its reader
+   * (whole-answer.ts), which does not read it again.
+   */
+  body?: BodyRead;
 }
 
 /**

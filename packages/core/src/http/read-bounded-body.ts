@@ -1,6 +1,9 @@
 // docs/gateway-protocol.md §2.4 (`Content-Length`), §10.4 (`response_too_large`).
 import { CallScope } from '../call/call-scope';
 
+/** A body read (`readBoundedBody`'s outcome), or the reason it could not be read (`failed`). */
+export type BodyRead = { text: string; truncated: boolean } | { failed: unknown };
+
 /**
  * Reads a body as text, counting the bytes as they arrive (after any decompression by fetch, so a
  * compression bomb is cut while it expands, not after). Past `limit` bytes the body is cancelled:

@@ -7,6 +7,7 @@ import type { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import type { AttemptPolicy } from './attempt-policy';
+import type { BodyRead } from './read-bounded-body';
 
 /**
  * A slot of the client's limit and the key's budget, held by one request. `release(cut)` gives it
@@ -114,6 +115,8 @@ export interface OpenResponse {
   /** Stream requests: the body's reader and the bytes already read from it. */
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   chunks?: Uint8Array[];
+  /** Whole answers: the body, when it was read within its attempt (`AttemptAnswer.body`). */
+  body?: BodyRead;
   /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
   maxBufferedBytes: number;
   /** The call's events when the client has an `onEvent` hook; the owner reports the end. */

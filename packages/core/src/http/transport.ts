@@ -130,6 +130,7 @@ export class Transport {
         response: answer.response,
         reader: answer.reader,
         chunks: answer.chunks,
+        body: answer.body,
         release: held.release,
         scope,
         callerSignal: options.signal,

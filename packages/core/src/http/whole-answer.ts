@@ -40,7 +40,7 @@ export async function readWholeAnswer(
   spec: RequestSpec,
   options: ReadOptions,
 ): Promise<WholeAnswer> {
-  const { response, release, scope, events } = await opening;
+  const { response, release, scope, events, body } = await opening;
   const reports = options.reportsEnd;
   let failure: GatewayError | undefined;
   let text: string;
@@ -53,7 +53,9 @@ export async function readWholeAnswer(
     }
     // The call's deadline and abort end the read, whatever the body does (no stall clock runs on
     // a whole answer's body: its headers were its first content, §4.7 rule 5).
-    const read = await readBoundedBody(response, limit, scope);
+    // (A JSON answer's body was read within its attempt: its read, or why it failed.)
+    const read = body ?? (await readBoundedBody(response, limit, scope));
+    if ('failed' in read) throw read.failed;
     if (read.truncated) throw tooLarge(response, spec, limit);
     text = read.text;
   } catch (cause) {

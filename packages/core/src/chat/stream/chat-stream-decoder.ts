@@ -26,6 +26,9 @@ type Json = Record<string, unknown>;
 /** The events that carry the answer's id and model. */
 type Named = Extract<ChatStreamEvent, { type: 'role' | 'metadata' }>;
 type Finish = Extract<ChatStreamEvent, { type: 'finish' }>;
+/** The usage event, with the answer's tags as its finish event carries them (known so far). */
+type UsageEvent = Extract<ChatStreamEvent, { type: 'usage' }> &
+  Pick<Finish, 'systemFingerprint' | 'serviceTier'>;
 
 /**
  * Turns the text of an SSE chat stream into typed events and the assembled answer.
@@ -50,6 +53,8 @@ export class ChatStreamDecoder {
   #done = false;
   #roleSent = false;
   #events = 0;
+  /** The choices whose finish was handed out (one `finish` event each). */
+  readonly #finished = new Set<number>();
   /** Pieces of the answer decoded so far (see `answered`). */
   #answered = 0;
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
@@ -87,6 +92,11 @@ export class ChatStreamDecoder {
   /** Characters of `data` fed but in no event yet, that `end` drops (0: none). */
   get heldDataChars(): number {
     return this.#done ? 0 : this.#splitter.heldDataChars;
+  }
+
+  /** Data events decoded so far (chunks, error objects; not comments, `[DONE]` or empty ones). */
+  get events(): number {
+    return this.#events;
   }
 
   /**
@@ -306,7 +316,11 @@ export class ChatStreamDecoder {
       }
       const read = typedUsage(usage as Json);
       assembler.usage = read;
-      this.#queue.push({ type: 'usage', usage: read });
+      // The answer's tags go along (a server may send them only with its usage, on a chunk that
+      // repeats a finish handed out already): read where a finish does not take them.
+      this.#readTags(chunk);
+      const event: UsageEvent = { type: 'usage', usage: read, ...this.#tags };
+      this.#queue.push(event);
     }
   }
 
@@ -371,17 +385,26 @@ export class ChatStreamDecoder {
     if (isJsonObject(logprobs)) this.#queue.push({ type: 'logprobs', logprobs, choiceIndex });
     // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
     if (typeof finishReason === 'string' && finishReason !== '') {
-      if (choiceIndex !== 0) this.#otherChoiceFinished = true;
-      const reason = this.#assembler.setFinish(finishReason, choiceIndex);
-      this.#answered++;
-      // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
-      this.#readTags(chunk);
-      // (A refused `stop` is reported as `content_filter`: the server's word goes along.)
-      const sent = reason !== finishReason && { sent: finishReason };
-      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags, ...sent });
+      this.#onFinish(finishReason, choiceIndex, chunk);
     } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
+  }
+
+  /** A choice's `finish_reason`: recorded, and handed out once per choice. */
+  #onFinish(finishReason: string, choiceIndex: number, chunk: Json): void {
+    if (choiceIndex !== 0) this.#otherChoiceFinished = true;
+    const reason = this.#assembler.setFinish(finishReason, choiceIndex);
+    // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
+    this.#readTags(chunk);
+    // A choice's finish repeated (OpenRouter: again on the usage chunk) is handed out once; the
+    // chunk's usage is its own event.
+    if (this.#finished.has(choiceIndex)) return;
+    this.#finished.add(choiceIndex);
+    this.#answered++;
+    // (A refused `stop` is reported as `content_filter`: the server's word goes along.)
+    const sent = reason !== finishReason && { sent: finishReason };
+    this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags, ...sent });
   }
 
   #text(delta: string, choiceIndex: number): void {

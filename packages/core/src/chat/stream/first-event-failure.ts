@@ -1,0 +1,80 @@
+// docs/gateway-protocol.md §5.3 (an error event in a 200 stream), §5.5 (nothing is replayed once
+// the answer began), §10.5 (retried as the same failure answered with its status).
+import type { CallScope } from '../../call/call-scope';
+import { type GatewayError, isGatewayError, withFailureContext } from '../../errors/errors';
+import { completeAnswerFailure } from '../../errors/response-headers';
+import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
+import { READ_SLICE_BYTES } from '../../http/body-read-ahead';
+import { ChatStreamDecoder } from './chat-stream-decoder';
+
+/**
+ * The policy of a plain (not steered) stream: `policy`'s, and its answer taken once its first
+ * event came (`firstEventFailure`): a stream that reports a retryable failure before any content
+ * is retried as that failure's status would be. Read under the call's `scope`.
+ */
+export function acceptingFirstEvent(
+  policy: AttemptPolicy,
+  scope: CallScope,
+  maxErrorBodyBytes: number,
+): AttemptPolicy {
+  return {
+    nextAttempt: () => policy.nextAttempt?.(),
+    request: (attempt, events, answer) => policy.request(attempt, events, answer),
+    released: (request) => policy.released?.(request),
+    next: (failure, waits, remainingMs) => policy.next(failure, waits, remainingMs),
+    failed: (error) => policy.failed?.(error),
+    accept: (answer, request) =>
+      firstEventFailure(answer, scope, maxErrorBodyBytes, request.requestedModel),
+  };
+}
+
+/**
+ * Reads a stream's bytes until its first data event (keeping them in `answer.chunks`, for the
+ * stream that decodes them again): resolves to the failure it reported instead of any content
+ * when its code is retryable (`model_busy`, …: errors/retryable-failure.ts), else to undefined —
+ * the answer is handed over, and the stream reports what it holds (a non-retryable error, an
+ * error after content, an unreadable event) as it always did. Ends with the call (`scope`).
+ */
+export async function firstEventFailure(
+  answer: AttemptAnswer,
+  scope: CallScope,
+  maxErrorBodyBytes: number,
+  requestedModel: string | undefined,
+): Promise<GatewayError | undefined> {
+  const reader = answer.reader;
+  if (reader === undefined) return undefined;
+  const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
+  const chunks = answer.chunks ?? [];
+  answer.chunks = chunks;
+  const text = new TextDecoder();
+  const onAbort = () => reader.cancel(scope.signal.reason).catch(() => {});
+  scope.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (const chunk of chunks) feedSliced(decoder, text, chunk);
+    while (decoder.events === 0) {
+      const next = await reader.read();
+      if (scope.aborted || next.done) break;
+      chunks.push(next.value);
+      feedSliced(decoder, text, next.value);
+    }
+  } catch (cause) {
+    // (Content decoded before the failure came first: the stream hands it out, then the failure.)
+    if (!scope.aborted && isGatewayError(cause) && decoder.answered === 0) {
+      const failure = withFailureContext(cause, { reportedInstead: true });
+      if (failure.isRetryable) {
+        return completeAnswerFailure(failure, answer.response.headers, { requestedModel });
+      }
+    }
+  } finally {
+    scope.signal.removeEventListener('abort', onAbort);
+  }
+  if (scope.aborted) throw scope.error({ requestedModel });
+  return undefined;
+}
+
+/** A chunk decoded a slice at a time (a body handed over in one large chunk is never decoded whole). */
+function feedSliced(decoder: ChatStreamDecoder, text: TextDecoder, chunk: Uint8Array): void {
+  for (let at = 0; at < chunk.byteLength; at += READ_SLICE_BYTES) {
+    decoder.feed(text.decode(chunk.subarray(at, at + READ_SLICE_BYTES), { stream: true }));
+  }
+}

@@ -1,0 +1,77 @@
+// docs/gateway-protocol.md §5.3 (an error in a 200 answer), §10.5 (retried as the same failure
+// answered with its status).
+import { type GatewayError, withFailureContext } from '../errors/errors';
+import { type AttemptAnswer, ownAbort } from './attempt-policy';
+import { declaredLength, readBoundedBody } from './read-bounded-body';
+import type { SendConfig, Sending } from './send-once';
+import { unusableAnswer } from './unusable-answer';
+
+/**
+ * A whole (not streamed) 2xx JSON answer, its body read once, within its attempt (its slot held,
+ * as its reader would hold it), the read kept on the answer (`body`) for its reader
+ * (whole-answer.ts), which reads it no more. A body that is a gateway error object and no answer,
+ * with a code the retry policy retries (`model_busy`, …: errors/retryable-failure.ts), is the
+ * attempt's failure, so the call's policy says what follows, as it would for the same code
+ * answered as a status. Asked once the policy took the answer (its `accept`): its first-content
+ * clock has stopped. A read that failed or was too large is kept as it failed, for its reader to
+ * fail the call with, as it always did (not retried); as is a non-retryable code. Answers not
+ * labelled JSON (audio, text) and bodies too large by their Content-Length are handed on unread.
+ */
+export async function wholeAnswerChecked(
+  answer: AttemptAnswer,
+  sending: Sending,
+  config: SendConfig,
+): Promise<AttemptAnswer | GatewayError> {
+  const { response } = answer;
+  const limit = config.maxResponseBytes;
+  const type = response.headers.get('content-type') ?? '';
+  if (limit === undefined || response.body === null || !type.includes('json')) return answer;
+  if ((declaredLength(response.headers) ?? 0) > limit) return answer;
+  const { request, scope } = sending;
+  let read: { text: string; truncated: boolean };
+  try {
+    read = await readBoundedBody(response, limit, scope);
+    answer.body = read;
+  } catch (cause) {
+    // (A request the policy aborted is its failure; any other cut is its reader's to report.)
+    answer.body = { failed: cause };
+    return (!scope.aborted && ownAbort(request)) || answer;
+  }
+  if (read.truncated) return answer;
+  // The gateway has finished this request: refusing its answer cuts nothing.
+  sending.answerStatus.readToEnd = true;
+  const reported = reportedInstead(response, read.text, config, request.requestedModel);
+  return reported?.isRetryable ? reported : answer;
+}
+
+/**
+ * The failure a whole body reports instead of an answer (an error object with no `choices` nor
+ * `data`), read as its reader reads it (unusable-answer.ts: code, words, Retry-After, the kept
+ * body), and retryable by its code as no answer; undefined when the body is no such object.
+ */
+function reportedInstead(
+  response: Response,
+  text: string,
+  config: SendConfig,
+  requestedModel: string | undefined,
+): GatewayError | undefined {
+  // (Only a body naming `"error"` is parsed here: most answers are parsed once, by their reader,
+  // after the slot is given back.)
+  if (!text.includes('"error"')) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const answer = typeof data === 'object' && data !== null && ('choices' in data || 'data' in data);
+  if (answer) return undefined;
+  const { status, headers } = response;
+  const read = { data, status, text, headers };
+  const error = unusableAnswer(config, 'The answer is an error object', read, requestedModel);
+  if (error.code === 'invalid_response') return undefined;
+  return withFailureContext(error, {
+    reportedInstead: true,
+    maxRetryAfterMs: config.maxRetryAfterMs,
+  });
+}
