@@ -4,12 +4,7 @@ import type { ScenarioInput } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  type DataPoint,
-  type Histogram,
-  MeterProvider,
-  type ResourceMetrics,
-} from '@opentelemetry/sdk-metrics';
+import { type DataPoint, type Histogram, MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';

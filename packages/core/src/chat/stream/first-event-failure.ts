@@ -3,6 +3,7 @@
 import type { CallScope } from '../../call/call-scope';
 import { type GatewayError, isGatewayError, withFailureContext } from '../../errors/errors';
 import { completeAnswerFailure } from '../../errors/response-headers';
+import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
 import { READ_SLICE_BYTES } from '../../http/body-read-ahead';
 import { ChatStreamDecoder } from './chat-stream-decoder';
@@ -30,7 +31,7 @@ export function acceptingFirstEvent(
 
 /**
  * Reads a stream's bytes until its first data event (keeping them in `answer.chunks`, for the
- * stream that decodes them again): resolves to the failure it reported instead of any content
+ * stream that decodes them again; at most `ERROR_JSON_READ_BYTES` of them): resolves to the failure it reported instead of any content
  * when its code is retryable (`model_busy`, …: errors/retryable-failure.ts), else to undefined —
  * the answer is handed over, and the stream reports what it holds (a non-retryable error, an
  * error after content, an unreadable event) as it always did. Ends with the call (`scope`).
@@ -49,12 +50,19 @@ export async function firstEventFailure(
   const text = new TextDecoder();
   const onAbort = () => reader.cancel(scope.signal.reason).catch(() => {});
   scope.signal.addEventListener('abort', onAbort, { once: true });
+  let held = 0;
   try {
-    for (const chunk of chunks) feedSliced(decoder, text, chunk);
-    while (decoder.events === 0) {
+    for (const chunk of chunks) {
+      feedSliced(decoder, text, chunk);
+      held += chunk.byteLength;
+    }
+    // (Bytes with no event in them, comments only, are held at most up to an error body's read:
+    // past that the stream is handed over, and reads on as it always did.)
+    while (decoder.events === 0 && held < ERROR_JSON_READ_BYTES) {
       const next = await reader.read();
       if (scope.aborted || next.done) break;
       chunks.push(next.value);
+      held += next.value.byteLength;
       feedSliced(decoder, text, next.value);
     }
   } catch (cause) {
