@@ -234,6 +234,11 @@ export class FailoverWalk {
   #attemptStartedAt: number | undefined;
   /** The call's number of the current model's attempt (`startAttempt`), when told. */
   #attempt: number | undefined;
+  /**
+   * A hedged call's race cut this run (`cut`): `lost` with its attempt in flight, its outcome not
+   * told yet; `told` when that outcome was told just before the race was decided.
+   */
+  #cut: 'lost' | 'told' | undefined;
 
   /**
    * How long the current model's attempt has run (a hedge's `waitedMs` on `from`): 0 between
@@ -322,6 +327,17 @@ export class FailoverWalk {
   }
 
   /**
+   * A hedged call's race was decided for the other run while this one's attempt was in flight
+   * (`lost`: its outcome not told yet, its `lost` hop stands), or its outcome was told just before
+   * (a failure that came with the other's first content). Whatever that attempt ends with next is
+   * no step: a cut run retries nothing and moves on to nothing (its `retry` would never be sent).
+   */
+  cut(lost: boolean): void {
+    this.#spent = true;
+    this.#cut = lost ? 'lost' : 'told';
+  }
+
+  /**
    * The model of the next attempt, once its slot is held: the one with the most free capacity now among
    * those not tried in this round; after a failover, its `failover` event, naming that model.
    * The order is taken here, not when the call queued or left a model: calls that queued together
@@ -364,7 +380,9 @@ export class FailoverWalk {
   unlistedHop(runError?: unknown): ChatRouteHop | undefined {
     const last = this.#unlisted;
     if (last === undefined) return undefined;
-    const failure = last.failure ?? (isGatewayError(runError) ? ownFailure(runError) : undefined);
+    // (A run cut in flight lost: what its attempt or run ended with after that is no failure.)
+    const own = this.#cut !== 'lost' && isGatewayError(runError) ? ownFailure(runError) : undefined;
+    const failure = last.failure ?? own;
     if (failure === undefined) return { model: last.model, outcome: 'lost' };
     return { model: last.model, outcome: 'ended', code: failure.code };
   }
@@ -532,6 +550,7 @@ export class FailoverWalk {
   ): NextAttempt {
     const taken = waits + this.#waitsBefore;
     if (isKeyLimit(error)) this.#keyBusy(error, limits.maxRetryAfterMs);
+    if (this.#cut !== undefined) return this.#afterCut(error, taken, limits);
     let step = this.#stepAfter(error, taken, this.#allowed(limits));
     this.#attemptStartedAt = undefined;
     this.#limits = limits;
@@ -548,6 +567,21 @@ export class FailoverWalk {
     }
     this.#waits = retries ? taken + 1 : taken;
     return step;
+  }
+
+  /**
+   * `next` of a run the race cut (`cut`): no step. An attempt `lost` records nothing (the call's
+   * route has its `lost` hop, its `response` says `aborted`); one whose failure was told before the
+   * race was decided records it as the walk would (its hop), retrying nothing.
+   */
+  #afterCut(
+    error: GatewayError,
+    waits: number,
+    limits: RetryAllowance & { remainingMs: number },
+  ): undefined {
+    this.#attemptStartedAt = undefined;
+    if (this.#cut === 'told') this.#stepAfter(error, waits, { ...limits, maxRetries: 0 });
+    return undefined;
   }
 
   /** The key's own `Retry-After`, told to this run: its not-before, shared with the other run. */
