@@ -252,7 +252,8 @@ export class CallEvents {
 
   /**
    * The call left `from` for `to` at once (`fallbackModels`), after `waitedMs` on `from`; `usage`:
-   * that of `from`'s answer the structured check refused.
+   * that of `from`'s answer the structured check refused; `heldMs`: a hedged call's move held back
+   * to the key's `Retry-After`.
    */
   failover(
     from: string,
@@ -261,6 +262,7 @@ export class CallEvents {
     waitedMs: number,
     structured?: HopStructuredOutput,
     usage?: Usage,
+    heldMs?: number,
   ): void {
     const event: Fields<GatewayFailoverEvent> = {
       type: 'failover',
@@ -272,6 +274,7 @@ export class CallEvents {
     if (structured) event.structured = structured;
     const counts = readUsage(usage);
     if (counts !== undefined) event.usage = counts;
+    if (heldMs !== undefined) event.heldMs = heldMs;
     this.#send(event);
   }
 

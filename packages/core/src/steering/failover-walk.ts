@@ -167,7 +167,14 @@ export class FailoverWalk {
   #choose = true;
   /** The failover to report once the next model is chosen (at the next attempt). */
   #leaving:
-    | { from: string; hop: ChatRouteHop; reason: FailoverReason; waitedMs: number }
+    | {
+        from: string;
+        hop: ChatRouteHop;
+        reason: FailoverReason;
+        waitedMs: number;
+        /** Held back to the key's not-before (`#afterKeyFree`): for how long. */
+        heldMs?: number;
+      }
     | undefined;
   readonly #bodies = new Map<string, string>();
   /**
@@ -356,10 +363,10 @@ export class FailoverWalk {
     const leaving = this.#leaving;
     if (leaving) {
       this.#leaving = undefined;
-      const { from, hop, reason, waitedMs } = leaving;
+      const { from, hop, reason, waitedMs, heldMs } = leaving;
       const structured = 'structured' in hop ? hop.structured : undefined;
       const usage = 'usage' in hop ? hop.usage : undefined;
-      events?.failover(from, this.model, reason, waitedMs, structured, usage);
+      events?.failover(from, this.model, reason, waitedMs, structured, usage, heldMs);
     }
     for (const defer of deferred) events?.deferred(defer);
     this.#waitingFor = [];
@@ -561,8 +568,8 @@ export class FailoverWalk {
       this.#otherRun === undefined ? undefined : this.#afterKeyFree(step, limits.remainingMs);
     if (held !== undefined) {
       // A move to the next model held back is no retry: the attempt loop counts its wait as one,
-      // the walk takes it off (one `maxRetries` for the call, as unhedged).
-      if (!retries) this.#waitsBefore--;
+      // the walk takes it off (one `maxRetries` for the call, as unhedged). Its `failover` says it.
+      if (!retries) this.#heldMove(held);
       step = held;
     }
     this.#waits = retries ? taken + 1 : taken;
@@ -582,6 +589,12 @@ export class FailoverWalk {
     this.#attemptStartedAt = undefined;
     if (this.#cut === 'told') this.#stepAfter(error, waits, { ...limits, maxRetries: 0 });
     return undefined;
+  }
+
+  /** A move to the next model held back (`#afterKeyFree`): no retry; its `failover` says how long. */
+  #heldMove(held: NextAttempt): void {
+    this.#waitsBefore--;
+    if (this.#leaving && held && 'waitMs' in held) this.#leaving.heldMs = held.waitMs;
   }
 
   /** The key's own `Retry-After`, told to this run: its not-before, shared with the other run. */
