@@ -125,6 +125,8 @@ export class CallEvents {
   readonly #releasedLater = new Map<number, string>();
   /** The call's failure's gateway code, for the `response` of an answer that failed before it began. */
   #failureCode: GatewayErrorCode | undefined;
+  /** Attempts a hedged call's race cut in flight (`lostAttempt`): their outcome is `aborted`. */
+  readonly #lost = new Set<number>();
 
   constructor(init: CallEventsInit) {
     this.#onEvent = init.onEvent;
@@ -250,7 +252,8 @@ export class CallEvents {
 
   /**
    * The call left `from` for `to` at once (`fallbackModels`), after `waitedMs` on `from`; `usage`:
-   * that of `from`'s answer the structured check refused.
+   * that of `from`'s answer the structured check refused; `heldMs`: a hedged call's move held back
+   * to the key's `Retry-After`.
    */
   failover(
     from: string,
@@ -259,6 +262,7 @@ export class CallEvents {
     waitedMs: number,
     structured?: HopStructuredOutput,
     usage?: Usage,
+    heldMs?: number,
   ): void {
     const event: Fields<GatewayFailoverEvent> = {
       type: 'failover',
@@ -270,6 +274,7 @@ export class CallEvents {
     if (structured) event.structured = structured;
     const counts = readUsage(usage);
     if (counts !== undefined) event.usage = counts;
+    if (heldMs !== undefined) event.heldMs = heldMs;
     this.#send(event);
   }
 
@@ -349,12 +354,30 @@ export class CallEvents {
       outcome = await run();
     } catch (error) {
       const status = isGatewayError(error) ? error.status : undefined;
-      this.response(attempt, status ?? answered(), error);
+      this.#failedResponse(attempt, status ?? answered(), error);
       throw error;
     }
-    if (isGatewayError(outcome)) this.response(attempt, outcome.status ?? answered(), outcome);
-    else this.#answering.set(attempt, outcome.response.status);
+    if (isGatewayError(outcome)) {
+      this.#failedResponse(attempt, outcome.status ?? answered(), outcome);
+    } else this.#answering.set(attempt, outcome.response.status);
     return outcome;
+  }
+
+  /**
+   * A hedged call's race was decided for the other run while `attempt` was in flight: it lost,
+   * and the failure it ends with after (one that came with the winner's first content) is told as
+   * `aborted`, as the `hedge` `won` event's `lost` says. False when its outcome was told already.
+   */
+  lostAttempt(attempt: number): boolean {
+    if (!this.#sentAt.has(attempt) || this.#answering.has(attempt)) return false;
+    this.#lost.add(attempt);
+    return true;
+  }
+
+  /** A failed attempt's `response`: `aborted` when the race cut it in flight (`lostAttempt`). */
+  #failedResponse(attempt: number, status: number | undefined, error: unknown): void {
+    if (this.#lost.delete(attempt)) this.#sendResponse(attempt, status, false, 'aborted');
+    else this.response(attempt, status, error);
   }
 
   /**

@@ -166,6 +166,11 @@ export interface GatewayFailoverEvent extends GatewayEventBase {
    * were spent; the `done` event's `usage` is the answer's the call returned).
    */
   usage?: UsageCounts;
+  /**
+   * A hedged call's move held back to the key's own `Retry-After` (`client_concurrency_exceeded`,
+   * told to either attempt): how long it waited before its slot was asked for (none when it went at once).
+   */
+  heldMs?: number;
 }
 
 /**

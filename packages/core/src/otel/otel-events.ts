@@ -651,6 +651,7 @@ function recordFailover(instruments: Instruments, call: CallState, event: Gatewa
     ...structuredAttributes(event.structured),
     ...usageAttributes(event.usage, call.usage),
   };
+  if (event.heldMs !== undefined) attributes['infergate.failover.held_ms'] = event.heldMs;
   call.span.addEvent('infergate.failover', attributes);
   instruments.failovers.add(1, { 'error.type': event.reason, ...call.budget });
   const metricAttributes = modelAttributes(call, event.from);

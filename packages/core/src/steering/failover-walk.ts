@@ -167,7 +167,14 @@ export class FailoverWalk {
   #choose = true;
   /** The failover to report once the next model is chosen (at the next attempt). */
   #leaving:
-    | { from: string; hop: ChatRouteHop; reason: FailoverReason; waitedMs: number }
+    | {
+        from: string;
+        hop: ChatRouteHop;
+        reason: FailoverReason;
+        waitedMs: number;
+        /** Held back to the key's not-before (`#afterKeyFree`): for how long. */
+        heldMs?: number;
+      }
     | undefined;
   readonly #bodies = new Map<string, string>();
   /**
@@ -234,6 +241,11 @@ export class FailoverWalk {
   #attemptStartedAt: number | undefined;
   /** The call's number of the current model's attempt (`startAttempt`), when told. */
   #attempt: number | undefined;
+  /**
+   * A hedged call's race cut this run (`cut`): `lost` with its attempt in flight, its outcome not
+   * told yet; `told` when that outcome was told just before the race was decided.
+   */
+  #cut: 'lost' | 'told' | undefined;
 
   /**
    * How long the current model's attempt has run (a hedge's `waitedMs` on `from`): 0 between
@@ -322,6 +334,17 @@ export class FailoverWalk {
   }
 
   /**
+   * A hedged call's race was decided for the other run while this one's attempt was in flight
+   * (`lost`: its outcome not told yet, its `lost` hop stands), or its outcome was told just before
+   * (a failure that came with the other's first content). Whatever that attempt ends with next is
+   * no step: a cut run retries nothing and moves on to nothing (its `retry` would never be sent).
+   */
+  cut(lost: boolean): void {
+    this.#spent = true;
+    this.#cut = lost ? 'lost' : 'told';
+  }
+
+  /**
    * The model of the next attempt, once its slot is held: the one with the most free capacity now among
    * those not tried in this round; after a failover, its `failover` event, naming that model.
    * The order is taken here, not when the call queued or left a model: calls that queued together
@@ -340,10 +363,10 @@ export class FailoverWalk {
     const leaving = this.#leaving;
     if (leaving) {
       this.#leaving = undefined;
-      const { from, hop, reason, waitedMs } = leaving;
+      const { from, hop, reason, waitedMs, heldMs } = leaving;
       const structured = 'structured' in hop ? hop.structured : undefined;
       const usage = 'usage' in hop ? hop.usage : undefined;
-      events?.failover(from, this.model, reason, waitedMs, structured, usage);
+      events?.failover(from, this.model, reason, waitedMs, structured, usage, heldMs);
     }
     for (const defer of deferred) events?.deferred(defer);
     this.#waitingFor = [];
@@ -364,7 +387,9 @@ export class FailoverWalk {
   unlistedHop(runError?: unknown): ChatRouteHop | undefined {
     const last = this.#unlisted;
     if (last === undefined) return undefined;
-    const failure = last.failure ?? (isGatewayError(runError) ? ownFailure(runError) : undefined);
+    // (A run cut in flight lost: what its attempt or run ended with after that is no failure.)
+    const own = this.#cut !== 'lost' && isGatewayError(runError) ? ownFailure(runError) : undefined;
+    const failure = last.failure ?? own;
     if (failure === undefined) return { model: last.model, outcome: 'lost' };
     return { model: last.model, outcome: 'ended', code: failure.code };
   }
@@ -532,6 +557,7 @@ export class FailoverWalk {
   ): NextAttempt {
     const taken = waits + this.#waitsBefore;
     if (isKeyLimit(error)) this.#keyBusy(error, limits.maxRetryAfterMs);
+    if (this.#cut !== undefined) return this.#afterCut(error, taken, limits);
     let step = this.#stepAfter(error, taken, this.#allowed(limits));
     this.#attemptStartedAt = undefined;
     this.#limits = limits;
@@ -542,12 +568,33 @@ export class FailoverWalk {
       this.#otherRun === undefined ? undefined : this.#afterKeyFree(step, limits.remainingMs);
     if (held !== undefined) {
       // A move to the next model held back is no retry: the attempt loop counts its wait as one,
-      // the walk takes it off (one `maxRetries` for the call, as unhedged).
-      if (!retries) this.#waitsBefore--;
+      // the walk takes it off (one `maxRetries` for the call, as unhedged). Its `failover` says it.
+      if (!retries) this.#heldMove(held);
       step = held;
     }
     this.#waits = retries ? taken + 1 : taken;
     return step;
+  }
+
+  /**
+   * `next` of a run the race cut (`cut`): no step. An attempt `lost` records nothing (the call's
+   * route has its `lost` hop, its `response` says `aborted`); one whose failure was told before the
+   * race was decided records it as the walk would (its hop), retrying nothing.
+   */
+  #afterCut(
+    error: GatewayError,
+    waits: number,
+    limits: RetryAllowance & { remainingMs: number },
+  ): undefined {
+    this.#attemptStartedAt = undefined;
+    if (this.#cut === 'told') this.#stepAfter(error, waits, { ...limits, maxRetries: 0 });
+    return undefined;
+  }
+
+  /** A move to the next model held back (`#afterKeyFree`): no retry; its `failover` says how long. */
+  #heldMove(held: NextAttempt): void {
+    this.#waitsBefore--;
+    if (this.#leaving && held && 'waitMs' in held) this.#leaving.heldMs = held.waitMs;
   }
 
   /** The key's own `Retry-After`, told to this run: its not-before, shared with the other run. */

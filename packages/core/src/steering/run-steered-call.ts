@@ -617,11 +617,27 @@ function decidedBy(
     other.walk?.runEnded();
     if (runs.second.walk === undefined) return;
     own.won = true;
-    events?.hedgeWon(own.walk!.model, name, lostModel(other, other.walk!.model));
+    events?.hedgeWon(own.walk!.model, name, cutInFlight(other, events));
     // A held answer refused by its check moves on to what the cut run had left (its model cut in
     // flight, a spare the hedge took), as the unhedged call's walk would.
     own.walk!.takeOver(other.walk!);
   };
+}
+
+/**
+ * The run a stream's first content cut (`run`, its walk told): the model it `lost`, when its
+ * attempt was in flight and its outcome not told yet — that outcome, coming after, is no failure
+ * of the call (its `response` says `aborted`, no hop, no `retry`). One told just before (a failure
+ * that came with the other's content) is its hop, and lost nothing; either way it steps no further.
+ */
+function cutInFlight(run: HedgeRunState, events: CallEvents | undefined): string | undefined {
+  const walk = run.walk!;
+  const model = lostModel(run, walk.model);
+  const lost =
+    model !== undefined &&
+    (events === undefined || run.attempt === undefined || events.lostAttempt(run.attempt));
+  walk.cut(lost);
+  return lost ? model : undefined;
 }
 
 /** What `hedgeRun` is given by the race: its count of attempts, its state, its open question. */
