@@ -51,7 +51,7 @@ describe('a schema whose root is not an object, served by tools', () => {
       required: ['value'],
       additionalProperties: false,
     });
-    expect(result.structured).toEqual({ value: ['Oslo'], method: 'tools' });
+    expect(result.structured).toMatchObject({ value: ['Oslo'], method: 'tools' });
     expect(result.answer.text).toBe('["Oslo"]');
     expect(result.answer.toolCalls).toEqual([]);
   });
@@ -65,7 +65,7 @@ describe('a schema whose root is not an object, served by tools', () => {
     expect(text).toBe('["Oslo"]');
     expect([result.text, result.structured]).toEqual([
       '["Oslo"]',
-      { value: ['Oslo'], method: 'tools' },
+      expect.objectContaining({ value: ['Oslo'], method: 'tools' }),
     ]);
   });
 

@@ -210,9 +210,10 @@ describe('withStructuredOutput: what comes back', () => {
       .withStructuredOutput(Person, { includeRaw: true, name: 'person' })
       .invoke('describe "Ada"');
     expect(Person.parse(parsed)).toEqual(parsed);
-    // Core gives the forced tool call's arguments as the text, the call itself removed.
+    // Core gives the forced tool call's arguments as the text; the raw message has the call too,
+    // as ChatOpenAI's does (structured-include-raw-tool-call.test.ts).
     expect(JSON.parse(raw.text)).toEqual(parsed);
-    expect((raw as AIMessage).tool_calls).toEqual([]);
+    expect((raw as AIMessage).tool_calls).toMatchObject([{ name: 'person', args: parsed }]);
     expect(routeOf(raw as AIMessage).hops).toEqual([
       { model: TOOLS_ONLY, outcome: 'answered', structured: { method: 'tools', checked: true } },
     ]);

@@ -12,9 +12,10 @@ import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
 import { tooLarge } from '../http/answer-errors';
 import type { AttemptAnswer } from '../http/attempt-policy';
 import { readBoundedBody } from '../http/read-bounded-body';
-import type { StructuredResult } from '../protocol/chat-result-types';
+import type { AssembledChat, StructuredResult } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatCompletionResponse } from '../protocol/wire-types';
+import { schemaName } from '../steering/structured-output-request';
 import {
   checkedStructuredAnswer,
   ownToolCalls,
@@ -91,11 +92,30 @@ export async function checkWholeAnswer(
     const clean = cleaned(data, json, method, thought);
     answer.response = rebuilt(response, JSON.stringify(clean));
     // A refused last answer handed on (`returnRefused`): clean, but no checked value.
-    return checked ? { value, method } : undefined;
+    return checked ? structuredResult(value, method, completion, asked) : undefined;
   } catch (error) {
     if (isGatewayError(error)) return error;
     throw error;
   }
+}
+
+/**
+ * The checked `value` of `answer` as `ChatResult.structured` gives it: with the forced call of the
+ * schema's tool that served it when `method` is `tools` (its first, as the answer is read), which
+ * the clean answer no longer has.
+ */
+export function structuredResult(
+  value: unknown,
+  method: StructuredOutputMethod,
+  answer: AssembledChat,
+  asked: StructuredAsk,
+): StructuredResult {
+  const result: StructuredResult = { value, method };
+  if (method !== 'tools') return result;
+  const name = schemaName(asked.given);
+  const call = answer.toolCalls.find((candidate) => candidate.name === name);
+  if (call) result.toolCall = { id: call.id, name: call.name, arguments: call.arguments };
+  return result;
 }
 
 /** A body that failed while it was read: the attempt's failure, typed. */

@@ -19,6 +19,7 @@ import {
   structuredFinish,
 } from './checked-structured-answer';
 import type { DecodedEvents, MappedEvents, StructuredStream } from './stream/sse-chat-stream';
+import { structuredResult } from './structured-completion';
 
 /** What a stream's answer is checked by, and how its model was asked. */
 export interface StreamCheck extends StructuredAsk {
@@ -61,7 +62,7 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
       const finishReason = structuredFinish(method, answer.finishReason);
       const clean: AssembledChat = { ...answer, text: json, toolCalls: [], finishReason };
       // (A refused answer handed on, `returnRefused`: its text clean, no checked value.)
-      if (checked) clean.structured = { value, method };
+      if (checked) clean.structured = structuredResult(value, method, answer, asked);
       // A think block before the JSON: the answer's reasoning, as its events gave it.
       if (reasoning !== undefined) clean.reasoning = (answer.reasoning ?? '') + reasoning;
       return clean;

@@ -46,6 +46,18 @@ export interface StructuredResult {
   /** The value checked: the JSON parsed, or the output of `structuredOutput.standard`. */
   value: unknown;
   method: StructuredOutputMethod;
+  /**
+   * The forced call of the schema's tool the model answered by, when `method` is `tools`: its id,
+   * its name (the schema's, as sent) and its arguments as the model sent them. The answer hands
+   * no tool call on (its text is the JSON, its `toolCalls` empty): this is for a caller that
+   * shows the model's own message, as a framework's raw answer does. Absent for other methods.
+   */
+  toolCall?: {
+    id: string;
+    name: string;
+    /** The call's argument text as the model sent it (a wrapped root's `{"value": …}` included). */
+    arguments: string;
+  };
 }
 
 export type ChatStreamEvent =

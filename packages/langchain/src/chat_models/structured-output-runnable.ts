@@ -7,7 +7,12 @@ import type {
   StructuredOutputMethodOptions,
 } from '@langchain/core/language_models/base';
 import { assembleStructuredOutputPipeline } from '@langchain/core/language_models/structured_output';
-import { AIMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import {
+  AIMessage,
+  type AIMessageChunk,
+  type BaseMessage,
+  type OpenAIToolCall,
+} from '@langchain/core/messages';
 import {
   Runnable,
   type RunnableConfig,
@@ -201,13 +206,42 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
  */
 function withRaw(llm: Runnable<BaseLanguageModelInput, AIMessageChunk>, parser: Runnable) {
   const parse = RunnableLambda.from(async (input: { raw: BaseMessage }, config) => {
+    const raw = withServingCall(input.raw);
     try {
-      return { raw: input.raw, parsed: await parser.invoke(input.raw, config) };
+      return { raw, parsed: await parser.invoke(input.raw, config) };
     } catch (parsingError) {
-      return { raw: input.raw, parsed: null, parsingError };
+      return { raw, parsed: null, parsingError };
     }
   });
   return RunnableSequence.from([{ raw: llm }, parse]);
+}
+
+/**
+ * The raw message with the forced tool call that served its structured answer among its tool
+ * calls (`{ name, args, id, type: 'tool_call' }`, and OpenAI's raw form in
+ * `additional_kwargs.tool_calls`), as `ChatOpenAI`'s `functionCalling` raw message has it; the
+ * message as it is when core served the schema another way. The model's own answer (and an
+ * agent's) keeps the call out: only this raw message shows it.
+ */
+function withServingCall(raw: BaseMessage): BaseMessage {
+  // The converter's `STRUCTURED_CALL_KWARG` (named here, not imported: this module is loaded lazily).
+  const call = raw.additional_kwargs?.structured_tool_call as OpenAIToolCall | undefined;
+  if (call === undefined || !AIMessage.isInstance(raw)) return raw;
+  let args: Record<string, unknown>;
+  try {
+    args = JSON.parse(call.function.arguments) as Record<string, unknown>;
+  } catch {
+    return raw;
+  }
+  return new AIMessage({
+    content: raw.content,
+    additional_kwargs: { ...raw.additional_kwargs, tool_calls: [call] },
+    response_metadata: raw.response_metadata,
+    ...(raw.id !== undefined ? { id: raw.id } : {}),
+    ...(raw.name !== undefined ? { name: raw.name } : {}),
+    ...(raw.usage_metadata !== undefined ? { usage_metadata: raw.usage_metadata } : {}),
+    tool_calls: [{ name: call.function.name, args, id: call.id, type: 'tool_call' }],
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import type {
   AssembledChat,
   AssembledToolCall,
   ChatResult as GatewayChatResult,
+  StructuredResult,
 } from '@infergate/core';
 import { AIMessage } from '@langchain/core/messages';
 import { type ChatGeneration, ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
@@ -84,7 +85,7 @@ function additionalKwargs(
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     ...(ordered !== undefined ? { [INTERLEAVED_KWARG]: ordered } : {}),
     ...(result.structured !== undefined && answer === result.answer
-      ? { parsed: result.structured.value }
+      ? structuredKwargs(result.structured)
       : {}),
     // OpenAI's raw forms, as `ChatOpenAI` keeps them: the tool calls (with the ids core gave
     // them) and a legacy `function_call` (not a tool call; the answer's only output when sent).
@@ -99,8 +100,25 @@ function firstMessage(result: GatewayChatResult): unknown {
   return (choices.find((choice) => choice.index === 0) ?? choices[0])?.message;
 }
 
+/**
+ * Where an AI message keeps the forced tool call that served its structured answer (core's
+ * `structured.toolCall`, in OpenAI's raw form): not among its tool calls (the answer is the
+ * JSON), but `withStructuredOutput`'s `includeRaw` gives it back on the raw message, as
+ * `ChatOpenAI`'s `functionCalling` raw message has it.
+ */
+export const STRUCTURED_CALL_KWARG = 'structured_tool_call';
+
+/** The structured answer's kwargs: its checked value (`parsed`) and the call that served it. */
+export function structuredKwargs(structured: StructuredResult): Record<string, unknown> {
+  const call = structured.toolCall;
+  return {
+    parsed: structured.value,
+    ...(call !== undefined ? { [STRUCTURED_CALL_KWARG]: rawToolCall(call) } : {}),
+  };
+}
+
 /** A tool call as OpenAI's chat completions API sends it. */
-function rawToolCall(call: AssembledToolCall) {
+function rawToolCall(call: Pick<AssembledToolCall, 'id' | 'name' | 'arguments'>) {
   return {
     id: call.id,
     type: 'function' as const,

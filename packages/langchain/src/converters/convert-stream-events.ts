@@ -3,7 +3,7 @@ import type { ChatStream, ChatStreamEvent, StructuredResult, Usage } from '@infe
 import type { FunctionCall, OpenAIToolCall } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { throwIfAborted } from '../utils/errors';
-import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
+import { EXTRA_CONTENT_KWARG, structuredKwargs } from './convert-chat-result';
 import { GatewayMessageChunk } from './gateway-message-chunk';
 import { StreamedPieces } from './interleaved-content';
 import { callUsage } from './map-usage';
@@ -179,7 +179,7 @@ class StreamChunkConverter {
         content: '',
         ...this.idField(),
         usage_metadata: callUsage(this.usage, this.identity.route),
-        ...(structured ? { additional_kwargs: { parsed: structured.value } } : {}),
+        ...(structured ? { additional_kwargs: structuredKwargs(structured) } : {}),
         response_metadata: responseMetadata,
       }),
       generationInfo: streamedFinishInfo(responseMetadata),

@@ -33,10 +33,18 @@ class AnswerBlocks {
   reasoning = -1;
   text = -1;
   readonly tools = new Map<number, number>();
+  /** The kind of the last reasoning or text piece. */
+  last: 'reasoning' | 'text' | undefined;
 
-  /** The start event of the reasoning or text block when a piece starts it, else undefined. */
+  /**
+   * The start event of the reasoning or text block when a piece starts it, else undefined: a piece
+   * after one of the other kind starts a block of its own (an answer interleaving reasoning and
+   * text keeps their order, as its `contentBlocks` do).
+   */
   open(kind: 'reasoning' | 'text'): ContentBlockStartEvent | undefined {
-    if (this[kind] >= 0) return undefined;
+    const same = this.last === kind;
+    this.last = kind;
+    if (this[kind] >= 0 && same) return undefined;
     const start = this.start(
       kind === 'text' ? { type: 'text', text: '' } : { type: 'reasoning', reasoning: '' },
     );

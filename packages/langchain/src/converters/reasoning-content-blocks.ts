@@ -60,16 +60,22 @@ function textBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[
  * One stream chunk's blocks, for `outputVersion: 'v1'` streams (LangChain casts each chunk on its
  * own, then callers concatenate them). Each block has a fixed `index` — reasoning 0, text 1, tool
  * call n at 2 + n — so concatenation merges the pieces of one block (text and argument strings
- * add up) instead of appending one block per chunk; a chunk with no text has no text block.
+ * add up) instead of appending one block per chunk; a chunk with no text has no text block. Once
+ * a stream interleaves reasoning and text, a chunk's piece has its place in the answer as index
+ * (its `interleaved_content` entry, the last: the one before it are earlier pieces), so a later
+ * piece is a block of its own; blocks of different types never merge, whatever their index.
  */
 function toStandardChunkBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[] {
   const blocks: ContentBlock.Standard[] = [];
+  const ordered = message.additional_kwargs?.[INTERLEAVED_KWARG];
+  const own = Array.isArray(ordered) ? (ordered.at(-1) as OrderedBlock) : undefined;
   const reasoning = message.additional_kwargs?.reasoning_content;
   if (typeof reasoning === 'string' && reasoning.length > 0) {
-    blocks.push({ type: 'reasoning', reasoning, index: 0 });
+    blocks.push({ type: 'reasoning', reasoning, index: own?.type === 'reasoning' ? own.index : 0 });
   }
   const text = typeof message.content === 'string' ? message.content : '';
-  if (text.length > 0) blocks.push({ type: 'text', text, index: 1 });
+  if (text.length > 0)
+    blocks.push({ type: 'text', text, index: own?.type === 'text' ? own.index : 1 });
   for (const piece of (message as AIMessageChunk).tool_call_chunks ?? []) {
     blocks.push({
       type: 'tool_call_chunk',

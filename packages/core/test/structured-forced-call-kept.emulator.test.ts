@@ -1,0 +1,82 @@
+import { emulate } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../src/index';
+import { clientOn } from './helpers';
+
+// A schema served by a forced tool call (docs/gateway-protocol.md §4.8): the answer hands on the
+// call's arguments as its text and no tool call, and `structured.toolCall` keeps the call the
+// model made (its id, name and arguments), for a caller that shows the model's own message.
+
+const person = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+};
+
+const asking = (model: string): ChatRequest => ({
+  model,
+  messages: [{ role: 'user', content: 'Describe "Ada"' }],
+  response_format: { type: 'json_schema', json_schema: { name: 'person', schema: person } },
+});
+
+/** `gateway`'s connection, the text of each chat answer kept. */
+function answersKept(gateway: Awaited<ReturnType<typeof emulate>>) {
+  const answers: Promise<string>[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const response = await gateway.fetch(request);
+    if (request.url.endsWith('/chat/completions')) answers.push(response.clone().text());
+    return response;
+  };
+  return { connection: { ...gateway.connection, fetch }, answers };
+}
+
+/** The id of the tool call the answers sent (streamed or not). */
+async function sentCallId(answers: Promise<string>[]): Promise<string | undefined> {
+  const texts = await Promise.all(answers);
+  return /"tool_calls":\[\{(?:"index":0,)?"id":"([^"]+)"/.exec(texts.join('\n'))?.[1];
+}
+
+describe('structured output served by a forced tool call: the call kept on `structured`', () => {
+  it('chat: structured.toolCall is the call the model made; the answer has none', async () => {
+    const gateway = answersKept(await emulate());
+    const result = await clientOn(gateway).chat(asking('community/tools'));
+    const id = await sentCallId(gateway.answers);
+    expect(id).toEqual(expect.any(String));
+    expect(result.structured?.method).toBe('tools');
+    expect(result.structured?.toolCall).toEqual({
+      id,
+      name: 'person',
+      arguments: expect.any(String),
+    });
+    expect(JSON.parse(result.structured?.toolCall?.arguments ?? '')).toEqual(
+      result.structured?.value,
+    );
+    expect(result.answer.toolCalls).toEqual([]);
+  });
+
+  it('chatStream: the assembled answer’s structured.toolCall, at its end', async () => {
+    const gateway = answersKept(await emulate());
+    const stream = await clientOn(gateway).chatStream(asking('community/tools'));
+    for await (const event of stream) expect(event.type).not.toBe('tool-call-delta');
+    const result = await stream.result();
+    const id = await sentCallId(gateway.answers);
+    expect(id).toEqual(expect.any(String));
+    expect(result.structured?.toolCall).toEqual({
+      id,
+      name: 'person',
+      arguments: expect.any(String),
+    });
+    expect(JSON.parse(result.structured?.toolCall?.arguments ?? '')).toEqual(
+      result.structured?.value,
+    );
+    expect(result.toolCalls).toEqual([]);
+  });
+
+  it('a schema served another way has no toolCall', async () => {
+    const gateway = answersKept(await emulate());
+    const result = await clientOn(gateway).chat(asking('community/json-schema'));
+    expect(result.structured?.method).toBe('json_schema');
+    expect(result.structured).not.toHaveProperty('toolCall');
+  });
+});
