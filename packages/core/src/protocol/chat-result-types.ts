@@ -116,7 +116,17 @@ export type ChatStreamEvent =
       systemFingerprint?: string;
       serviceTier?: string;
     }
-  | { type: 'usage'; usage: Usage }
+  | {
+      type: 'usage';
+      usage: Usage;
+      /**
+       * The answer's `system_fingerprint` and `service_tier` as known so far (read as the finish
+       * event's are, and on the usage chunk too: a server that sends them only on its repeated
+       * finish chunk, with the usage, is heard here).
+       */
+      systemFingerprint?: string;
+      serviceTier?: string;
+    }
   /**
    * A chunk's `logprobs` for one choice (sent when the request asked with `logprobs: true`), as
    * the server sent it (OpenAI's `{ content, refusal }`): one event per chunk that carried an

@@ -85,6 +85,13 @@ class StreamChunkConverter {
         return undefined;
       case 'usage':
         this.usage = event.usage;
+        // (A server may name them only on its repeated finish chunk, with the usage.)
+        if (event.systemFingerprint || event.serviceTier) {
+          this.tags = {
+            system_fingerprint: event.systemFingerprint ?? this.tags?.system_fingerprint,
+            service_tier: event.serviceTier ?? this.tags?.service_tier,
+          };
+        }
         return undefined;
       case 'logprobs':
         return this.logprobsChunk(event);

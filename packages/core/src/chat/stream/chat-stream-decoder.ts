@@ -26,9 +26,7 @@ type Json = Record<string, unknown>;
 /** The events that carry the answer's id and model. */
 type Named = Extract<ChatStreamEvent, { type: 'role' | 'metadata' }>;
 type Finish = Extract<ChatStreamEvent, { type: 'finish' }>;
-/** The usage event, with the answer's tags as its finish event carries them (known so far). */
-type UsageEvent = Extract<ChatStreamEvent, { type: 'usage' }> &
-  Pick<Finish, 'systemFingerprint' | 'serviceTier'>;
+type UsageEvent = Extract<ChatStreamEvent, { type: 'usage' }>;
 
 /**
  * Turns the text of an SSE chat stream into typed events and the assembled answer.
