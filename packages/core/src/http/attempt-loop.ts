@@ -73,6 +73,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       const cut = answerStatus.cut || ownAbort(request) !== undefined;
       inFlight = false;
       if (!(result instanceof GatewayError)) {
+        policy.taken?.(request);
         const slot = held;
         held = undefined;
         return { answer: result, slot };

@@ -100,6 +100,11 @@ export interface AttemptPolicy {
    */
   accept?(answer: AttemptAnswer, request: AttemptRequest): Promise<GatewayError | undefined>;
   /**
+   * The answer is the call's: accepted, and a whole one read for a failure it reported instead of
+   * an answer (reported-in-answer.ts). An answer counts as one only from here.
+   */
+  taken?(request: AttemptRequest): void;
+  /**
    * The attempt failed with `failure`: what follows (its slot is given back right after; when
    * this ends the call, after `failed`). `waits`: the waits taken so far; `remainingMs`: what is
    * left of the call's deadline. `{ now: true }` goes on at once and keeps the call's turn in the

@@ -88,6 +88,8 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
   const runSignal = input.runSignal ?? scope.signal;
   let watch: FirstChunkWatch | undefined;
   let sentAt = 0;
+  /** Time to the accepted answer's first content, told once the answer is taken. */
+  let firstContentMs = 0;
   /** What ends when the attempt's slot is given back: its count, its first-content clock. */
   let held: { counted: () => void; watch: FirstChunkWatch | undefined } | undefined;
   return {
@@ -124,12 +126,15 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       watch?.arrived();
       if (stream) input.onFirstContent?.();
       // Time to first content: the headers (or first piece), not the check's read of the body.
-      const ms = performance.now() - sentAt;
+      firstContentMs = performance.now() - sentAt;
       const refused = await checkHeld(input, answer, request.requestedModel!, signal);
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
-      if (refused) return refused;
-      onOutcome?.(request.requestedModel!, undefined, ms);
-      return undefined;
+      return refused;
+    },
+    // (An answer, for the breakers and the latency record, only once taken: a whole body read
+    // after `accept` may still be a failure it reported instead, told to `next` alone.)
+    taken(request) {
+      onOutcome?.(request.requestedModel!, undefined, firstContentMs);
     },
     next(failure, waits, remainingMs) {
       watch?.end();

@@ -24,6 +24,7 @@ export function acceptingFirstEvent(
     released: (request) => policy.released?.(request),
     next: (failure, waits, remainingMs) => policy.next(failure, waits, remainingMs),
     failed: (error) => policy.failed?.(error),
+    taken: (request) => policy.taken?.(request),
     accept: (answer, request) =>
       firstEventFailure(answer, scope, maxErrorBodyBytes, request.requestedModel),
   };
