@@ -40,10 +40,10 @@ describe('audio behind two ID3 tags', () => {
     expect(await formatOf(id3(id3(AAC)))).toContain('then ff f1 50 80');
   });
 
-  it('refuses more stacked tags than a tagger writes, and keeps a file cut inside them MP3', async () => {
+  it('takes more stacked tags than a tagger writes, and a file cut inside them, as MP3', async () => {
     let bytes = FLAC;
     for (let i = 0; i < 9; i++) bytes = id3(bytes);
-    expect(await formatOf(bytes)).toContain('then 49 44 33 04');
+    expect(await formatOf(bytes)).toBe('mp3');
     expect(await formatOf(id3(id3([])).slice(0, 32))).toBe('mp3');
   });
 });

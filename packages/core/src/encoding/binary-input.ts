@@ -13,6 +13,8 @@ export interface BinaryInput {
   readonly type: string | undefined;
   /** The first `count` bytes (for format sniffing). */
   head(count: number): Promise<Uint8Array>;
+  /** The bytes from `start` to `end` (a Blob's read alone: what follows a tag, for sniffing). */
+  slice(start: number, end: number): Promise<Uint8Array>;
   /** The bytes as a Blob of this MIME type (for multipart). */
   blob(type: string): Blob;
   /** Standard base64 of the bytes. */
@@ -25,6 +27,7 @@ function fromBytes(bytes: Uint8Array): BinaryInput {
     name: undefined,
     type: undefined,
     head: async (count) => bytes.subarray(0, count),
+    slice: async (start, end) => bytes.subarray(start, end),
     blob: (type) => new Blob([bytes as Uint8Array<ArrayBuffer>], { type }),
     base64: async () => encodeBase64(bytes),
   };
@@ -37,6 +40,7 @@ function fromBlob(blob: Blob): BinaryInput {
     name: typeof name === 'string' && name !== '' ? name : undefined,
     type: blob.type !== '' ? blob.type : undefined,
     head: async (count) => new Uint8Array(await blob.slice(0, count).arrayBuffer()),
+    slice: async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer()),
     // The type asked for (the caller's `mime_type`, else the Blob's own, else the format's) wins:
     // a slice relabels the bytes without copying them.
     blob: (type) => (blob.type === type ? blob : blob.slice(0, blob.size, type)),
@@ -56,6 +60,7 @@ function fromBase64(field: string, text: string): BinaryInput {
     name: undefined,
     type: undefined,
     head: async (count) => decodeBase64Prefix(data, count),
+    slice: async (start, end) => decodeBase64Prefix(data, end).subarray(start),
     blob: (type) => new Blob([bytes() as Uint8Array<ArrayBuffer>], { type }),
     base64: async () => data,
   };

@@ -103,21 +103,22 @@ async function audioFormat(input: BinaryInput): Promise<AudioFormat> {
   if (format === undefined) throw notWavMp3OrFlac(describeHead(head));
   if (!startsWithId3(head)) return format;
   const end = await id3TagsEnd(input);
-  const audio = (await input.head(end + 10)).subarray(end);
+  const audio = await input.slice(end, end + 10);
   const behind = detectAudioFormat(audio);
-  if (behind === 'flac' || (behind === 'mp3' && !startsWithId3(audio))) return behind;
-  if (audio.length < (startsWithId3(audio) ? 10 : 4)) return 'mp3';
+  // (Still a tag after MAX_ID3_TAGS, or a file cut inside one: MP3, as taggers write it.)
+  if (behind === 'flac' || behind === 'mp3') return behind;
+  if (audio.length < 4) return 'mp3';
   throw notWavMp3OrFlac(`${describeHead(head)}, an ID3 tag, then ${describeHead(audio)}`);
 }
 
-/** Taggers may stack tags; more than this many in front of the audio is no file we can tell. */
+/** Taggers may stack tags; behind this many, what follows is not looked at (taken as MP3). */
 const MAX_ID3_TAGS = 8;
 
 /** Where the audio starts behind the ID3 tags in front of it. */
 async function id3TagsEnd(input: BinaryInput): Promise<number> {
   let end = 0;
   for (let tags = 0; tags < MAX_ID3_TAGS; tags++) {
-    const tag = (await input.head(end + 10)).subarray(end);
+    const tag = await input.slice(end, end + 10);
     if (tag.length < 10 || !startsWithId3(tag)) break;
     end += id3TagEnd(tag);
   }
