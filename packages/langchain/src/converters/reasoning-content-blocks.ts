@@ -24,16 +24,41 @@ function toStandardBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Sta
 
 /**
  * The reasoning and text in the order the model sent them, when it interleaved them (kept by the
- * converters as `additional_kwargs.interleaved_content`); else undefined.
+ * converters as `additional_kwargs.interleaved_content`) and they are still the message's text and
+ * reasoning; else undefined. A copy whose `content` or `reasoning_content` was changed (redacted,
+ * rewritten) no longer matches its stored order: its blocks are read from what it now holds.
  */
 function orderedBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[] | undefined {
   const ordered = message.additional_kwargs?.[INTERLEAVED_KWARG];
   if (!Array.isArray(ordered)) return undefined;
+  const joined = (type: string) =>
+    (ordered as OrderedBlock[])
+      .map((block) =>
+        block.type !== type ? '' : block.type === 'text' ? block.text : block.reasoning,
+      )
+      .join('');
+  const reasoning = message.additional_kwargs?.reasoning_content;
+  if (joined('text') !== messageText(message) || joined('reasoning') !== (reasoning ?? '')) {
+    return undefined;
+  }
   return (ordered as OrderedBlock[]).map((block) =>
     block.type === 'reasoning'
       ? { type: 'reasoning', reasoning: block.reasoning }
       : { type: 'text', text: block.text },
   );
+}
+
+/** The message's text: `content` as a string, or its text blocks joined. */
+function messageText(message: AIMessage | AIMessageChunk): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  let text = '';
+  for (const block of content) {
+    if (typeof block === 'object' && block.type === 'text' && typeof block.text === 'string') {
+      text += block.text;
+    }
+  }
+  return text;
 }
 
 /** The reasoning (`reasoning_content`), then the text. */
