@@ -32,26 +32,52 @@ export function shownRedisUrl(value: string): string {
 /**
  * What of a `--redis` value is secret, to be replaced in every line the command prints: the value
  * itself (unless it is shown whole: nothing in it is hidden), the text between `//` and its last
- * `@` (its user information, wherever a parser would cut it) and the password after that text's
- * first `:`, the parsed password, and the user name when there is no password (a lone
- * `token@host` may be the password) — each as written and percent-decoded.
+ * `@` (its user information, wherever a parser would cut it) when it is `user:password`, and the password
+ * (after that text's first `:`, and as parsed) or the lone user name (`token@host` may be the
+ * password) — each as written and percent-decoded.
+ *
+ * A password or lone user name that could be an ordinary word of the command's lines (`redis`,
+ * `default`, `infergate`: see `isPlainWord`) is hidden only where it is written as a URL's
+ * credentials — after `:` or `//` and before `@` — not wherever the word appears, or a dev Redis's
+ * password `redis` would turn `@infergate/redis` into `@infergate/[redacted]`. (A URL printed whole
+ * has its credentials masked as `***@` by `redactUrlCredentials` before these are applied.)
  */
 export function redisUrlSecrets(value: string): string[] {
   if (shownRedisUrl(value) === value) return [];
-  const found = [value];
+  const whole = [value];
+  const bare: string[] = [];
   const slashes = value.indexOf('//');
   const at = value.lastIndexOf('@');
   if (slashes !== -1 && at > slashes) {
     const userInfo = value.slice(slashes + 2, at);
     const colon = userInfo.indexOf(':');
-    found.push(userInfo, userInfo.slice(colon + 1));
+    // `user:password` whole; `:password` (no user name) is the password, by the rule below.
+    if (colon > 0) whole.push(userInfo);
+    bare.push(userInfo.slice(colon + 1));
   }
   if (URL.canParse(value)) {
     const { username, password } = new URL(value);
-    found.push(password === '' ? username : password);
+    bare.push(password === '' ? username : password);
   }
-  const forms = found.flatMap((secret) => [secret, percentDecoded(secret)]);
-  return [...new Set(forms)].filter((secret) => secret !== '');
+  const forms = (secrets: string[]) =>
+    secrets.flatMap((secret) => [secret, percentDecoded(secret)]).filter((secret) => secret !== '');
+  const found = [
+    ...forms(whole),
+    ...forms(bare).flatMap((secret) =>
+      isPlainWord(secret) ? [`:${secret}@`, `//${secret}@`] : [secret],
+    ),
+  ];
+  return [...new Set(found)];
+}
+
+/**
+ * Whether a password or user name could be a word of ordinary text, and so is hidden only inside a
+ * URL's credentials: shorter than 8 characters, or letters only and shorter than 16. Longer, or
+ * holding a digit, symbol or space, it is unlikely anywhere but where the secret was put, and is
+ * hidden wherever it appears (a message quoting it outside a URL included).
+ */
+function isPlainWord(secret: string): boolean {
+  return secret.length < 8 || (secret.length < 16 && /^\p{L}+$/u.test(secret));
 }
 
 function percentDecoded(text: string): string {
