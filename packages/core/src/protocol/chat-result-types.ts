@@ -68,7 +68,17 @@ export type ChatStreamEvent =
    */
   | { type: 'metadata'; id?: string; model?: string; created?: number }
   /** The model's reasoning (`reasoning_content`, `reasoning`, thinking parts); before its text. */
-  | { type: 'reasoning-delta'; delta: string; choiceIndex: number }
+  | {
+      type: 'reasoning-delta';
+      delta: string;
+      choiceIndex: number;
+      /**
+       * The reasoning came as a part of `content` (Mistral's `thinking` parts), not in a reasoning
+       * field: its place among the text is the model's. A field's reasoning (`reasoning_content`)
+       * belongs before the text, as a whole answer reads it, whenever it arrives.
+       */
+      inContent?: true;
+    }
   | { type: 'text-delta'; delta: string; choiceIndex: number }
   | {
       /**

@@ -57,7 +57,7 @@ class StreamChunkConverter {
             ...this.idField(),
             additional_kwargs: {
               reasoning_content: event.delta,
-              ...this.pieces.add('reasoning', event.delta),
+              ...this.pieces.add('reasoning', event.delta, event.inContent),
             },
           }),
           '',

@@ -48,13 +48,32 @@ export function interleavedBlocks(
  * A stream's pieces, as they arrive: the `INTERLEAVED_KWARG` entry a chunk carries so that the
  * joined chunks hold the ordered blocks. Nothing while the stream is "reasoning, then text"; the
  * first piece that breaks that order carries every piece so far, each later piece its own block
- * (chunks join blocks of one `index`, adding up their text).
+ * (chunks join blocks of one `index`, adding up their text). Only reasoning sent among the text
+ * (`inContent`: content parts) has a place of its own; a reasoning field's goes first, as a whole
+ * answer's does (readMessagePieces), whenever it arrives — a server sending reasoning and text in
+ * each chunk is not interleaving.
  */
 export class StreamedPieces {
   private readonly pieces: { type: 'reasoning' | 'text'; text: string }[] = [];
   private ordered = false;
 
-  add(type: 'reasoning' | 'text', delta: string): Record<string, OrderedBlock[]> | undefined {
+  add(
+    type: 'reasoning' | 'text',
+    delta: string,
+    inContent?: true,
+  ): Record<string, OrderedBlock[]> | undefined {
+    if (type === 'reasoning' && !inContent) {
+      const first = this.pieces[0];
+      if (first?.type === 'reasoning') {
+        first.text += delta;
+        return this.ordered ? { [INTERLEAVED_KWARG]: [block(type, delta, 0)] } : undefined;
+      }
+      // (Before any order is told, it becomes the first piece; after, it keeps its arrival place.)
+      if (first !== undefined && !this.ordered) {
+        this.pieces.unshift({ type, text: delta });
+        return undefined;
+      }
+    }
     const last = this.pieces.at(-1);
     if (last?.type === type) last.text += delta;
     else this.pieces.push({ type, text: delta });

@@ -7,7 +7,7 @@ import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
 import { ChatAssembler } from '../assemble-chat';
-import { argumentsText, readContent, readReasoningField } from '../read-message-parts';
+import { argumentsText, readMessagePieces, readReasoningField } from '../read-message-parts';
 import { typedUsage } from '../typed-usage';
 import { SseDataSplitter } from './split-sse-data';
 
@@ -359,12 +359,14 @@ export class ChatStreamDecoder {
       if (typeof content === 'string') {
         if (content !== '') this.#text(content, choiceIndex);
       } else if (content !== undefined && content !== null) {
-        const parts = readContent(content);
-        if (parts === undefined) {
+        if (!Array.isArray(content)) {
           throw this.#protocolError('`delta.content` is neither a string nor an array', data);
         }
-        if (parts.reasoning !== '') this.#reasoning(parts.reasoning, choiceIndex);
-        if (parts.text !== '') this.#text(parts.text, choiceIndex);
+        // Parts in the order sent: a `thinking` part may stand between text parts.
+        for (const piece of readMessagePieces({ content })) {
+          if (piece.type === 'text') this.#text(piece.text, choiceIndex);
+          else this.#reasoning(piece.text, choiceIndex, true);
+        }
       }
       if (typeof refusal === 'string' && refusal !== '') this.#refusal(refusal, choiceIndex);
       if (isJsonObject(delta.function_call) && choiceIndex === 0)
@@ -429,10 +431,15 @@ export class ChatStreamDecoder {
     });
   }
 
-  #reasoning(delta: string, choiceIndex: number): void {
+  #reasoning(delta: string, choiceIndex: number, inContent?: true): void {
     this.#assembler.addReasoning(delta, choiceIndex);
     this.#answered++;
-    this.#queue.push({ type: 'reasoning-delta', delta, choiceIndex });
+    this.#queue.push({
+      type: 'reasoning-delta',
+      delta,
+      choiceIndex,
+      ...(inContent && { inContent }),
+    });
   }
 
   #onToolCall(piece: unknown, data: string): void {
