@@ -57,10 +57,13 @@ describe('a hedge that could never be sent', () => {
   it("'auto', a hedge due before the stall, and hedge: false pass", async () => {
     expect(() => create({ firstChunkTimeoutMs: 100, hedge: { afterMs: 'auto' } })).not.toThrow();
     const { client } = await harness({ firstChunkTimeoutMs: 60_000 });
-    await expect(client.chat(hi(), { hedge: { afterMs: 30_000 } })).resolves.toBeDefined();
+    const answered = { answer: { text: 'Echo: hello there' } };
+    await expect(client.chat(hi(), { hedge: { afterMs: 30_000 } })).resolves.toMatchObject(
+      answered,
+    );
     await expect(
       client.chat(hi(), { hedge: false, firstChunkTimeoutMs: 10 }),
-    ).resolves.toBeDefined();
+    ).resolves.toMatchObject(answered);
   });
 });
 

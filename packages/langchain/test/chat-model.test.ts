@@ -642,7 +642,8 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
   });
 
   it("timeouts reach the request: the model's timeout and a call's timeout", async () => {
-    const { emulator, connection } = await emulate();
+    const gateway = await emulate();
+    const { emulator, connection } = gateway;
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5_000 });
     const model = new GatewayChatModel('community/general', {
       ...connection,
@@ -651,9 +652,12 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
     });
     const modelTimeout = await caught(model.invoke('hi'));
     expect(isGatewayError(modelTimeout) && modelTimeout.code).toBe('timeout');
+    // The request itself was ended, not left to run on behind the error.
+    await gateway.untilIdle({ key: gateway.apiKey });
     const plain = new GatewayChatModel('community/general', { ...connection, maxRetries: 0 });
     const callTimeout = await caught(plain.invoke('hi', { timeout: 30 }));
-    expect(callTimeout).toBeInstanceOf(Error);
+    expect(isGatewayError(callTimeout) && callTimeout.code).toBe('timeout');
+    await gateway.untilIdle({ key: gateway.apiKey });
     emulator.clearFaults();
     expect((await plain.invoke('hi')).content).toBe('Echo: hi');
   });

@@ -160,9 +160,17 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
         ...gateway.connection,
         timeout: 500,
         maxRetries: 0,
+        // No catalog read: the deadline runs while the chat request is held (a catalog read first
+        // could take the whole 500 ms on a loaded machine).
+        capabilities: ['chat'],
       });
       const pending = caught(model.invoke('hi'));
-      await gateway.untilHeld(1);
+      // (Should the call end before its request is held, the test says so at once.)
+      const endedFirst = pending.then((e) => {
+        throw new Error(`the call ended before its request was held: ${String(e)}`);
+      });
+      await Promise.race([gateway.untilHeld(1), endedFirst]);
+      endedFirst.catch(() => {});
       vi.setSystemTime(Date.now() - 60_000);
       // The deadline fired on time, not 60 s late.
       const error = await pending;

@@ -515,12 +515,19 @@ describe('errors', () => {
     try {
       // Held, not slow: only the deadline can end the call (the kit's reset releases the hold).
       emulated.hold();
+      // Capabilities given: no catalog read, so the deadline runs while the chat request is held
+      // (a catalog read first could take the whole 500 ms on a loaded machine).
       const pending = generateText({
-        model: gateway({ timeoutMs: 500 })('community/general'),
+        model: gateway({ timeoutMs: 500 })('community/general', { capabilities: ['chat'] }),
         prompt: 'hi',
         maxRetries: 0,
       }).catch((e: unknown) => e);
-      await emulated.untilHeld(1);
+      // (Should the call end before its request is held, the test says so at once.)
+      const endedFirst = pending.then((e) => {
+        throw new Error(`the call ended before its request was held: ${String(e)}`);
+      });
+      await Promise.race([emulated.untilHeld(1), endedFirst]);
+      endedFirst.catch(() => {});
       vi.setSystemTime(Date.now() - 60_000);
       // The deadline fired on time, not 60 s late.
       const error = await pending;
