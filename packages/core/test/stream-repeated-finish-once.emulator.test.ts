@@ -1,4 +1,4 @@
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, repeatedFinishSse } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../src';
 import { hi } from './helpers';
@@ -8,15 +8,8 @@ import { hi } from './helpers';
 // `chatStream` one `finish` event, and the usage of the later chunk. The emulator serves the
 // catalog; a stub answers the stream with those bytes.
 const MODEL = 'community/streamer';
-const chunk = (choice: object, extra: object = {}) =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices: [choice], ...extra })}\n\n`;
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
-const body = [
-  chunk({ index: 0, delta: { role: 'assistant', content: 'Hi' } }),
-  chunk({ index: 0, delta: {}, finish_reason: 'stop' }),
-  chunk({ index: 0, delta: {}, finish_reason: 'stop' }, { usage }),
-  'data: [DONE]\n\n',
-].join('');
+const body = repeatedFinishSse(MODEL, { usage });
 
 describe('a stream that repeats its finish_reason with the usage', () => {
   it('hands out one finish per choice, and the usage of the later chunk', async () => {

@@ -1,4 +1,4 @@
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, repeatedFinishSse } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../src';
 import { hi } from './helpers';
@@ -8,16 +8,9 @@ import { hi } from './helpers';
 // them to a consumer of `chatStream` with the usage event (its repeated finish is not handed out
 // again). The emulator serves the catalog; a stub answers the stream with those bytes.
 const MODEL = 'community/streamer';
-const chunk = (choice: object, extra: object = {}) =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices: [choice], ...extra })}\n\n`;
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
 const tags = { system_fingerprint: 'fp_late', service_tier: 'flex' };
-const body = [
-  chunk({ index: 0, delta: { role: 'assistant', content: 'Hi' } }),
-  chunk({ index: 0, delta: {}, finish_reason: 'stop' }),
-  chunk({ index: 0, delta: {}, finish_reason: 'stop' }, { usage, ...tags }),
-  'data: [DONE]\n\n',
-].join('');
+const body = repeatedFinishSse(MODEL, { usage, ...tags });
 
 describe('tags sent only with the usage, on a repeated finish', () => {
   it('the usage event carries system_fingerprint and service_tier; one finish', async () => {
