@@ -46,6 +46,24 @@ export function clientOn(
   return createGatewayClient({ ...gateway.connection, retryBaseDelayMs: 0, ...options });
 }
 
+/**
+ * Core's client on `gateway` through `fetch` with one slot (`maxConcurrency: 1`), two retries at
+ * once and a 10 s deadline, then `options`: for tests that each failed attempt gives its slot back.
+ */
+export function oneSlotClient(
+  gateway: { connection: GatewayConnection },
+  fetch: typeof globalThis.fetch,
+  options: GatewayClientOptions = {},
+): GatewayClient {
+  return clientOn(gateway, {
+    fetch,
+    maxRetries: 2,
+    maxConcurrency: 1,
+    timeoutMs: 10_000,
+    ...options,
+  });
+}
+
 /** Core's client on a kit gateway of its own (its own host, so its own budget), and its emulator. */
 export async function harness(options: GatewayClientOptions = {}) {
   const gateway = await emulate();
