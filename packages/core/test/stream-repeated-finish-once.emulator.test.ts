@@ -1,7 +1,6 @@
-import { emulate, repeatedFinishSse } from '@infergate/emulator/testing';
+import { repeatedFinishSse } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient } from '../src';
-import { hi } from './helpers';
+import { chatAnsweredWith, hi } from './helpers';
 
 // docs/gateway-protocol.md §5.6: a server that repeats choice 0's finish_reason (OpenRouter: a
 // finish chunk, then one with the same finish_reason and the usage) gives a consumer of
@@ -13,12 +12,7 @@ const body = repeatedFinishSse(MODEL, { usage });
 
 describe('a stream that repeats its finish_reason with the usage', () => {
   it('hands out one finish per choice, and the usage of the later chunk', async () => {
-    const gateway = await emulate();
-    const fetch: typeof globalThis.fetch = async (input, init) =>
-      (init?.method ?? 'GET') === 'GET'
-        ? gateway.connection.fetch(input, init)
-        : new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-    const client = createGatewayClient({ ...gateway.connection, fetch });
+    const client = await chatAnsweredWith(body, { 'content-type': 'text/event-stream' });
     const stream = await client.chatStream(hi(MODEL), { capabilities: ['chat', 'streaming'] });
     const types: string[] = [];
     let seenUsage: unknown;

@@ -1,7 +1,6 @@
-import { emulate, repeatedFinishSse } from '@infergate/emulator/testing';
+import { repeatedFinishSse } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient } from '../src';
-import { hi } from './helpers';
+import { chatAnsweredWith, hi } from './helpers';
 
 // docs/gateway-protocol.md §5.6: a server that sends `system_fingerprint` / `service_tier` only on
 // its last chunk, the one that repeats choice 0's finish_reason with the usage (OpenRouter), gives
@@ -14,12 +13,7 @@ const body = repeatedFinishSse(MODEL, { usage, ...tags });
 
 describe('tags sent only with the usage, on a repeated finish', () => {
   it('the usage event carries system_fingerprint and service_tier; one finish', async () => {
-    const gateway = await emulate();
-    const fetch: typeof globalThis.fetch = async (input, init) =>
-      (init?.method ?? 'GET') === 'GET'
-        ? gateway.connection.fetch(input, init)
-        : new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-    const client = createGatewayClient({ ...gateway.connection, fetch });
+    const client = await chatAnsweredWith(body, { 'content-type': 'text/event-stream' });
     const stream = await client.chatStream(hi(MODEL), { capabilities: ['chat', 'streaming'] });
     const events: { type: string }[] = [];
     for await (const event of stream) events.push(event);
