@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { otelEvents } from '../src/otel';
 import {
+  askedHeld,
   askedWhen,
   drivenHedge,
   hedgesOnDrivenClock,
@@ -33,9 +34,7 @@ describe('a held move to the next model', () => {
       ],
     });
     const { gateway, events } = started;
-    const releaseFirst = gateway.hold('chat', { faults: true });
-    const call = started.ask();
-    await settledAfter(10, gateway.untilHeld(1));
+    const { call, releaseFirst } = await askedHeld(started);
     // (The first request stays held; the hedge's 429 comes at once, at 30 ms.)
     gateway.hold('chat')();
     const keyLimit = (event: { type: string; code?: string }) =>

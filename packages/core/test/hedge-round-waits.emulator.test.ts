@@ -1,6 +1,7 @@
 import type { FaultRule } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import {
+  askedHeld,
   askedWhen,
   askingPlace,
   caught,
@@ -28,14 +29,6 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
       fallbacks?: string[];
     },
   ) => drivenHedge({ first: FIRST, fallbacks: [HEDGE], ...setup, whole });
-
-  /** `ask()`ed with the gateway holding its requests: the call, once the first request is held. */
-  async function askedHeld(setup: Awaited<ReturnType<typeof hedged>>) {
-    const releaseFirst = setup.gateway.hold('chat', { faults: true });
-    const call = setup.ask();
-    await settledAfter(10, setup.gateway.untilHeld(1));
-    return { call, releaseFirst };
-  }
 
   /**
    * `askedHeld`, then the hedge's request held too; FIRST's request released (failing, its run

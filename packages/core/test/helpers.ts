@@ -599,6 +599,17 @@ export async function drivenHedge(setup: {
 }
 
 /**
+ * A `drivenHedge` `ask()`ed with the gateway holding its requests: the call (not yet awaited), once
+ * the first request is held, and what releases the held requests.
+ */
+export async function askedHeld(setup: Awaited<ReturnType<typeof drivenHedge>>) {
+  const releaseFirst = setup.gateway.hold('chat', { faults: true });
+  const call = setup.ask();
+  await settledAfter(10, setup.gateway.untilHeld(1));
+  return { call, releaseFirst };
+}
+
+/**
  * On the driven clock: `askingPlace(first)` asked (`whole`: by `chat`) over [first, `fallback`]
  * hedged by `PLACE_HEDGE`, on `drivenStructured(changed, options, faults)`; `call` not yet awaited.
  */
