@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { otelEvents } from '../src/otel';
 import {
-  askedHeld,
   askedWhen,
   drivenHedge,
   hedgesOnDrivenClock,
   only,
-  settledAfter,
-  untilEvents,
+  settledHedgeToldKeyLimit,
 } from './helpers';
 import { otelRecorder } from './otel-recorder';
 
@@ -34,17 +32,8 @@ describe('a held move to the next model', () => {
       ],
     });
     const { gateway, events } = started;
-    const { call, releaseFirst } = await askedHeld(started);
     // (The first request stays held; the hedge's 429 comes at once, at 30 ms.)
-    gateway.hold('chat')();
-    const keyLimit = (event: { type: string; code?: string }) =>
-      event.type === 'response' && event.code === 'client_concurrency_exceeded';
-    await settledAfter(
-      30,
-      untilEvents(events, (all) => all.some(keyLimit)),
-    );
-    releaseFirst();
-    await settledAfter(10_000, call);
+    await settledHedgeToldKeyLimit(started);
 
     expect(askedWhen(events)).toEqual([`0 ${FIRST}`, `30 ${HEDGE}`, `1030 ${NEXT}`]);
     expect(only(events, 'retry')).toEqual([]);

@@ -10,6 +10,7 @@ import {
   only,
   STREAMED_OR_WHOLE,
   settledAfter,
+  settledHedgeToldKeyLimit,
   untilEvents,
 } from './helpers';
 
@@ -234,20 +235,10 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
           { fault: 'rate_limit', model: HEDGE, times: 1, retryAfter: setup.retryAfter },
         ],
       });
-      const { gateway, events } = started;
-      const { call, releaseFirst } = await askedHeld(started);
-      // (The first request stays held; the hedge's 429 comes at once.)
-      gateway.hold('chat')();
-      const keyLimit = (event: { type: string; code?: string }) =>
-        event.type === 'response' && event.code === 'client_concurrency_exceeded';
-      await settledAfter(
-        30,
-        untilEvents(events, (all) => all.some(keyLimit)),
-      );
-      releaseFirst();
-      // (A failed call rejects here: the test fails with its error.)
-      await settledAfter(10_000, call);
-      return { asked: askedWhen(events), events };
+      // (The first request stays held; the hedge's 429 comes at once. A failed call rejects here:
+      // the test fails with its error.)
+      await settledHedgeToldKeyLimit(started);
+      return { asked: askedWhen(started.events), events: started.events };
     }
 
     it("holds the first run's retry until it passed, when it fits", async () => {

@@ -610,6 +610,25 @@ export async function askedHeld(setup: Awaited<ReturnType<typeof drivenHedge>>) 
 }
 
 /**
+ * `askedHeld`, the first request kept held while the hedge's goes (its 429
+ * `client_concurrency_exceeded`, the test's fault, answers at once); once that 429 is told, the
+ * first request released and the call settled (a failed call rejects here).
+ */
+export async function settledHedgeToldKeyLimit(setup: Awaited<ReturnType<typeof drivenHedge>>) {
+  const { gateway, events } = setup;
+  const { call, releaseFirst } = await askedHeld(setup);
+  gateway.hold('chat')();
+  const keyLimit = (event: { type: string; code?: string }) =>
+    event.type === 'response' && event.code === 'client_concurrency_exceeded';
+  await settledAfter(
+    30,
+    untilEvents(events, (all) => all.some(keyLimit)),
+  );
+  releaseFirst();
+  await settledAfter(10_000, call);
+}
+
+/**
  * On the driven clock: `askingPlace(first)` asked (`whole`: by `chat`) over [first, `fallback`]
  * hedged by `PLACE_HEDGE`, on `drivenStructured(changed, options, faults)`; `call` not yet awaited.
  */
