@@ -1,7 +1,7 @@
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, type GatewayClient } from '../src';
-import { caught, hi } from './helpers';
+import type { GatewayClient, GatewayClientOptions } from '../src';
+import { caught, hi, oneSlotClient } from './helpers';
 
 // docs/gateway-protocol.md §5.3, §10.5: a gateway error object a 200 answers before any content
 // (a whole body, a stream's first event, the catalog's list) is retried as the same code answered
@@ -23,7 +23,7 @@ const busyStream = () =>
 type Stub = (url: URL, init: RequestInit | undefined) => Response | undefined;
 
 /** A client whose requests `stub` answers where it returns a response, the emulator elsewhere. */
-async function clientWith(stub: Stub, options: Record<string, unknown> = {}) {
+async function clientWith(stub: Stub, options: GatewayClientOptions = {}) {
   const gateway = await emulate();
   const { fetch: gatewayFetch } = gateway.connection;
   const seen: string[] = [];
@@ -34,15 +34,7 @@ async function clientWith(stub: Stub, options: Record<string, unknown> = {}) {
     seen.push(`${init?.method ?? 'GET'} ${url.pathname}${body.model ? ` ${body.model}` : ''}`);
     return stub(url, init) ?? gatewayFetch(input, init);
   };
-  const client = createGatewayClient({
-    ...gateway.connection,
-    fetch,
-    maxRetries: 2,
-    retryBaseDelayMs: 0,
-    maxConcurrency: 1,
-    timeoutMs: 10_000,
-    ...options,
-  });
+  const client = oneSlotClient(gateway, fetch, options);
   return { client, seen };
 }
 

@@ -5,8 +5,7 @@ import {
   drivenHedge,
   hedgesOnDrivenClock,
   only,
-  settledAfter,
-  untilEvents,
+  settledHedgeToldKeyLimit,
 } from './helpers';
 import { otelRecorder } from './otel-recorder';
 
@@ -33,19 +32,8 @@ describe('a held move to the next model', () => {
       ],
     });
     const { gateway, events } = started;
-    const releaseFirst = gateway.hold('chat', { faults: true });
-    const call = started.ask();
-    await settledAfter(10, gateway.untilHeld(1));
     // (The first request stays held; the hedge's 429 comes at once, at 30 ms.)
-    gateway.hold('chat')();
-    const keyLimit = (event: { type: string; code?: string }) =>
-      event.type === 'response' && event.code === 'client_concurrency_exceeded';
-    await settledAfter(
-      30,
-      untilEvents(events, (all) => all.some(keyLimit)),
-    );
-    releaseFirst();
-    await settledAfter(10_000, call);
+    await settledHedgeToldKeyLimit(started);
 
     expect(askedWhen(events)).toEqual([`0 ${FIRST}`, `30 ${HEDGE}`, `1030 ${NEXT}`]);
     expect(only(events, 'retry')).toEqual([]);

@@ -1,6 +1,7 @@
 import type { FaultRule } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import {
+  askedHeld,
   askedWhen,
   askingPlace,
   caught,
@@ -9,6 +10,7 @@ import {
   only,
   STREAMED_OR_WHOLE,
   settledAfter,
+  settledHedgeToldKeyLimit,
   untilEvents,
 } from './helpers';
 
@@ -28,14 +30,6 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
       fallbacks?: string[];
     },
   ) => drivenHedge({ first: FIRST, fallbacks: [HEDGE], ...setup, whole });
-
-  /** `ask()`ed with the gateway holding its requests: the call, once the first request is held. */
-  async function askedHeld(setup: Awaited<ReturnType<typeof hedged>>) {
-    const releaseFirst = setup.gateway.hold('chat', { faults: true });
-    const call = setup.ask();
-    await settledAfter(10, setup.gateway.untilHeld(1));
-    return { call, releaseFirst };
-  }
 
   /**
    * `askedHeld`, then the hedge's request held too; FIRST's request released (failing, its run
@@ -241,20 +235,10 @@ describe.each(STREAMED_OR_WHOLE)('%s', (_, whole) => {
           { fault: 'rate_limit', model: HEDGE, times: 1, retryAfter: setup.retryAfter },
         ],
       });
-      const { gateway, events } = started;
-      const { call, releaseFirst } = await askedHeld(started);
-      // (The first request stays held; the hedge's 429 comes at once.)
-      gateway.hold('chat')();
-      const keyLimit = (event: { type: string; code?: string }) =>
-        event.type === 'response' && event.code === 'client_concurrency_exceeded';
-      await settledAfter(
-        30,
-        untilEvents(events, (all) => all.some(keyLimit)),
-      );
-      releaseFirst();
-      // (A failed call rejects here: the test fails with its error.)
-      await settledAfter(10_000, call);
-      return { asked: askedWhen(events), events };
+      // (The first request stays held; the hedge's 429 comes at once. A failed call rejects here:
+      // the test fails with its error.)
+      await settledHedgeToldKeyLimit(started);
+      return { asked: askedWhen(started.events), events: started.events };
     }
 
     it("holds the first run's retry until it passed, when it fits", async () => {

@@ -15,39 +15,15 @@ import {
   recordingClient,
   settledAfter,
 } from './helpers';
+import { answeringModel, trickled502 } from './trickled-answers';
 
 const GENERAL = 'community/general';
 const TOOLS = 'community/tools';
-const encoder = new TextEncoder();
-
-/** A 502 whose JSON body's start comes at once, then 1 KiB every 50 ms, never ending. */
-const trickled502 = () => {
-  let started = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const start = '{"error":{"code":"upstream_error","message":"';
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(start));
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      controller.enqueue(encoder.encode('x'.repeat(1024)));
-    },
-  });
-  return new Response(body, { status: 502, headers: { 'content-type': 'application/json' } });
-};
 
 /** A recording client whose chat POSTs for GENERAL get a trickled 502 (the others: the emulator's). */
 async function trickledGeneral() {
   const gateway = await emulate();
-  const sent: string[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if ((init?.method ?? 'GET') === 'GET') return gateway.connection.fetch(input, init);
-    const model = JSON.parse(String(init?.body)).model as string;
-    sent.push(model);
-    return model === GENERAL ? trickled502() : gateway.connection.fetch(input, init);
-  };
+  const { fetch, sent } = answeringModel(gateway, GENERAL, trickled502);
   const { client, events } = recordingClient(gateway, { fetch, maxRetries: 0 });
   await client.models();
   return { client, events, sent };

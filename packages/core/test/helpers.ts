@@ -46,6 +46,24 @@ export function clientOn(
   return createGatewayClient({ ...gateway.connection, retryBaseDelayMs: 0, ...options });
 }
 
+/**
+ * Core's client on `gateway` through `fetch` with one slot (`maxConcurrency: 1`), two retries at
+ * once and a 10 s deadline, then `options`: for tests that each failed attempt gives its slot back.
+ */
+export function oneSlotClient(
+  gateway: { connection: GatewayConnection },
+  fetch: typeof globalThis.fetch,
+  options: GatewayClientOptions = {},
+): GatewayClient {
+  return clientOn(gateway, {
+    fetch,
+    maxRetries: 2,
+    maxConcurrency: 1,
+    timeoutMs: 10_000,
+    ...options,
+  });
+}
+
 /** Core's client on a kit gateway of its own (its own host, so its own budget), and its emulator. */
 export async function harness(options: GatewayClientOptions = {}) {
   const gateway = await emulate();
@@ -578,6 +596,36 @@ export async function drivenHedge(setup: {
   const hedged = { fallbackModels: setup.fallbacks, hedge: PLACE_HEDGE };
   const ask = (): Promise<unknown> => askedFor(client, request, hedged, setup.whole);
   return { gateway, events, client, ask };
+}
+
+/**
+ * A `drivenHedge` `ask()`ed with the gateway holding its requests: the call (not yet awaited), once
+ * the first request is held, and what releases the held requests.
+ */
+export async function askedHeld(setup: Awaited<ReturnType<typeof drivenHedge>>) {
+  const releaseFirst = setup.gateway.hold('chat', { faults: true });
+  const call = setup.ask();
+  await settledAfter(10, setup.gateway.untilHeld(1));
+  return { call, releaseFirst };
+}
+
+/**
+ * `askedHeld`, the first request kept held while the hedge's goes (its 429
+ * `client_concurrency_exceeded`, the test's fault, answers at once); once that 429 is told, the
+ * first request released and the call settled (a failed call rejects here).
+ */
+export async function settledHedgeToldKeyLimit(setup: Awaited<ReturnType<typeof drivenHedge>>) {
+  const { gateway, events } = setup;
+  const { call, releaseFirst } = await askedHeld(setup);
+  gateway.hold('chat')();
+  const keyLimit = (event: { type: string; code?: string }) =>
+    event.type === 'response' && event.code === 'client_concurrency_exceeded';
+  await settledAfter(
+    30,
+    untilEvents(events, (all) => all.some(keyLimit)),
+  );
+  releaseFirst();
+  await settledAfter(10_000, call);
 }
 
 /**

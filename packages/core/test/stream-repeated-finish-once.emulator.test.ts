@@ -1,31 +1,18 @@
-import { emulate } from '@infergate/emulator/testing';
+import { repeatedFinishSse } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient } from '../src';
-import { hi } from './helpers';
+import { chatAnsweredWith, hi } from './helpers';
 
 // docs/gateway-protocol.md §5.6: a server that repeats choice 0's finish_reason (OpenRouter: a
 // finish chunk, then one with the same finish_reason and the usage) gives a consumer of
 // `chatStream` one `finish` event, and the usage of the later chunk. The emulator serves the
 // catalog; a stub answers the stream with those bytes.
 const MODEL = 'community/streamer';
-const chunk = (choice: object, extra: object = {}) =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices: [choice], ...extra })}\n\n`;
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
-const body = [
-  chunk({ index: 0, delta: { role: 'assistant', content: 'Hi' } }),
-  chunk({ index: 0, delta: {}, finish_reason: 'stop' }),
-  chunk({ index: 0, delta: {}, finish_reason: 'stop' }, { usage }),
-  'data: [DONE]\n\n',
-].join('');
+const body = repeatedFinishSse(MODEL, { usage });
 
 describe('a stream that repeats its finish_reason with the usage', () => {
   it('hands out one finish per choice, and the usage of the later chunk', async () => {
-    const gateway = await emulate();
-    const fetch: typeof globalThis.fetch = async (input, init) =>
-      (init?.method ?? 'GET') === 'GET'
-        ? gateway.connection.fetch(input, init)
-        : new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-    const client = createGatewayClient({ ...gateway.connection, fetch });
+    const client = await chatAnsweredWith(body, { 'content-type': 'text/event-stream' });
     const stream = await client.chatStream(hi(MODEL), { capabilities: ['chat', 'streaming'] });
     const types: string[] = [];
     let seenUsage: unknown;

@@ -33,16 +33,22 @@ const aTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const deltas = (events: ChatStreamEvent[]) => events.filter((e) => e.type === 'text-delta');
 
+/** A large answer fed whole and ended, its slot back (the body read), then a turn of the event loop. */
+async function largeBodyReadThenATurn() {
+  const fed = await fedChatBody();
+  fed.feed(largeAnswer());
+  fed.end();
+  await fed.client.budget.whenIdle();
+  await aTurn();
+  return fed;
+}
+
 describe('a large body read whole, its events not taken', () => {
   it('is decoded in slices: the event loop gets a turn before its last event is decoded', async () => {
-    const fed = await fedChatBody();
-    fed.feed(largeAnswer());
-    fed.end();
-    await fed.client.budget.whenIdle();
     // The body has ended (its slot back). The next turn comes before the decoding ends: what
     // the caller can take then holds no finish yet (decoded in one go, it would hold them all;
     // in slices, at most two of the four are decoded by then, the finish in the last).
-    await aTurn();
+    const fed = await largeBodyReadThenATurn();
     const first = (await fed.stream.readBatch()) ?? [];
     expect(first.some((event) => event.type === 'finish')).toBe(false);
     const rest: ChatStreamEvent[] = [...first];
@@ -57,11 +63,7 @@ describe('a large body read whole, its events not taken', () => {
   });
 
   it('an abort between slices wins: nothing more handed out, done aborted with the usage', async () => {
-    const fed = await fedChatBody();
-    fed.feed(largeAnswer());
-    fed.end();
-    await fed.client.budget.whenIdle();
-    await aTurn();
+    const fed = await largeBodyReadThenATurn();
     fed.abort.abort(new Error('stop'));
     expect((await caught<GatewayError>(fed.stream.readBatch())).code).toBe('aborted');
     expect(await fed.done()).toMatchObject([

@@ -1,32 +1,19 @@
-import { emulate } from '@infergate/emulator/testing';
+import { repeatedFinishSse } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient } from '../src';
-import { hi } from './helpers';
+import { chatAnsweredWith, hi } from './helpers';
 
 // docs/gateway-protocol.md §5.6: a server that sends `system_fingerprint` / `service_tier` only on
 // its last chunk, the one that repeats choice 0's finish_reason with the usage (OpenRouter), gives
 // them to a consumer of `chatStream` with the usage event (its repeated finish is not handed out
 // again). The emulator serves the catalog; a stub answers the stream with those bytes.
 const MODEL = 'community/streamer';
-const chunk = (choice: object, extra: object = {}) =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices: [choice], ...extra })}\n\n`;
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
 const tags = { system_fingerprint: 'fp_late', service_tier: 'flex' };
-const body = [
-  chunk({ index: 0, delta: { role: 'assistant', content: 'Hi' } }),
-  chunk({ index: 0, delta: {}, finish_reason: 'stop' }),
-  chunk({ index: 0, delta: {}, finish_reason: 'stop' }, { usage, ...tags }),
-  'data: [DONE]\n\n',
-].join('');
+const body = repeatedFinishSse(MODEL, { usage, ...tags });
 
 describe('tags sent only with the usage, on a repeated finish', () => {
   it('the usage event carries system_fingerprint and service_tier; one finish', async () => {
-    const gateway = await emulate();
-    const fetch: typeof globalThis.fetch = async (input, init) =>
-      (init?.method ?? 'GET') === 'GET'
-        ? gateway.connection.fetch(input, init)
-        : new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-    const client = createGatewayClient({ ...gateway.connection, fetch });
+    const client = await chatAnsweredWith(body, { 'content-type': 'text/event-stream' });
     const stream = await client.chatStream(hi(MODEL), { capabilities: ['chat', 'streaming'] });
     const events: { type: string }[] = [];
     for await (const event of stream) events.push(event);

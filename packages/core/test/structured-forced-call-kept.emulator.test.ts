@@ -1,6 +1,6 @@
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../src/index';
+import type { ChatRequest, ChatResult } from '../src/index';
 import { clientOn } from './helpers';
 
 // A schema served by a forced tool call (docs/gateway-protocol.md §4.8): the answer hands on the
@@ -37,21 +37,23 @@ async function sentCallId(answers: Promise<string>[]): Promise<string | undefine
   return /"tool_calls":\[\{(?:"index":0,)?"id":"([^"]+)"/.exec(texts.join('\n'))?.[1];
 }
 
+/** `structured.toolCall` is the call the answers sent (its id), named `person`, its arguments the value. */
+async function expectCallKept(
+  structured: ChatResult['structured'],
+  answers: Promise<string>[],
+): Promise<void> {
+  const id = await sentCallId(answers);
+  expect(id).toEqual(expect.any(String));
+  expect(structured?.toolCall).toEqual({ id, name: 'person', arguments: expect.any(String) });
+  expect(JSON.parse(structured?.toolCall?.arguments ?? '')).toEqual(structured?.value);
+}
+
 describe('structured output served by a forced tool call: the call kept on `structured`', () => {
   it('chat: structured.toolCall is the call the model made; the answer has none', async () => {
     const gateway = answersKept(await emulate());
     const result = await clientOn(gateway).chat(asking('community/tools'));
-    const id = await sentCallId(gateway.answers);
-    expect(id).toEqual(expect.any(String));
     expect(result.structured?.method).toBe('tools');
-    expect(result.structured?.toolCall).toEqual({
-      id,
-      name: 'person',
-      arguments: expect.any(String),
-    });
-    expect(JSON.parse(result.structured?.toolCall?.arguments ?? '')).toEqual(
-      result.structured?.value,
-    );
+    await expectCallKept(result.structured, gateway.answers);
     expect(result.answer.toolCalls).toEqual([]);
   });
 
@@ -60,16 +62,7 @@ describe('structured output served by a forced tool call: the call kept on `stru
     const stream = await clientOn(gateway).chatStream(asking('community/tools'));
     for await (const event of stream) expect(event.type).not.toBe('tool-call-delta');
     const result = await stream.result();
-    const id = await sentCallId(gateway.answers);
-    expect(id).toEqual(expect.any(String));
-    expect(result.structured?.toolCall).toEqual({
-      id,
-      name: 'person',
-      arguments: expect.any(String),
-    });
-    expect(JSON.parse(result.structured?.toolCall?.arguments ?? '')).toEqual(
-      result.structured?.value,
-    );
+    await expectCallKept(result.structured, gateway.answers);
     expect(result.toolCalls).toEqual([]);
   });
 

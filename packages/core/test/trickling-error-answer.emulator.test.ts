@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, type GatewayClient } from '../src';
 import { ERROR_JSON_READ_BYTES } from '../src/http/answer-errors';
 import { caught, driveClock, hi, recordingClient, settledAfter } from './helpers';
+import { answeringModel, trickled502 } from './trickled-answers';
 
 const GENERAL = 'community/general';
 const TOOLS = 'community/tools';
@@ -25,44 +26,15 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A body that sends `start`, then 1 KiB every 50 ms, and never ends. */
-const trickle = (start: string) => {
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(start));
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      controller.enqueue(encoder.encode('x'.repeat(1024)));
-    },
-  });
-};
-
 /** A client on the emulator whose chat POSTs for `community/general` get `answer()`. */
 async function answeredGeneral(answer: () => Response) {
   const gateway = await emulate();
-  const sent: string[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if ((init?.method ?? 'GET') === 'GET') return gateway.connection.fetch(input, init);
-    const model = JSON.parse(String(init?.body)).model as string;
-    sent.push(model);
-    return model === GENERAL ? answer() : gateway.connection.fetch(input, init);
-  };
+  const { fetch, sent } = answeringModel(gateway, GENERAL, answer);
   const client = createGatewayClient({ ...gateway.connection, fetch, maxRetries: 0 });
   return { client, sent };
 }
 
 const json = { 'content-type': 'application/json' };
-
-/** A 502 whose JSON body trickles in. */
-const trickled502 = () =>
-  new Response(trickle('{"error":{"code":"upstream_error","message":"'), {
-    status: 502,
-    headers: json,
-  });
 
 /** A 401 whose JSON body's start comes at once, its rest 1 200 ms later (past the first-chunk limit). */
 const late401 = () =>

@@ -1,7 +1,7 @@
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, type GatewayEvent } from '../src';
-import { caught, hi } from './helpers';
+import type { GatewayClientOptions, GatewayEvent } from '../src';
+import { caught, hi, oneSlotClient } from './helpers';
 
 // docs/gateway-protocol.md §2.5, §5.3, §10.4: a whole JSON answer's body is read once, within its
 // attempt (for an error object it may report instead of an answer), and that read is the one its
@@ -15,7 +15,7 @@ const json = { 'content-type': 'application/json' };
 type Answer = (real: Response) => Response;
 
 /** A client whose POSTs are answered by `answer` (given the emulator's answer); its events kept. */
-async function clientWith(answer: Answer, options: Record<string, unknown> = {}) {
+async function clientWith(answer: Answer, options: GatewayClientOptions = {}) {
   const gateway = await emulate();
   const { fetch: gatewayFetch } = gateway.connection;
   const posts = { count: 0 };
@@ -26,13 +26,7 @@ async function clientWith(answer: Answer, options: Record<string, unknown> = {})
     posts.count++;
     return answer(real);
   };
-  const client = createGatewayClient({
-    ...gateway.connection,
-    fetch,
-    maxRetries: 2,
-    retryBaseDelayMs: 0,
-    maxConcurrency: 1,
-    timeoutMs: 10_000,
+  const client = oneSlotClient(gateway, fetch, {
     onEvent: (event: GatewayEvent) => {
       events.push(event);
     },

@@ -1,4 +1,4 @@
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, repeatedFinishSse } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
@@ -9,18 +9,12 @@ import { intercepting } from './helpers';
 // choice 0's finish_reason with the usage (OpenRouter's shape): core hands out one finish, and the
 // tags with the usage event; the stream's joined chunks still carry them, as ChatOpenAI's would.
 const MODEL = 'community/general';
-const chunk = (choice: object, extra: object = {}) =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices: [choice], ...extra })}\n\n`;
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
-const body = [
-  chunk({ index: 0, delta: { role: 'assistant', content: 'Hi' } }),
-  chunk({ index: 0, delta: {}, finish_reason: 'stop' }),
-  chunk(
-    { index: 0, delta: {}, finish_reason: 'stop' },
-    { usage, system_fingerprint: 'fp_late', service_tier: 'flex' },
-  ),
-  'data: [DONE]\n\n',
-].join('');
+const body = repeatedFinishSse(MODEL, {
+  usage,
+  system_fingerprint: 'fp_late',
+  service_tier: 'flex',
+});
 
 describe('tags sent only on a repeated finish chunk', () => {
   it("stream(): the joined chunks' response_metadata has them, and the usage", async () => {

@@ -45,15 +45,20 @@ async function sentCallId(answers: Promise<string>[]): Promise<string | undefine
   return /"tool_calls":\[\{(?:"index":0,)?"id":"([^"]+)"/.exec(texts.join('\n'))?.[1];
 }
 
+/** TOOLS_ONLY's `withStructuredOutput` by a forced call named `person`, raw included; answers kept. */
+async function forcedCallWithRaw() {
+  const { connection, answers } = await answersKept();
+  const structured = new GatewayChatModel(TOOLS_ONLY, connection).withStructuredOutput(Person, {
+    method: 'functionCalling',
+    includeRaw: true,
+    name: 'person',
+  });
+  return { structured, answers };
+}
+
 describe("withStructuredOutput({ method: 'functionCalling', includeRaw: true })", () => {
   it('invoke: raw.tool_calls holds the forced call (name, parsed args, the id the model sent)', async () => {
-    const { connection, answers } = await answersKept();
-    const model = new GatewayChatModel(TOOLS_ONLY, connection);
-    const structured = model.withStructuredOutput(Person, {
-      method: 'functionCalling',
-      includeRaw: true,
-      name: 'person',
-    });
+    const { structured, answers } = await forcedCallWithRaw();
     const result = (await structured.invoke('Describe "Ada Lovelace"')) as RawResult;
     const id = await sentCallId(answers);
     expect(id).toEqual(expect.any(String));
@@ -67,13 +72,7 @@ describe("withStructuredOutput({ method: 'functionCalling', includeRaw: true })"
   });
 
   it('stream: the last result has the same raw tool call', async () => {
-    const { connection, answers } = await answersKept();
-    const model = new GatewayChatModel(TOOLS_ONLY, connection);
-    const structured = model.withStructuredOutput(Person, {
-      method: 'functionCalling',
-      includeRaw: true,
-      name: 'person',
-    });
+    const { structured, answers } = await forcedCallWithRaw();
     let last: RawResult | undefined;
     for await (const chunk of await structured.stream('Describe "Ada Lovelace"')) {
       last = chunk as RawResult;

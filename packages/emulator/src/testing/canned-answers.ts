@@ -112,6 +112,20 @@ export function chatSse(model: string, chunks: readonly StreamChunk[]): string {
 }
 
 /**
+ * The SSE text of a streamed answer "Hi" of `model` whose choice 0 finishes (`stop`) twice, as
+ * OpenRouter sends it: a finish chunk, then one with the same finish_reason and `last`'s fields
+ * (its `usage`, `system_fingerprint`…). A reader hands out one finish.
+ */
+export function repeatedFinishSse(model: string, last: object = {}): string {
+  const finish = { index: 0, delta: {}, finish_reason: 'stop' };
+  return chatSse(model, [
+    { choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' } }] },
+    { choices: [finish] },
+    { choices: [finish], ...last },
+  ]);
+}
+
+/**
  * The SSE text of a stream of `model` that fails after content, as the gateway streams an upstream
  * failure met once a chunk was sent: a chunk saying "par", then an error event (`error`), then
  * `[DONE]` with no finish_reason.

@@ -2,6 +2,7 @@ export { type BudgetSeen, budgetSeen } from './budget-seen';
 export {
   chatSse,
   failingAfterContentSse,
+  repeatedFinishSse,
   type StreamChunk,
   twoChoicesAnswer,
   twoTextChoicesSse,
