@@ -5,9 +5,9 @@
  * log's redaction of URL credentials; and a stray argument is never printed — after `--token= T`
  * or `--api-key= K` it is the secret itself — only its position and length, with the likely slip.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt } from './spawn-cli';
+import { bin, ensureBuilt, runToExit } from './spawn-cli';
 
 const SECRET = 'b5f0c1e2d3a4958677889900aabbccdd';
 
@@ -15,15 +15,7 @@ beforeAll(() => {
   ensureBuilt();
 }, 120_000);
 
-/** The command run to its exit, stdin closed at once (a stdio server then stops with status 0). */
-function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const outcome = spawnSync(process.execPath, [bin, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    input: '',
-    encoding: 'utf8',
-  });
-  return { status: outcome.status, stderr: outcome.stderr };
-}
+const run = runToExit;
 
 /**
  * `--http` run until it exits or says it listens (then stopped: a blank token taken as unset would

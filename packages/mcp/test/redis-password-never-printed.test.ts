@@ -6,13 +6,12 @@
  * in the startup error. Run on the built command (stdio, as a desktop client starts it) and
  * in-process through `loadRedisBudget`, with a Redis nobody answers at (127.0.0.1:1).
  */
-import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRedisBudget } from '../src/redis-budget';
 import { type Harness, startHarness } from './harness';
-import { bin, ensureBuilt } from './spawn-cli';
+import { bin, ensureBuilt, runToExit } from './spawn-cli';
 
 let harness: Harness;
 beforeAll(async () => {
@@ -95,11 +94,7 @@ describe('the --redis password is never printed', () => {
         [[`--redis=${url}`], {}],
         [[], { INFERGATE_REDIS_URL: url }],
       ] as const) {
-        const outcome = spawnSync(process.execPath, [bin, ...args], {
-          env: { PATH: process.env.PATH ?? '', ...env },
-          input: '',
-          encoding: 'utf8',
-        });
+        const outcome = runToExit(args, env);
         expect(outcome.status).toBe(1);
         expect(outcome.stderr).toContain(
           `The Redis URL [a value of ${url.length} characters, not shown: it may hold a password] (--redis / INFERGATE_REDIS_URL) cannot be used`,

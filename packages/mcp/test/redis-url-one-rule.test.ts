@@ -5,25 +5,16 @@
  * pasted where the URL goes (`hunter2:xyz`) parses as a URL whose "scheme" is the secret, and
  * `redis:pw@host` (no `//`) is a URL whose password no redaction masks.
  */
-import { spawnSync } from 'node:child_process';
 import { redisUrlFault } from '@infergate/redis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CliUsageError, parseCli } from '../src/cli-args';
-import { bin, ensureBuilt } from './spawn-cli';
+import { ensureBuilt, runToExit } from './spawn-cli';
 
 beforeAll(() => {
   ensureBuilt();
 }, 120_000);
 
-/** The built command run to its exit, stdin closed at once. */
-function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const outcome = spawnSync(process.execPath, [bin, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    input: '',
-    encoding: 'utf8',
-  });
-  return { status: outcome.status, stderr: outcome.stderr };
-}
+const run = runToExit;
 
 /** Every piece of `secret` 4 characters long or more. */
 function pieces(secret: string): string[] {

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -11,6 +11,19 @@ export function ensureBuilt(): void {
   if (!existsSync(join(packageDir, 'dist', 'cli.js'))) {
     execFileSync('pnpm', ['exec', 'tsup'], { cwd: packageDir, stdio: 'ignore' });
   }
+}
+
+/**
+ * The built command run to its exit, stdin closed at once (a stdio server then stops with status
+ * 0), with only PATH and `env` in its environment.
+ */
+export function runToExit(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  const outcome = spawnSync(process.execPath, [bin, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    input: '',
+    encoding: 'utf8',
+  });
+  return { status: outcome.status, stderr: outcome.stderr, stdout: outcome.stdout };
 }
 
 /** Starts `infergate-mcp --http …` and resolves with its URL once it listens. */
