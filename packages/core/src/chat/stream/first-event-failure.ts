@@ -1,12 +1,20 @@
 // docs/gateway-protocol.md §5.3 (an error event in a 200 stream), §5.5 (nothing is replayed once
 // the answer began), §10.5 (retried as the same failure answered with its status).
 import type { CallScope } from '../../call/call-scope';
-import { type GatewayError, isGatewayError, withFailureContext } from '../../errors/errors';
+import { type GatewayError, isGatewayError } from '../../errors/errors';
 import { completeAnswerFailure } from '../../errors/response-headers';
 import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
 import { READ_SLICE_BYTES } from '../../http/body-read-ahead';
+import { reportedInsteadOfContent } from '../../http/reported-instead';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+
+/** The client's bounds a stream's first event is read with. */
+export interface FirstEventLimits {
+  maxErrorBodyBytes: number;
+  /** The longest `Retry-After` taken (a failure asking for longer is not retried). */
+  maxRetryAfterMs?: number;
+}
 
 /**
  * The policy of a plain (not steered) stream: `policy`'s, and its answer taken once its first
@@ -16,7 +24,7 @@ import { ChatStreamDecoder } from './chat-stream-decoder';
 export function acceptingFirstEvent(
   policy: AttemptPolicy,
   scope: CallScope,
-  maxErrorBodyBytes: number,
+  limits: FirstEventLimits,
 ): AttemptPolicy {
   return {
     nextAttempt: () => policy.nextAttempt?.(),
@@ -25,8 +33,7 @@ export function acceptingFirstEvent(
     next: (failure, waits, remainingMs) => policy.next(failure, waits, remainingMs),
     failed: (error) => policy.failed?.(error),
     taken: (request) => policy.taken?.(request),
-    accept: (answer, request) =>
-      firstEventFailure(answer, scope, maxErrorBodyBytes, request.requestedModel),
+    accept: (answer, request) => firstEventFailure(answer, scope, limits, request.requestedModel),
   };
 }
 
@@ -40,11 +47,12 @@ export function acceptingFirstEvent(
 export async function firstEventFailure(
   answer: AttemptAnswer,
   scope: CallScope,
-  maxErrorBodyBytes: number,
+  limits: FirstEventLimits,
   requestedModel: string | undefined,
 ): Promise<GatewayError | undefined> {
   const reader = answer.reader;
   if (reader === undefined) return undefined;
+  const { maxErrorBodyBytes, maxRetryAfterMs } = limits;
   const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
   const chunks = answer.chunks ?? [];
   answer.chunks = chunks;
@@ -69,7 +77,8 @@ export async function firstEventFailure(
   } catch (cause) {
     // (Content decoded before the failure came first: the stream hands it out, then the failure.)
     if (!scope.aborted && isGatewayError(cause) && decoder.answered === 0) {
-      const failure = withFailureContext(cause, { reportedInstead: true });
+      const { headers } = answer.response;
+      const failure = reportedInsteadOfContent(cause, headers, maxRetryAfterMs);
       if (failure.isRetryable) {
         return completeAnswerFailure(failure, answer.response.headers, { requestedModel });
       }
