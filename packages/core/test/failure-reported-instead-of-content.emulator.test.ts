@@ -88,7 +88,7 @@ describe("a stream's first event that is a failure honours the answer's Retry-Af
     const busy = () => sseError('model_busy', { 'retry-after': '30' });
     const { client, sent } = await clientWith(first(1, busy), { maxRetryAfterMs: 5_000 });
     const error = await caught(() => streamedText(client));
-    expect(error).toMatchObject({ code: 'model_busy', isRetryable: false });
+    expect(error).toMatchObject({ code: 'model_busy', isRetryable: false, retryAfterMs: 30_000 });
     expect(sent).toEqual([MODEL]);
   });
 });

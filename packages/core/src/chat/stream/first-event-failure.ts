@@ -6,7 +6,7 @@ import { completeAnswerFailure } from '../../errors/response-headers';
 import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
 import { READ_SLICE_BYTES } from '../../http/body-read-ahead';
-import { reportedInsteadOfContent } from '../../http/reported-instead';
+import { refusedForItsWait, reportedInsteadOfContent } from '../../http/reported-instead';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
 /** The client's bounds a stream's first event is read with. */
@@ -40,7 +40,8 @@ export function acceptingFirstEvent(
 /**
  * Reads a stream's bytes until its first data event (keeping them in `answer.chunks`, for the
  * stream that decodes them again; at most `ERROR_JSON_READ_BYTES` of them): resolves to the failure it reported instead of any content
- * when its code is retryable (`model_busy`, …: errors/retryable-failure.ts), else to undefined —
+ * when its code is retryable (`model_busy`, …: errors/retryable-failure.ts; also when only its
+ * Retry-After is too long: the call fails with it, as with a 429), else to undefined —
  * the answer is handed over, and the stream reports what it holds (a non-retryable error, an
  * error after content, an unreadable event) as it always did. Ends with the call (`scope`).
  */
@@ -79,7 +80,7 @@ export async function firstEventFailure(
     if (!scope.aborted && isGatewayError(cause) && decoder.answered === 0) {
       const { headers } = answer.response;
       const failure = reportedInsteadOfContent(cause, headers, maxRetryAfterMs);
-      if (failure.isRetryable) {
+      if (failure.isRetryable || refusedForItsWait(failure)) {
         return completeAnswerFailure(failure, answer.response.headers, { requestedModel });
       }
     }
