@@ -375,6 +375,10 @@ function plainPolicy(
   scope: CallScope,
 ): AttemptPolicy {
   let retries = retrySameRequest(spec, transport.retryAllowance(opts ?? NO_OPTIONS));
-  if (stream) retries = acceptingFirstEvent(retries, scope, transport.maxErrorBodyBytes);
+  if (stream) {
+    const { maxRetryAfterMs } = transport.retryAllowance(opts ?? NO_OPTIONS);
+    const limits = { maxErrorBodyBytes: transport.maxErrorBodyBytes, maxRetryAfterMs };
+    retries = acceptingFirstEvent(retries, scope, limits);
+  }
   return countedPerModel(retries, transport.slots.budgetId);
 }

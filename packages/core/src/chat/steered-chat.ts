@@ -82,7 +82,10 @@ export async function sendSteeredChat<T>(
         : chatBody({ ...req, model }, stream, streamUsage);
     },
     firstContent: (answer, signal, model) =>
-      readToFirstContent(answer, signal, model, call.answering, call.transport.maxErrorBodyBytes),
+      readToFirstContent(answer, signal, model, call.answering, {
+        maxErrorBodyBytes: call.transport.maxErrorBodyBytes,
+        maxRetryAfterMs: call.transport.retryAllowance(call.options).maxRetryAfterMs,
+      }),
   };
   if (given === undefined) return runSteeredCall(input, (via) => sendVia(spec, via));
   const structured = serving(call, given, spec.path);

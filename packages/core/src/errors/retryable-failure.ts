@@ -88,12 +88,13 @@ export function isRetryableFailure(failure: Failure, context: FailureContext = {
   if (status === undefined) return RETRYABLE_CODES.has(code);
   const noAnswer = context.beforeFirstBytes === true || context.reportedInstead === true;
   if (status >= 200 && status < 300 && !noAnswer) return false;
-  if (status < 400) return RETRYABLE_CODES.has(code);
-  if (!isRetryableStatus(status)) return false;
   const maxRetryAfterMs = context.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-  // Whatever the status: an answer that asks for a longer wait than the client takes is not one
-  // to resend now (rv-fix2 F7), as the AI SDK adapter reads the same answer.
-  return retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
+  // Whatever the status (a 2xx that reported its failure instead of content too): an answer that
+  // asks for a longer wait than the client takes is not one to resend now (rv-fix2 F7), as the
+  // AI SDK adapter reads the same answer.
+  const waitTaken = retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
+  if (status < 400) return RETRYABLE_CODES.has(code) && waitTaken;
+  return isRetryableStatus(status) && waitTaken;
 }
 
 /**

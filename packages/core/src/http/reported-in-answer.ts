@@ -1,21 +1,23 @@
 // docs/gateway-protocol.md §5.3 (an error in a 200 answer), §10.5 (retried as the same failure
 // answered with its status).
-import { type GatewayError, withFailureContext } from '../errors/errors';
+import type { GatewayError } from '../errors/errors';
 import { type AttemptAnswer, ownAbort } from './attempt-policy';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
+import { reportedInsteadOfContent } from './reported-instead';
 import type { SendConfig, Sending } from './send-once';
-import { unusableAnswer } from './unusable-answer';
+import { failureInsteadOfAnswer } from './unusable-answer';
 
 /**
  * A whole (not streamed) 2xx JSON answer, its body read once, within its attempt (its slot held,
  * as its reader would hold it), the read kept on the answer (`body`) for its reader
- * (whole-answer.ts), which reads it no more. A body that is a gateway error object and no answer,
+ * (whole-answer.ts), which reads it no more (a body not labelled, or labelled `text/plain`, too:
+ * `mayBeJson`). A body that is a gateway error object and no answer,
  * with a code the retry policy retries (`model_busy`, …: errors/retryable-failure.ts), is the
  * attempt's failure, so the call's policy says what follows, as it would for the same code
  * answered as a status. Asked once the policy took the answer (its `accept`): its first-content
  * clock has stopped. A read that failed or was too large is kept as it failed, for its reader to
- * fail the call with, as it always did (not retried); as is a non-retryable code. Answers not
- * labelled JSON (audio, text) and bodies too large by their Content-Length are handed on unread.
+ * fail the call with, as it always did (not retried); as is a non-retryable code. Answers of
+ * another type (an HTML page) and bodies too large by their Content-Length are handed on unread.
  */
 export async function wholeAnswerChecked(
   answer: AttemptAnswer,
@@ -24,8 +26,7 @@ export async function wholeAnswerChecked(
 ): Promise<AttemptAnswer | GatewayError> {
   const { response } = answer;
   const limit = config.maxResponseBytes;
-  const type = response.headers.get('content-type') ?? '';
-  if (limit === undefined || response.body === null || !type.includes('json')) return answer;
+  if (limit === undefined || response.body === null || !mayBeJson(response.headers)) return answer;
   if ((declaredLength(response.headers) ?? 0) > limit) return answer;
   const { request, scope } = sending;
   let read: { text: string; truncated: boolean };
@@ -42,6 +43,15 @@ export async function wholeAnswerChecked(
   sending.answerStatus.readToEnd = true;
   const reported = reportedInstead(response, read.text, config, request.requestedModel);
   return reported?.isRetryable ? reported : answer;
+}
+
+/**
+ * Whether a whole answer may be a JSON error object: labelled JSON, or not labelled at all or as
+ * `text/plain` (some servers label their JSON so); a body of any other type (an HTML page) is not.
+ */
+function mayBeJson(headers: Headers): boolean {
+  const type = (headers.get('content-type') ?? '').trim().toLowerCase();
+  return type === '' || type.includes('json') || type.startsWith('text/plain');
 }
 
 /**
@@ -64,14 +74,8 @@ function reportedInstead(
   } catch {
     return undefined;
   }
-  const answer = typeof data === 'object' && data !== null && ('choices' in data || 'data' in data);
-  if (answer) return undefined;
   const { status, headers } = response;
-  const read = { data, status, text, headers };
-  const error = unusableAnswer(config, 'The answer is an error object', read, requestedModel);
-  if (error.code === 'invalid_response') return undefined;
-  return withFailureContext(error, {
-    reportedInstead: true,
-    maxRetryAfterMs: config.maxRetryAfterMs,
-  });
+  const error = failureInsteadOfAnswer(config, { data, status, text, headers }, requestedModel);
+  if (error === undefined || error.code === 'invalid_response') return undefined;
+  return reportedInsteadOfContent(error, headers, config.maxRetryAfterMs);
 }

@@ -71,9 +71,9 @@ export async function sendOnce(
   sending.answerStatus.status = response.status;
   if (response.ok) {
     if (!spec.stream) return { response };
-    const { maxErrorBodyBytes, maxResponseBytes, redact, apiKey } = config;
+    const { maxErrorBodyBytes, maxResponseBytes, maxRetryAfterMs, redact, apiKey } = config;
     const answer = sending.answerStatus;
-    const limits = { maxErrorBodyBytes, maxResponseBytes };
+    const limits = { maxErrorBodyBytes, maxResponseBytes, maxRetryAfterMs };
     const attempt = { path: spec.path, request, scope, ...limits, redact, apiKey, answer };
     return readFirstBytes(response, attempt);
   }

@@ -13,6 +13,7 @@ import {
 import { keptErrorBody } from './kept-error-body';
 import { parseErrorResponse } from './parse-error-response';
 import { reportedFailure } from './reported-failure';
+import { reportedInsteadOfContent } from './reported-instead';
 
 /** What reading a stream's first bytes needs of its attempt. */
 export interface StreamAttempt {
@@ -22,6 +23,8 @@ export interface StreamAttempt {
   maxErrorBodyBytes: number;
   /** Most bytes of a JSON body read for the failure it reports (unset: `maxErrorBodyBytes`). */
   maxResponseBytes?: number;
+  /** The client's longest acceptable `Retry-After`, for a failure reported instead of a stream. */
+  maxRetryAfterMs?: number;
   redact: (text: string) => string;
   apiKey: string;
   /** The attempt's answer as it comes: a body read to its end for its failure is told here. */
@@ -144,6 +147,8 @@ async function notAStream(
   // comes back at once, not held as a cut one's.
   attempt.answer.readToEnd = true;
   const reported = reportedInstead(response, text, attempt, requestedModel);
+  // (Retryable by its code, as the same body to chat() is: the attempt's failure, for its policy.)
+  if (reported?.isRetryable) return reported;
   if (reported) throw reported;
   throw invalidResponse(`Asked for a stream, the gateway answered with ${kind}`, {
     status: response.status,
@@ -175,7 +180,8 @@ function reportedInstead(
   const body = keptErrorBody(read.body ?? '', attempt.maxErrorBodyBytes);
   const data = body === read.body ? read.data : undefined;
   const kept = { status, body, data, responseHeaders, retryAfterMs, servedModel };
-  return new GatewayError({ ...kept, requestedModel, ...reported });
+  const error = new GatewayError({ ...kept, requestedModel, ...reported });
+  return reportedInsteadOfContent(error, response.headers, attempt.maxRetryAfterMs);
 }
 
 /**

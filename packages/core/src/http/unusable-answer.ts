@@ -38,3 +38,22 @@ export function unusableAnswer(
     reported && { ...reported, retryAfterMs },
   );
 }
+
+/**
+ * The failure a whole 2xx JSON answer (`data`, parsed from `text`) reports instead of an answer:
+ * an error object with no `choices` nor `data` whose code and words can be read, as
+ * `unusableAnswer` reads it — the one rule of a body that is a failure, for the attempt that may
+ * retry it (reported-in-answer.ts) and the read that reports the call's end (whole-answer.ts).
+ * Undefined when the body is an answer, or no such object.
+ */
+export function failureInsteadOfAnswer(
+  client: AnswerErrorBounds,
+  answer: { data: unknown; status: number; text: string; headers: Headers },
+  requestedModel?: string,
+): GatewayError | undefined {
+  const { data } = answer;
+  if (typeof data !== 'object' || data === null) return undefined;
+  if ('choices' in data || 'data' in data) return undefined;
+  if (reportedFailure(data, answer.text) === undefined) return undefined;
+  return unusableAnswer(client, 'The answer is an error object', answer, requestedModel);
+}

@@ -9,6 +9,7 @@ import { keptErrorBody } from './kept-error-body';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import type { OpenResponse, RequestSpec } from './request-types';
 import { startsAsEventStream } from './stream-first-bytes';
+import { failureInsteadOfAnswer } from './unusable-answer';
 
 /** A body read whole: its text, and with `json` its parsed value. */
 export interface WholeAnswer {
@@ -86,8 +87,24 @@ export async function readWholeAnswer(
     if (reports) events?.failed(error);
     throw error;
   }
-  if (reports) events?.answered(data, text);
+  if (reports) answeredOrFailed(events, spec, options, { data, text, headers, status });
   return { data, text, headers, status };
+}
+
+/**
+ * The call's end told for a parsed whole answer: `answered`, unless its body is an error object
+ * (unusable-answer.ts), which its reader fails the call with: then `failed`, with that error (not
+ * thrown here: the reader throws its own reading of the same body).
+ */
+function answeredOrFailed(
+  events: CallEvents | undefined,
+  spec: RequestSpec,
+  options: ReadOptions,
+  answer: { data: unknown; text: string; headers: Headers; status: number },
+): void {
+  const failure = failureInsteadOfAnswer(options, answer, spec.requestedModel);
+  if (failure === undefined) events?.answered(answer.data, answer.text);
+  else events?.failed(failure);
 }
 
 /**

@@ -394,12 +394,13 @@ export class ChatStreamDecoder {
   /** A choice's `finish_reason`: recorded, and handed out once per choice. */
   #onFinish(finishReason: string, choiceIndex: number, chunk: Json): void {
     if (choiceIndex !== 0) this.#otherChoiceFinished = true;
-    const reason = this.#assembler.setFinish(finishReason, choiceIndex);
     // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
     this.#readTags(chunk);
-    // A choice's finish repeated (OpenRouter: again on the usage chunk) is handed out once; the
-    // chunk's usage is its own event.
+    // A choice's finish repeated (OpenRouter: again on the usage chunk) is handed out once, and
+    // its first reason is the one kept (the result says what the finish event said); the chunk's
+    // usage is its own event.
     if (this.#finished.has(choiceIndex)) return;
+    const reason = this.#assembler.setFinish(finishReason, choiceIndex);
     this.#finished.add(choiceIndex);
     this.#answered++;
     // (A refused `stop` is reported as `content_filter`: the server's word goes along.)

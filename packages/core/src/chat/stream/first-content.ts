@@ -3,6 +3,7 @@
 import { GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
 import { type AnsweringModel, completeAnswerFailure } from '../../errors/response-headers';
 import type { AttemptAnswer } from '../../http/attempt-policy';
+import { reportedInsteadOfContent } from '../../http/reported-instead';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import { readAhead } from './read-ahead';
 
@@ -20,23 +21,32 @@ const MAX_CHARS_BEFORE_CONTENT = 1024 * 1024;
  * followed it in the same read: the stream reports it after the content; to the failure when the
  * stream failed, ended or sent an error event before any (nothing has reached the caller, so the
  * call may move on), or to the reason `signal` aborted with (a stall). The failure names `model`
- * (the attempt's), the answering model and the answer's headers, as the plain stream's would.
+ * (the attempt's), the answering model and the answer's headers, as the plain stream's would;
+ * an error event is the failure the 2xx reported instead (http/reported-instead.ts: its
+ * Retry-After read, `limits.maxRetryAfterMs` the longest taken). `limits.maxErrorBodyBytes`: the
+ * client's bound on an error event's kept text.
  */
 export async function readToFirstContent(
   answer: AttemptAnswer,
   signal: AbortSignal,
   model?: string,
   answering?: AnsweringModel,
-  maxErrorBodyBytes?: number,
+  limits: { maxErrorBodyBytes?: number; maxRetryAfterMs?: number } = {},
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
+  const { maxErrorBodyBytes, maxRetryAfterMs } = limits;
   // (An error event's text kept as the plain stream keeps it: the client's bound.)
   const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
-  const failure = await firstContentFailure(answer, decoder, signal);
-  if (failure === undefined) return undefined;
+  const found = await firstContentFailure(answer, decoder, signal);
+  if (found === undefined) return undefined;
+  // An error event before any content: the failure the 2xx reported instead, retried (on this
+  // model, in a later round) as its status would be, its Retry-After honoured.
+  const status = found.status ?? 0;
+  const reported = status >= 200 && status < 300 && found.code !== 'network_error';
+  const { headers } = answer.response;
+  const failure = reported ? reportedInsteadOfContent(found, headers, maxRetryAfterMs) : found;
   // Named as the plain stream names its failure: the attempt's model, the answering one (the
   // header, else the chunks'), the 2xx answer's headers.
-  const { headers } = answer.response;
   const servedModel = answering?.(headers, decoder.model, model);
   return completeAnswerFailure(failure, headers, { requestedModel: model, servedModel });
 }

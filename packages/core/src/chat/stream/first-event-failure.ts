@@ -1,12 +1,20 @@
 // docs/gateway-protocol.md §5.3 (an error event in a 200 stream), §5.5 (nothing is replayed once
 // the answer began), §10.5 (retried as the same failure answered with its status).
 import type { CallScope } from '../../call/call-scope';
-import { type GatewayError, isGatewayError, withFailureContext } from '../../errors/errors';
+import { type GatewayError, isGatewayError } from '../../errors/errors';
 import { completeAnswerFailure } from '../../errors/response-headers';
 import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
 import { READ_SLICE_BYTES } from '../../http/body-read-ahead';
+import { refusedForItsWait, reportedInsteadOfContent } from '../../http/reported-instead';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+
+/** The client's bounds a stream's first event is read with. */
+export interface FirstEventLimits {
+  maxErrorBodyBytes: number;
+  /** The longest `Retry-After` taken (a failure asking for longer is not retried). */
+  maxRetryAfterMs?: number;
+}
 
 /**
  * The policy of a plain (not steered) stream: `policy`'s, and its answer taken once its first
@@ -16,7 +24,7 @@ import { ChatStreamDecoder } from './chat-stream-decoder';
 export function acceptingFirstEvent(
   policy: AttemptPolicy,
   scope: CallScope,
-  maxErrorBodyBytes: number,
+  limits: FirstEventLimits,
 ): AttemptPolicy {
   return {
     nextAttempt: () => policy.nextAttempt?.(),
@@ -25,26 +33,27 @@ export function acceptingFirstEvent(
     next: (failure, waits, remainingMs) => policy.next(failure, waits, remainingMs),
     failed: (error) => policy.failed?.(error),
     taken: (request) => policy.taken?.(request),
-    accept: (answer, request) =>
-      firstEventFailure(answer, scope, maxErrorBodyBytes, request.requestedModel),
+    accept: (answer, request) => firstEventFailure(answer, scope, limits, request.requestedModel),
   };
 }
 
 /**
  * Reads a stream's bytes until its first data event (keeping them in `answer.chunks`, for the
  * stream that decodes them again; at most `ERROR_JSON_READ_BYTES` of them): resolves to the failure it reported instead of any content
- * when its code is retryable (`model_busy`, …: errors/retryable-failure.ts), else to undefined —
+ * when its code is retryable (`model_busy`, …: errors/retryable-failure.ts; also when only its
+ * Retry-After is too long: the call fails with it, as with a 429), else to undefined —
  * the answer is handed over, and the stream reports what it holds (a non-retryable error, an
  * error after content, an unreadable event) as it always did. Ends with the call (`scope`).
  */
 export async function firstEventFailure(
   answer: AttemptAnswer,
   scope: CallScope,
-  maxErrorBodyBytes: number,
+  limits: FirstEventLimits,
   requestedModel: string | undefined,
 ): Promise<GatewayError | undefined> {
   const reader = answer.reader;
   if (reader === undefined) return undefined;
+  const { maxErrorBodyBytes, maxRetryAfterMs } = limits;
   const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
   const chunks = answer.chunks ?? [];
   answer.chunks = chunks;
@@ -69,8 +78,9 @@ export async function firstEventFailure(
   } catch (cause) {
     // (Content decoded before the failure came first: the stream hands it out, then the failure.)
     if (!scope.aborted && isGatewayError(cause) && decoder.answered === 0) {
-      const failure = withFailureContext(cause, { reportedInstead: true });
-      if (failure.isRetryable) {
+      const { headers } = answer.response;
+      const failure = reportedInsteadOfContent(cause, headers, maxRetryAfterMs);
+      if (failure.isRetryable || refusedForItsWait(failure)) {
         return completeAnswerFailure(failure, answer.response.headers, { requestedModel });
       }
     }
