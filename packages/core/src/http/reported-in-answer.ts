@@ -11,12 +11,12 @@ import { failureInsteadOfAnswer } from './unusable-answer';
  * A whole (not streamed) 2xx JSON answer, its body read once, within its attempt (its slot held,
  * as its reader would hold it), the read kept on the answer (`body`) for its reader
  * (whole-answer.ts), which reads it no more (a body not labelled, or labelled `text/plain`, too:
- * `mayBeJson`). A body that is a gateway error object and no answer,
- * with a code the retry policy retries (`model_busy`, …: errors/retryable-failure.ts), is the
- * attempt's failure, so the call's policy says what follows, as it would for the same code
- * answered as a status. Asked once the policy took the answer (its `accept`): its first-content
+ * `mayBeJson`). A body that is a gateway error object and no answer is the attempt's failure,
+ * so the call's policy says what follows, as it would for the same code answered as a status
+ * (sent again when errors/retryable-failure.ts says so, another model asked, or the call's
+ * error). Asked once the policy took the answer (its `accept`): its first-content
  * clock has stopped. A read that failed or was too large is kept as it failed, for its reader to
- * fail the call with, as it always did (not retried); as is a non-retryable code. Answers of
+ * fail the call with, as it always did (not retried). Answers of
  * another type (an HTML page) and bodies too large by their Content-Length are handed on unread.
  */
 export async function wholeAnswerChecked(
@@ -41,8 +41,9 @@ export async function wholeAnswerChecked(
   if (read.truncated) return answer;
   // The gateway has finished this request: refusing its answer cuts nothing.
   sending.answerStatus.readToEnd = true;
-  const reported = reportedInstead(response, read.text, config, request.requestedModel);
-  return reported?.isRetryable ? reported : answer;
+  // A failure reported instead of an answer is the attempt's, retryable or not: its policy says
+  // what follows (sent again, another model asked, or the call's error).
+  return reportedInstead(response, read.text, config, request.requestedModel) ?? answer;
 }
 
 /**

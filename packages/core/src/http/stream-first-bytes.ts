@@ -147,9 +147,8 @@ async function notAStream(
   // comes back at once, not held as a cut one's.
   attempt.answer.readToEnd = true;
   const reported = reportedInstead(response, text, attempt, requestedModel);
-  // (Retryable by its code, as the same body to chat() is: the attempt's failure, for its policy.)
-  if (reported?.isRetryable) return reported;
-  if (reported) throw reported;
+  // (The attempt's failure, as the same body to chat() is: its policy says what follows.)
+  if (reported) return reported;
   throw invalidResponse(`Asked for a stream, the gateway answered with ${kind}`, {
     status: response.status,
     body: attempt.redact(keptErrorBody(text, maxErrorBodyBytes)),
