@@ -1,7 +1,7 @@
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClient, GatewayClientOptions } from '../src';
-import { caught, hi, oneSlotClient } from './helpers';
+import { caught, hi, oneSlotClient, streamedReply } from './helpers';
 
 // docs/gateway-protocol.md §5.3, §10.5: a gateway error object a 200 answers before any content
 // (a whole body, a stream's first event, the catalog's list) is retried as the same code answered
@@ -54,12 +54,7 @@ async function slotFree(client: GatewayClient) {
   expect(again.answer.text).not.toBe('');
 }
 
-async function streamedText(client: GatewayClient, options = {}) {
-  const stream = await client.chatStream(hi(MODEL), options);
-  let text = '';
-  for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
-  return { text, result: await stream.result() };
-}
+const streamedText = (client: GatewayClient, options = {}) => streamedReply(client, MODEL, options);
 
 describe('a gateway error object in a 200 before any content', () => {
   it('chat: model_busy in the whole answer is retried; the second attempt answers', async () => {

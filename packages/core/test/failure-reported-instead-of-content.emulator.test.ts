@@ -2,7 +2,7 @@ import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, type GatewayClient, type GatewayEvent } from '../src';
 import { isRetryableFailure } from '../src/errors/retryable-failure';
-import { caught, driveClock, hi, only, settledAfter } from './helpers';
+import { caught, driveClock, hi, only, settledAfter, streamedReply } from './helpers';
 
 // docs/gateway-protocol.md §5.3, §10.5: a failure a 2xx reports instead of any content — a whole
 // body that is an error object, a stream answered with one, a stream whose first event is one,
@@ -60,12 +60,7 @@ function first(count: number, answer: () => Response): Stub {
   return () => (left-- > 0 ? answer() : undefined);
 }
 
-async function streamedText(client: GatewayClient, options = {}) {
-  const stream = await client.chatStream(hi(MODEL), options);
-  let text = '';
-  for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
-  return { text, result: await stream.result() };
-}
+const streamedText = (client: GatewayClient, options = {}) => streamedReply(client, MODEL, options);
 
 describe("a stream's first event that is a failure honours the answer's Retry-After", () => {
   it('waits the Retry-After before sending again, as a 429 does (plain chatStream)', async () => {

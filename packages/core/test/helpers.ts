@@ -666,3 +666,15 @@ function askedFor(
     ? client.chat(request, options)
     : client.chatStream(request, options).then((stream) => stream.result());
 }
+
+/** `hi(model)` streamed and read to its end: the text handed out, and the stream's result. */
+export async function streamedReply(
+  client: GatewayClient,
+  model: string,
+  options: Parameters<GatewayClient['chatStream']>[1] = {},
+) {
+  const stream = await client.chatStream(hi(model), options);
+  let text = '';
+  for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+  return { text, result: await stream.result() };
+}

@@ -43,7 +43,7 @@ describe('a 200 error object the model is not asked again for', () => {
       expect((await client.chat(hi(FIRST), list)).servedModel).toBe(NEXT);
       const stream = await client.chatStream(hi(FIRST), list);
       await stream.result();
-    expect(stream.servedModel).toBe(NEXT);
+      expect(stream.servedModel).toBe(NEXT);
       expect(sent).toEqual([FIRST, NEXT, FIRST, NEXT]);
     },
   );

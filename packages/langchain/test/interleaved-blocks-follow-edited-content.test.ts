@@ -6,10 +6,9 @@ import { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
 import { intercepting } from './helpers';
+import { INTERLEAVING_MODEL, text, thinking } from './interleaved-pieces';
 
-const MODEL = 'community/general';
-const thinking = (text: string) => ({ type: 'thinking', thinking: [{ type: 'text', text }] });
-const text = (value: string) => ({ type: 'text', text: value });
+const MODEL = INTERLEAVING_MODEL;
 
 async function interleavingModel() {
   const gateway = await emulate();

@@ -8,16 +8,9 @@ import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
 import { intercepting } from './helpers';
+import { INTERLEAVING_MODEL, ORDERED, text, thinking } from './interleaved-pieces';
 
-const MODEL = 'community/general';
-const thinking = (text: string) => ({ type: 'thinking', thinking: [{ type: 'text', text }] });
-const text = (value: string) => ({ type: 'text', text: value });
-const ORDERED = [
-  { type: 'reasoning', reasoning: 'Think A.' },
-  { type: 'text', text: 'Say B.' },
-  { type: 'reasoning', reasoning: 'Think C.' },
-  { type: 'text', text: 'Say D.' },
-];
+const MODEL = INTERLEAVING_MODEL;
 const headers = { 'x-service-model': MODEL };
 
 /** A model on the emulated gateway whose every chat answer is `answer(stream)`. */
