@@ -73,6 +73,8 @@ export interface RunningHttpServer {
 
 /** A JSON-RPC body holds at most a 23 MiB file as base64 (~31 MiB), plus the rest. */
 const MAX_BODY_BYTES = 40 * 1024 * 1024;
+/** How long an idle kept-alive connection stays open (longer than a client's own idle timer). */
+const KEEP_ALIVE_MS = 65_000;
 
 /** What a body over the limit is told (HTTP has no `*_path` arguments to point to). */
 const BODY_TOO_LARGE = `Request body over ${MAX_BODY_BYTES} bytes (40 MiB), this server's limit per message: give a file over 23 MiB as a URL (image_url / audio_url), or fewer or shorter texts per call`;
@@ -206,6 +208,11 @@ export async function startHttpServer(
       else res.end();
     });
   });
+  // An idle kept-alive connection is closed after a minute, not Node's 5 s: a client whose own
+  // idle timer runs late (a busy process; undici's coarse timers) would send its next POST on a
+  // socket the server just closed, and see a reset instead of an answer.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8788, host, () => {
