@@ -2,7 +2,7 @@
 // (Mistral's `thinking` parts: [thinking A, text B, thinking C, text D]) keeps that order in its
 // content blocks, a block per piece, on invoke and on a stream's joined chunks; `content` stays
 // the text joined (a string) and `reasoning_content` the reasoning joined.
-import { emulate } from '@infergate/emulator/testing';
+import { chatCompletion, emulate } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
@@ -30,16 +30,7 @@ async function modelAnswering(answer: (stream: boolean) => Response) {
   return new GatewayChatModel(MODEL, connection);
 }
 
-const whole = (content: unknown[]) =>
-  Response.json(
-    {
-      id: 'c1',
-      object: 'chat.completion',
-      model: MODEL,
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    },
-    { headers },
-  );
+const whole = (content: unknown[]) => Response.json(chatCompletion(MODEL, content), { headers });
 
 describe('an answer interleaving reasoning and text', () => {
   it('invoke(): contentBlocks in the order sent; content the text joined', async () => {
