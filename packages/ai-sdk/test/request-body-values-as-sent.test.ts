@@ -7,6 +7,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
+import { chatCompletion } from '@infergate/emulator/testing';
 import { generateText, jsonSchema, type ModelMessage, type ToolSet, tool, transcribe } from 'ai';
 import { expect, it } from 'vitest';
 import { createGateway } from '../src';
@@ -100,13 +101,7 @@ async function liveTenant(apiKey: string) {
   return answered;
 }
 
-const CHAT_ANSWER = {
-  id: 'c',
-  object: 'chat.completion',
-  created: 0,
-  model: 'community/general',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-};
+const CHAT_ANSWER = chatCompletion('community/general', 'ok');
 
 it("redacts this provider's key pasted as the model id, and no other live client's", async () => {
   const key = DEFAULT_KEYS.full;

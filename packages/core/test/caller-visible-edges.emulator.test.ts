@@ -3,7 +3,7 @@
 // the breaker's failure codes, the default backoff, a JSON body of blanks, a malformed
 // Content-Length. Time, where it is the subject, is the driven clock.
 import type { ModelCapability } from '@infergate/emulator';
-import { emulate } from '@infergate/emulator/testing';
+import { chatCompletion, emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
@@ -50,14 +50,9 @@ const createClient = (fetch: typeof globalThis.fetch, options: GatewayClientOpti
     ...options,
   });
 
-const COMPLETION = {
-  id: 'c1',
-  object: 'chat.completion',
-  created: 0,
-  model: 'm',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+const COMPLETION = chatCompletion('m', 'hi', {
   usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-};
+});
 
 describe('a held structured stream (docs/gateway-protocol.md §4.8)', () => {
   it('whose pieces keep coming faster than chunkTimeoutMs succeeds, however long it lasts', async () => {

@@ -2,7 +2,15 @@ import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, type GatewayClient } from '../src';
 import { failedReadPath } from '../src/internal';
-import { caught, clientOn, hi, timedOutAt } from './helpers';
+import {
+  busyIn200,
+  busyIn200Read,
+  caught,
+  clientOn,
+  errorObjectText,
+  hi,
+  timedOutAt,
+} from './helpers';
 
 // docs/gateway-protocol.md §3.1, §3.2, §5.3, §10.3: the catalog's reads (`GET /models`,
 // `GET /capabilities`) read an unusable 200 by the rule chat and the services read theirs by
@@ -38,19 +46,10 @@ afterEach(() => {
 
 describe('a catalog read answered 200 with the gateway error object', () => {
   it.each(reads)('$name: is that error, with its Retry-After, marked', async ({ path, read }) => {
-    const body = JSON.stringify({ error: { code: 'model_busy', message: 'catalog busy' } });
-    const client = await catalogAnsweredBy(
-      () => new Response(body, { headers: { ...json, 'retry-after': '3' } }),
-    );
+    const body = errorObjectText('model_busy', 'catalog busy');
+    const client = await catalogAnsweredBy(() => busyIn200('catalog busy'));
     const error = await caught(() => read(client));
-    expect(error).toMatchObject({
-      code: 'model_busy',
-      message: 'catalog busy',
-      status: 200,
-      retryAfterMs: 3000,
-      body,
-      data: JSON.parse(body),
-    });
+    expect(error).toMatchObject({ ...busyIn200Read('catalog busy'), body, data: JSON.parse(body) });
     expect(failedReadPath(error)).toBe(path);
   });
 });

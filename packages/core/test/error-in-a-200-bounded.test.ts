@@ -1,7 +1,7 @@
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient, type GatewayClient } from '../src';
-import { caught, hi } from './helpers';
+import { busyIn200, busyIn200Read, caught, errorObjectText, hi } from './helpers';
 
 // docs/gateway-protocol.md §5.3, §10.3: an error a 200 reports (its whole JSON body, a stream's
 // error event) is bounded as an error answer's is — the message quotes at most 8192 characters of
@@ -10,8 +10,7 @@ import { caught, hi } from './helpers';
 // a stub answers the calls with the bytes.
 const MODEL = 'community/general';
 const WORDS = 'y'.repeat(4 * 1024 * 1024);
-const errorObject = (code: string, message: string) => JSON.stringify({ error: { code, message } });
-const BIG = errorObject('provider_protocol_error', WORDS);
+const BIG = errorObjectText('provider_protocol_error', WORDS);
 const json = { 'content-type': 'application/json' };
 const cutNote = (limit: number) =>
   `…\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`;
@@ -84,7 +83,7 @@ describe('an error a 200 reports, 4 MiB of words', () => {
   );
 
   it('a small one is kept whole, with its parsed data', async () => {
-    const small = errorObject('provider_protocol_error', 'the engine failed');
+    const small = errorObjectText('provider_protocol_error', 'the engine failed');
     const { client } = await answeredBy(() => new Response(small, { headers: json }));
     const error = await caught(() => client.chat(hi(MODEL)));
     expect(error).toMatchObject({
@@ -99,10 +98,7 @@ describe('a service answered 200 with the gateway error object', () => {
   const wav = new Uint8Array(64);
   wav.set(new TextEncoder().encode('RIFF'), 0);
   wav.set(new TextEncoder().encode('WAVE'), 8);
-  const busy = () =>
-    new Response(errorObject('model_busy', 'engine busy, retry'), {
-      headers: { ...json, 'retry-after': '3' },
-    });
+  const busy = () => busyIn200('engine busy, retry');
   it.each([
     { name: 'chat', call: (c: GatewayClient) => c.chat(hi(MODEL)) },
     {
@@ -121,13 +117,7 @@ describe('a service answered 200 with the gateway error object', () => {
       // (Its retries, as a 429's: test/error-in-200-retried.emulator.test.ts.)
       const { client, posts } = await answeredBy(busy, { maxRetries: 0 });
       const error = await caught(() => call(client));
-      expect(error).toMatchObject({
-        code: 'model_busy',
-        message: 'engine busy, retry',
-        status: 200,
-        retryAfterMs: 3000,
-        isRetryable: true,
-      });
+      expect(error).toMatchObject({ ...busyIn200Read('engine busy, retry'), isRetryable: true });
       expect(posts).toHaveLength(1);
     },
   );

@@ -196,6 +196,21 @@ export function hedgesOnDrivenClock(): void {
   });
 }
 
+/** The text of a body holding the gateway's error object: `{ error: { code, message } }`. */
+export const errorObjectText = (code: string, message: string) =>
+  JSON.stringify({ error: { code, message } });
+
+/**
+ * A 200 whose whole JSON body is the gateway's error object `model_busy` saying `message`, with
+ * `Retry-After: 3` (docs/gateway-protocol.md §10.3); `busyIn200Read(message)` is what it is read as.
+ */
+export const busyIn200 = (message: string) =>
+  new Response(errorObjectText('model_busy', message), {
+    headers: { 'content-type': 'application/json', 'retry-after': '3' },
+  });
+export const busyIn200Read = (message: string) =>
+  ({ code: 'model_busy', message, status: 200, retryAfterMs: 3000 }) as const;
+
 /** The events of one type, typed. */
 export function only<T extends GatewayEvent['type']>(
   events: GatewayEvent[],

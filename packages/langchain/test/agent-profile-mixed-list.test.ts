@@ -3,17 +3,15 @@
 // they serve it differently (json_schema natively, json_object by core's rule) and share no way.
 import { describe, expect, it } from 'vitest';
 import { profileForList } from '../src/chat_models/capabilities';
-import { GatewayChatModel } from '../src/index';
-import { askedHowWarm, recordingGateway } from './helpers';
+import { answeredBy, askedHowWarm, listedModel } from './helpers';
 
 describe('profile over a list whose models serve structured output differently', () => {
   it('createAgent answers responseFormat on json-schema with json-object as its fallback', async () => {
-    const { emulator, bodies, connection } = await recordingGateway();
-    const model = await GatewayChatModel.create('community/json-schema', {
-      ...connection,
-      fallbackModels: ['community/json-object'],
-      maxRetries: 0,
-    });
+    const { emulator, bodies, model } = await listedModel(
+      'community/json-schema',
+      ['community/json-object'],
+      { maxRetries: 0 },
+    );
     await askedHowWarm(model);
     expect(model.profile).toEqual({
       toolCalling: false,
@@ -33,16 +31,11 @@ describe('profile over a list whose models serve structured output differently',
     const last = bodies.at(-1);
     expect(last).toMatchObject({ model: 'community/json-object' });
     expect(last?.response_format).toEqual({ type: 'json_object' });
-    const answered = result.messages.find((message) => message.type === 'ai');
-    expect(answered?.response_metadata).toMatchObject({ model_name: 'community/json-object' });
+    expect(answeredBy(result)).toBe('community/json-object');
   });
 
   it('the list without tools anywhere: createAgent answers through the model that serves it', async () => {
-    const { connection } = await recordingGateway();
-    const model = await GatewayChatModel.create('community/json-schema', {
-      ...connection,
-      fallbackModels: ['community/plain'],
-    });
+    const { model } = await listedModel('community/json-schema', ['community/plain']);
     // createAgent's own tool would be refused outright: no listed model has tools.
     await askedHowWarm(model);
     expect(model.profile).toMatchObject({ toolCalling: false, structuredOutput: true });
@@ -98,11 +91,7 @@ describe('profile over a list whose models serve structured output differently',
   });
 
   it('a listed model of unknown capabilities leaves the profile unknown', async () => {
-    const { connection } = await recordingGateway();
-    const model = await GatewayChatModel.create('community/json-schema', {
-      ...connection,
-      fallbackModels: ['my/offline-model'],
-    });
+    const { model } = await listedModel('community/json-schema', ['my/offline-model']);
     expect(model.profile).toEqual({});
   });
 });

@@ -5,7 +5,7 @@ import {
   emulate,
   type GatewayConnection,
 } from '@infergate/emulator/testing';
-import type { AIMessageChunk } from '@langchain/core/messages';
+import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
 import { createAgent } from 'langchain';
@@ -42,6 +42,26 @@ export async function recordingGateway<Body = Record<string, unknown>>(
     return undefined;
   });
   return { emulator: gateway.emulator, bodies, connection };
+}
+
+/**
+ * `GatewayChatModel.create(first)` with `fallbackModels` (and `fields`) on a `recordingGateway()`:
+ * the model, the gateway's emulator and the chat bodies it recorded.
+ */
+export async function listedModel(
+  first: string,
+  fallbackModels: string[],
+  fields: Omit<GatewayChatModelFields, 'model' | 'fallbackModels'> = {},
+) {
+  const recorded = await recordingGateway();
+  const connection = { ...recorded.connection, fallbackModels, ...fields };
+  return { ...recorded, model: await GatewayChatModel.create(first, connection) };
+}
+
+/** The model that gave an agent's answer: its first AI message's `model_name`. */
+export function answeredBy(result: { messages: BaseMessage[] }): unknown {
+  const answer = result.messages.find((message) => message.type === 'ai');
+  return (answer?.response_metadata as { model_name?: unknown } | undefined)?.model_name;
 }
 
 /** A `community/general` model with `fields` on an emulated gateway (made with `options`). */

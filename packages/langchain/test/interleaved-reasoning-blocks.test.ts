@@ -2,13 +2,20 @@
 // (Mistral's `thinking` parts: [thinking A, text B, thinking C, text D]) keeps that order in its
 // content blocks, a block per piece, on invoke and on a stream's joined chunks; `content` stays
 // the text joined (a string) and `reasoning_content` the reasoning joined.
-import { chatSse, emulate } from '@infergate/emulator/testing';
+import { chatCompletion, emulate } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
 import { intercepting } from './helpers';
-import { INTERLEAVING_MODEL, ORDERED, text, thinking } from './interleaved-pieces';
+import {
+  INTERLEAVING_MODEL,
+  ORDERED,
+  SPLIT_DELTAS,
+  streamedAnswer,
+  text,
+  thinking,
+} from './interleaved-pieces';
 
 const MODEL = INTERLEAVING_MODEL;
 const headers = { 'x-service-model': MODEL };
@@ -23,25 +30,7 @@ async function modelAnswering(answer: (stream: boolean) => Response) {
   return new GatewayChatModel(MODEL, connection);
 }
 
-const whole = (content: unknown[]) =>
-  Response.json(
-    {
-      id: 'c1',
-      object: 'chat.completion',
-      model: MODEL,
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    },
-    { headers },
-  );
-
-const streamed = (deltas: unknown[][]) =>
-  new Response(
-    chatSse(MODEL, [
-      ...deltas.map((content) => ({ choices: [{ index: 0, delta: { content } }] })),
-      { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
-    ]),
-    { headers: { ...headers, 'content-type': 'text/event-stream' } },
-  );
+const whole = (content: unknown[]) => Response.json(chatCompletion(MODEL, content), { headers });
 
 describe('an answer interleaving reasoning and text', () => {
   it('invoke(): contentBlocks in the order sent; content the text joined', async () => {
@@ -55,16 +44,7 @@ describe('an answer interleaving reasoning and text', () => {
   });
 
   it('stream(): the joined chunks give the same blocks, pieces split across chunks', async () => {
-    const model = await modelAnswering(() =>
-      streamed([
-        [thinking('Think ')],
-        [thinking('A.')],
-        [text('Say B.')],
-        [thinking('Think C.')],
-        [text('Say ')],
-        [text('D.')],
-      ]),
-    );
+    const model = await modelAnswering(() => streamedAnswer(SPLIT_DELTAS));
     let joined: AIMessageChunk | undefined;
     for await (const chunk of await model.stream('hi')) {
       joined = joined ? concat(joined, chunk) : chunk;

@@ -2,33 +2,21 @@
 // `thinking` parts: thinking A, text B, thinking C, text D) keeps that order in
 // `outputVersion: 'v1'` chunks' content blocks (joined) and in `streamEvents`' content-block
 // events, a block per piece, as invoke()'s contentBlocks have it.
-import { chatSse, emulate } from '@infergate/emulator/testing';
+import { emulate } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
 import { intercepting } from './helpers';
-import { INTERLEAVING_MODEL, ORDERED, text, thinking } from './interleaved-pieces';
+import { INTERLEAVING_MODEL, ORDERED, SPLIT_DELTAS, streamedAnswer } from './interleaved-pieces';
 
 const MODEL = INTERLEAVING_MODEL;
-const DELTAS = [
-  [thinking('Think ')],
-  [thinking('A.')],
-  [text('Say B.')],
-  [thinking('Think C.')],
-  [text('Say ')],
-  [text('D.')],
-];
 
-/** A model on the emulated gateway whose every chat answer streams `DELTAS`. */
+/** A model on the emulated gateway whose every chat answer streams `SPLIT_DELTAS`. */
 async function interleavingModel(fields: { outputVersion?: 'v1' } = {}) {
   const gateway = await emulate();
   const connection = intercepting(gateway, async (request) => {
     if (!request.url.endsWith('/chat/completions')) return undefined;
-    const chunks = DELTAS.map((content) => ({ choices: [{ index: 0, delta: { content } }] }));
-    return new Response(
-      chatSse(MODEL, [...chunks, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]),
-      { headers: { 'x-service-model': MODEL, 'content-type': 'text/event-stream' } },
-    );
+    return streamedAnswer(SPLIT_DELTAS);
   });
   return new GatewayChatModel(MODEL, { ...connection, ...fields });
 }

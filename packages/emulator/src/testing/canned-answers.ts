@@ -93,6 +93,22 @@ export function unheadedAnswer(model: string, stream: boolean): Response {
   return new Response(sse, { headers: { 'content-type': 'text/event-stream' } });
 }
 
+/**
+ * The JSON body of a whole chat answer of `model` (id `c1`) whose choice 0 says `content` and
+ * finishes `stop`, with `fields` added at its top level (`usage`…): for a test whose `fetch`
+ * answers a chat itself.
+ */
+export function chatCompletion(model: string, content: unknown, fields: object = {}) {
+  return {
+    id: 'c1',
+    object: 'chat.completion',
+    created: 0,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    ...fields,
+  };
+}
+
 /** One chunk of a streamed chat answer: its `choices`, and any other top-level field (`usage`…). */
 export interface StreamChunk {
   choices: object[];
