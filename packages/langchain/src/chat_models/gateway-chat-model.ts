@@ -88,6 +88,21 @@ const PROVIDER = 'infergate';
 /** No `onFailedAttempt` given: the error passes on as it is (LangChain's default would re-mark it). */
 const passOn = () => {};
 
+/**
+ * What a copy (`withConfig`, `bindTools`) takes from the model as it is now: our fields and
+ * LangChain's that a call reads (never `maxConcurrency`, the queue itself being shared).
+ */
+const COPIED_FIELDS: readonly string[] = [
+  ...SERIALIZABLE_FIELDS,
+  'disableStreaming',
+  'outputVersion',
+  'verbose',
+  'tags',
+  'metadata',
+  'callbacks',
+  'cache',
+];
+
 /** `new GatewayChatModel(model, fields)` and `(fields)` as one (copied) fields object. */
 function fieldsOf(
   modelOrFields: string | GatewayChatModelFields,
@@ -164,7 +179,7 @@ export class GatewayChatModel
   #apiKey: string | undefined;
   readonly #client: GatewayClient;
   #gate: ChatModelCapabilityGate;
-  /** The fields as given, for `withConfig`'s copy. */
+  /** The fields as given, for `withConfig`'s copy (then given the model's current values). */
   readonly #fields: GatewayChatModelFields;
   /** Call options a `withConfig` (or `bindTools`) bound: under each call's own. */
   #defaults: Partial<GatewayChatModelCallOptions> = {};
@@ -350,11 +365,19 @@ export class GatewayChatModel
   /**
    * The same model with `config` as its call options' defaults (each call's own over them), as
    * `ChatOpenAI`'s `withConfig` does: still a chat model, so `bindTools`, `withStructuredOutput`,
-   * `profile` and another `withConfig` work on it. It shares this model's client and capability
-   * gate (what `profile` has learnt).
+   * `profile` and another `withConfig` work on it. It shares this model's client, capability
+   * gate (what `profile` has learnt) and `maxConcurrency` queue, and takes its fields as they are.
    */
   override withConfig(config: Partial<GatewayChatModelCallOptions>): GatewayChatModel {
     const copy = new GatewayChatModel(withSharedClient(this.#fields, this.#client));
+    // The model as it is now, not as it was built: a field set since (`model.temperature = 0.9`)
+    // is what `invoke` sends, so its copies (`bindTools`, `createAgent`'s, structured output's)
+    // send it too. Checked when a call is made, as the model's own are.
+    const from = this as unknown as Record<string, unknown>;
+    const to = copy as unknown as Record<string, unknown>;
+    for (const key of COPIED_FIELDS) if (key in this) to[key] = from[key];
+    // The same model: one `maxConcurrency` queue for it and every copy (an agent's calls too).
+    copy.caller = this.caller;
     copy.#apiKey = this.#apiKey;
     copy.#gate = this.#gate;
     copy.#warmed = this.#warmed;
