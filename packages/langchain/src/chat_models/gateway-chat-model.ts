@@ -55,6 +55,7 @@ import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { combineTokenUsage, withTokenUsage } from '../converters/map-usage';
+import { CHUNK_BLOCKS } from '../converters/reasoning-content-blocks';
 import { callOptions, resolveClient, withSharedClient, withSignalTimeout } from '../utils/client';
 import {
   configurationError,
@@ -560,6 +561,7 @@ export class GatewayChatModel
     yield* convertToChatModelEvents(chunks, options.signal, {
       mapReason: mapFinishReason,
       parseArguments: readToolArguments,
+      blocks: CHUNK_BLOCKS,
     });
   }
 

@@ -7,7 +7,11 @@ import { EXTRA_CONTENT_KWARG, structuredKwargs } from './convert-chat-result';
 import { GatewayMessageChunk } from './gateway-message-chunk';
 import { StreamedPieces } from './interleaved-content';
 import { callUsage } from './map-usage';
-import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
+import {
+  CHUNK_BLOCKS,
+  MODEL_PROVIDER,
+  registerContentBlockTranslator,
+} from './reasoning-content-blocks';
 import { buildResponseMetadata, streamedFinishInfo } from './response-metadata';
 
 registerContentBlockTranslator();
@@ -61,6 +65,7 @@ class StreamChunkConverter {
             },
           }),
           '',
+          this.pieces.block,
         );
       case 'text-delta':
         if (event.choiceIndex !== 0 || event.delta === '') return undefined;
@@ -71,6 +76,7 @@ class StreamChunkConverter {
             ...orderedKwargs(this.pieces.add('text', event.delta)),
           }),
           event.delta,
+          this.pieces.block,
         );
       case 'tool-call-delta':
         return this.toolCallChunk(event);
@@ -150,6 +156,7 @@ class StreamChunkConverter {
         },
       }),
       '',
+      this.pieces.callBlock(event.call),
     );
   }
 
@@ -193,10 +200,12 @@ class StreamChunkConverter {
     });
   }
 
-  private chunk(message: GatewayMessageChunk, text: string): ChatGenerationChunk {
+  /** A chunk of `message`; `block`: the number of the block its piece belongs to (`StreamedPieces`). */
+  private chunk(message: GatewayMessageChunk, text: string, block?: number): ChatGenerationChunk {
     // Every chunk names its provider, so LangChain builds its content blocks (e.g. for
     // `outputVersion: 'v1'`) with our translator; the name merges to itself on concat.
     message.response_metadata = { model_provider: MODEL_PROVIDER };
+    if (block !== undefined) CHUNK_BLOCKS.set(message, block);
     return new ChatGenerationChunk({ text, message });
   }
 

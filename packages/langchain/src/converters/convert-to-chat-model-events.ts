@@ -11,10 +11,14 @@ import type {
 import type { AIMessageChunk, ContentBlock, UsageMetadata } from '@langchain/core/messages';
 import type { ChatGenerationChunk } from '@langchain/core/outputs';
 
-/** How the model reads an answer's finish reason and a tool call's arguments (core's reading). */
+/**
+ * How the model reads an answer's finish reason and a tool call's arguments (core's reading), and
+ * the block number the stream converter gave each chunk's piece (`blocks`).
+ */
 export interface AnswerReaders {
   mapReason: (reason: string | undefined) => FinishReason;
   parseArguments: (text: string) => ToolArguments;
+  blocks: Pick<WeakMap<AIMessageChunk, number>, 'get'>;
 }
 
 type OpenBlock =
@@ -35,20 +39,29 @@ class AnswerBlocks {
   readonly tools = new Map<number, number>();
   /** The kind of the last reasoning or text piece. */
   last: 'reasoning' | 'text' | undefined;
+  /** Our blocks by the stream converter's block numbers. */
+  private readonly numbered = new Map<number, number>();
 
   /**
-   * The start event of the reasoning or text block when a piece starts it, else undefined: a piece
-   * after one of the other kind starts a block of its own (an answer interleaving reasoning and
-   * text keeps their order, as its `contentBlocks` do).
+   * The start event of the reasoning or text block when a piece starts it, else undefined. A piece
+   * the stream converter numbered (`block`) belongs to that block, as in the `outputVersion: 'v1'`
+   * chunks and `contentBlocks` (reasoning sent in a field is one block, however the text comes
+   * between); else a piece after one of the other kind starts a block of its own.
    */
-  open(kind: 'reasoning' | 'text'): ContentBlockStartEvent | undefined {
+  open(kind: 'reasoning' | 'text', block: number | undefined): ContentBlockStartEvent | undefined {
     const same = this.last === kind;
     this.last = kind;
-    if (this[kind] >= 0 && same) return undefined;
+    const known = block === undefined ? undefined : this.numbered.get(block);
+    if (known !== undefined) {
+      this[kind] = known;
+      return undefined;
+    }
+    if (block === undefined && this[kind] >= 0 && same) return undefined;
     const start = this.start(
       kind === 'text' ? { type: 'text', text: '' } : { type: 'reasoning', reasoning: '' },
     );
     this[kind] = start.index;
+    if (block !== undefined) this.numbered.set(block, start.index);
     return start;
   }
 
@@ -97,13 +110,13 @@ export async function* convertToChatModelEvents(
     }
     const reasoning = message.additional_kwargs?.reasoning_content;
     if (typeof reasoning === 'string' && reasoning !== '') {
-      const start = answer.open('reasoning');
+      const start = answer.open('reasoning', read.blocks.get(message));
       if (start) yield start;
       yield answer.delta(answer.reasoning, { type: 'reasoning-delta', reasoning });
     }
     const text = message.content;
     if (typeof text === 'string' && text !== '') {
-      const start = answer.open('text');
+      const start = answer.open('text', read.blocks.get(message));
       if (start) yield start;
       yield answer.delta(answer.text, { type: 'text-delta', text });
     }

@@ -52,10 +52,25 @@ export function interleavedBlocks(
  * (`inContent`: content parts) has a place of its own; a reasoning field's goes first, as a whole
  * answer's does (readMessagePieces), whenever it arrives — a server sending reasoning and text in
  * each chunk is not interleaving.
+ *
+ * Each piece also belongs to a content block, numbered (`block`) across block types — reasoning,
+ * text, each tool call (`callBlock`) — in the order the blocks start: the order concatenated
+ * chunks hold them in.
  */
 export class StreamedPieces {
-  private readonly pieces: { type: 'reasoning' | 'text'; text: string }[] = [];
+  private readonly pieces: { type: 'reasoning' | 'text'; text: string; block: number }[] = [];
   private ordered = false;
+  private blocks = 0;
+  /** Each tool call's block number, by core's call number. */
+  private readonly calls: number[] = [];
+  /** The block number of the piece last added. */
+  block = 0;
+
+  /** The block number of tool call `call` (core's call number), given at its first piece. */
+  callBlock(call: number): number {
+    this.calls[call] ??= this.blocks++;
+    return this.calls[call];
+  }
 
   add(
     type: 'reasoning' | 'text',
@@ -66,17 +81,24 @@ export class StreamedPieces {
       const first = this.pieces[0];
       if (first?.type === 'reasoning') {
         first.text += delta;
+        this.block = first.block;
         return this.ordered ? { [INTERLEAVED_KWARG]: [block(type, delta, 0)] } : undefined;
       }
       // (Before any order is told, it becomes the first piece; after, it keeps its arrival place.)
       if (first !== undefined && !this.ordered) {
-        this.pieces.unshift({ type, text: delta });
+        this.block = this.blocks++;
+        this.pieces.unshift({ type, text: delta, block: this.block });
         return undefined;
       }
     }
     const last = this.pieces.at(-1);
-    if (last?.type === type) last.text += delta;
-    else this.pieces.push({ type, text: delta });
+    if (last?.type === type) {
+      last.text += delta;
+      this.block = last.block;
+    } else {
+      this.block = this.blocks++;
+      this.pieces.push({ type, text: delta, block: this.block });
+    }
     const index = this.pieces.length - 1;
     if (this.ordered) return { [INTERLEAVED_KWARG]: [block(type, delta, index)] };
     if (!interleaved(this.pieces.map((piece) => piece.type))) return undefined;

@@ -82,32 +82,37 @@ function textBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[
 }
 
 /**
- * One stream chunk's blocks, for `outputVersion: 'v1'` streams (LangChain casts each chunk on its
- * own, then callers concatenate them). Each block has a fixed `index` — reasoning 0, text 1, tool
- * call n at 2 + n — so concatenation merges the pieces of one block (text and argument strings
- * add up) instead of appending one block per chunk; a chunk with no text has no text block. Once
- * a stream interleaves reasoning and text, a chunk's piece has its place in the answer as index
- * (its `interleaved_content` entry, the last: the one before it are earlier pieces), so a later
- * piece is a block of its own; blocks of different types never merge, whatever their index.
+ * The block number of each stream chunk's piece (its reasoning, text or tool-call piece: one a
+ * chunk), set by the stream converter (`StreamedPieces` counts them) and read by the translator and
+ * `streamEvents`. Kept beside the chunk, not in it: it is no part of the message (v0 output,
+ * serialization), only the `index` of its v1 blocks.
  */
-function toStandardChunkBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[] {
+export const CHUNK_BLOCKS = new WeakMap<AIMessageChunk, number>();
+
+/**
+ * One stream chunk's blocks, for `outputVersion: 'v1'` streams (LangChain casts each chunk on its
+ * own, then callers concatenate them). Its piece's block has the piece's block number as `index`:
+ * unique in the answer across block types and counted in the order the blocks start, so that
+ * concatenation merges the pieces of one block (text and argument strings add up), never two
+ * blocks, and the joined chunks hold `invoke`'s blocks in its order (reasoning sent in a field one
+ * block, interleaved pieces a block each, each tool call a `tool_call_chunk` with its whole `args`
+ * text). A chunk with no text has no text block.
+ */
+function toStandardChunkBlocks(message: AIMessageChunk, index: number): ContentBlock.Standard[] {
   const blocks: ContentBlock.Standard[] = [];
-  const ordered = message.additional_kwargs?.[INTERLEAVED_KWARG];
-  const own = Array.isArray(ordered) ? (ordered.at(-1) as OrderedBlock) : undefined;
   const reasoning = message.additional_kwargs?.reasoning_content;
   if (typeof reasoning === 'string' && reasoning.length > 0) {
-    blocks.push({ type: 'reasoning', reasoning, index: own?.type === 'reasoning' ? own.index : 0 });
+    blocks.push({ type: 'reasoning', reasoning, index });
   }
   const text = typeof message.content === 'string' ? message.content : '';
-  if (text.length > 0)
-    blocks.push({ type: 'text', text, index: own?.type === 'text' ? own.index : 1 });
-  for (const piece of (message as AIMessageChunk).tool_call_chunks ?? []) {
+  if (text.length > 0) blocks.push({ type: 'text', text, index });
+  for (const piece of message.tool_call_chunks ?? []) {
     blocks.push({
       type: 'tool_call_chunk',
       ...(piece.id !== undefined ? { id: piece.id } : {}),
       ...(piece.name !== undefined ? { name: piece.name } : {}),
       args: piece.args ?? '',
-      index: 2 + (piece.index ?? 0),
+      index,
     });
   }
   return blocks;
@@ -128,12 +133,14 @@ export function registerContentBlockTranslator(): void {
   const registry = (globalThis as { lc_block_translators_registry?: TranslatorRegistry })
     .lc_block_translators_registry;
   if (registry === undefined || registry.has(MODEL_PROVIDER)) return;
-  // LangChain asks `translateContent` for chunks too. A piece of a stream has tool-call pieces
-  // and no answer metadata yet (every piece names its provider only); a whole answer (or the
-  // joined stream) reads as complete blocks.
-  const translate = (message: AIMessage | AIMessageChunk) =>
-    'tool_call_chunks' in message && message.response_metadata?.model_name === undefined
-      ? toStandardChunkBlocks(message)
-      : toStandardBlocks(message);
+  // LangChain asks `translateContent` for chunks too. A piece of a stream (a chunk the stream
+  // converter numbered) reads as its block's piece; a whole answer, the joined stream (or any
+  // other message) as complete blocks.
+  const translate = (message: AIMessage | AIMessageChunk) => {
+    const index = CHUNK_BLOCKS.get(message as AIMessageChunk);
+    return index === undefined
+      ? toStandardBlocks(message)
+      : toStandardChunkBlocks(message as AIMessageChunk, index);
+  };
   registry.set(MODEL_PROVIDER, { translateContent: translate, translateContentChunk: translate });
 }
