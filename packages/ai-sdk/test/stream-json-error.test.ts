@@ -43,7 +43,8 @@ it.each([
     name: "streamText reports Google's one-item error list as the server's failure",
     body: GOOGLE,
     words: 'Resource has been exhausted.',
-    more: { data: { code: 'upstream_error' }, isRetryable: false },
+    // (Its numeric code 429 is read as that status's: `model_busy`, retryable.)
+    more: { data: { code: 'model_busy' }, isRetryable: true },
   },
 ])('$name', async ({ body, words, more }) => {
   const error = (await streamErrorsOf(body))[0] as APICallError;

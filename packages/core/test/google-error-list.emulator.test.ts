@@ -25,13 +25,14 @@ async function answeredWith(body: string) {
 describe("Google's one-item error list in a 200 answer", () => {
   it("is the server's failure, streamed or whole: its words, the raw body and list", async () => {
     const client = await answeredWith(GOOGLE);
+    // (Its numeric code 429 is read as that status's: `model_busy`, retryable.)
     const failure = {
-      code: 'upstream_error',
+      code: 'model_busy',
       message: 'Resource has been exhausted (e.g. check quota).',
       status: 200,
       body: GOOGLE,
       data: [{ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } }],
-      isRetryable: false,
+      isRetryable: true,
     };
     const streamed = await caught(client.chatStream(hi()), isGatewayError);
     expect(streamed).toMatchObject(failure);

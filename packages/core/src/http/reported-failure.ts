@@ -16,7 +16,8 @@ export interface ReportedFailure {
  * The failure a 200 answer (a JSON body, or a stream's event; `data` its parsed JSON, any value)
  * reports instead of an answer: the gateway's `{error: {code, message}}` keeps its code; a model
  * server's own shape is `upstream_error` with its words — `{error: {message}}` (OpenAI, vLLM:
- * `code` null or a number), Google's one-item list of it (`[{error: {code, message, status}}]`),
+ * `code` null or a number; a number that is a gateway status is read as its code:
+ * `codeOfStatus`), Google's one-item list of it (`[{error: {code, message, status}}]`),
  * TGI's `{error: "<words>", error_type}`, and, in an event typed `error` (`typed`), its `message`
  * or, when `data` is not a JSON object, the event's text. Undefined when no words can be read.
  */
@@ -30,7 +31,37 @@ export function reportedFailure(
   const foreign = typed && body?.error === undefined ? { error: body ?? { message: text } } : body;
   const shape = readGatewayErrorShape(body) ?? readForeignError(foreign);
   const code = (shape as { code?: unknown } | undefined)?.code;
-  return shape && { ...shape, code: isGatewayServerErrorCode(code) ? code : 'upstream_error' };
+  if (shape === undefined) return undefined;
+  if (isGatewayServerErrorCode(code)) return { ...shape, code };
+  return { ...shape, code: codeOfStatus(body?.error) ?? 'upstream_error' };
+}
+
+/**
+ * The gateway code (§10.2, our reading) a status the gateway answers with stands for: the code
+ * the gateway sends with it. A status two codes share is read as the one a retry may help: 429 as
+ * a busy model, 502 as every provider failing.
+ */
+const CODE_OF_STATUS: ReadonlyMap<number, GatewayServerErrorCode> = new Map([
+  [400, 'invalid_request_error'],
+  [401, 'invalid_api_key'],
+  [403, 'model_not_allowed'],
+  [404, 'model_not_found'],
+  [429, 'model_busy'],
+  [502, 'all_providers_failed'],
+  [503, 'provider_unavailable'],
+  [504, 'request_timeout'],
+]);
+
+/**
+ * A numeric `error.code` that is such a status (OpenRouter's `{"error": {"code": 429, …}}`,
+ * Google's list of one, vLLM's `400`): a 2xx that reports it instead of content, or mid-stream,
+ * reports that status's failure, read (retried or not) as the gateway's code for it; the number
+ * stays in the raw body. Another number (500, 402, …) is a server's own code: none. (An error
+ * answer's status is its own: its body's number changes nothing, parse-error-response.ts.)
+ */
+function codeOfStatus(error: unknown): GatewayServerErrorCode | undefined {
+  const code = isJson(error) ? error.code : undefined;
+  return typeof code === 'number' ? CODE_OF_STATUS.get(code) : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §5.3 (an error in a 200 answer), §10.5 (retried as the same failure
 // answered with its status).
 import type { GatewayError } from '../errors/errors';
+import { unreadBody } from './answer-errors';
 import { type AttemptAnswer, ownAbort } from './attempt-policy';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { reportedInsteadOfContent } from './reported-instead';
@@ -15,8 +16,9 @@ import { failureInsteadOfAnswer } from './unusable-answer';
  * so the call's policy says what follows, as it would for the same code answered as a status
  * (sent again when errors/retryable-failure.ts says so, another model asked, or the call's
  * error). Asked once the policy took the answer (its `accept`): its first-content
- * clock has stopped. A read that failed or was too large is kept as it failed, for its reader to
- * fail the call with, as it always did (not retried). Answers of
+ * clock has stopped. A read whose connection failed midway is the attempt's failure too (not
+ * retried; its policy says what follows). One too large is kept, for its reader to fail the call
+ * with, as it always did (not retried). Answers of
  * another type (an HTML page) and bodies too large by their Content-Length are handed on unread.
  */
 export async function wholeAnswerChecked(
@@ -34,9 +36,15 @@ export async function wholeAnswerChecked(
     read = await readBoundedBody(response, limit, scope);
     answer.body = read;
   } catch (cause) {
-    // (A request the policy aborted is its failure; any other cut is its reader's to report.)
     answer.body = { failed: cause };
-    return (!scope.aborted && ownAbort(request)) || answer;
+    // (The call's end is its reader's to report; a request the policy aborted is its failure.)
+    if (scope.aborted) return answer;
+    // A body broken off midway (its connection failed) is the attempt's failure, as the reader
+    // would read it (`network_error`, not retried: the answer had begun, §10.5), and its policy
+    // says what follows: no answer reached the caller.
+    return (
+      ownAbort(request) || unreadBody('The response body', response, sending.spec, scope, cause)
+    );
   }
   if (read.truncated) return answer;
   // The gateway has finished this request: refusing its answer cuts nothing.

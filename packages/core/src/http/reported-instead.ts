@@ -1,7 +1,6 @@
 // docs/gateway-protocol.md §5.3 (an error in a 2xx answer), §10.5 (retried as the same failure
 // answered with its status: its Retry-After honoured as on a 429).
 import { type GatewayError, withFailureContext } from '../errors/errors';
-import { isRetryableFailure } from '../errors/retryable-failure';
 import { parseRetryAfter } from './retry-policy';
 
 /**
@@ -23,15 +22,4 @@ export function reportedInsteadOfContent(
       (error as { retryAfterMs?: number }).retryAfterMs = retryAfterMs;
   }
   return withFailureContext(error, { reportedInstead: true, maxRetryAfterMs });
-}
-
-/**
- * A failure `reportedInsteadOfContent` read that is not retried only for its wait (its code
- * retryable, its `Retry-After` longer than the client takes): the call fails with it, as with the
- * same answer's 429, its `retryAfterMs` telling the wait.
- */
-export function refusedForItsWait(error: GatewayError): boolean {
-  if (error.isRetryable || error.retryAfterMs === undefined) return false;
-  const { code, status } = error;
-  return isRetryableFailure({ code, status }, { reportedInstead: true });
 }

@@ -453,15 +453,17 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
       }
       return undefined;
     };
-    for (const error of [
-      { message: 'Rate limit reached mid-stream', type: 'requests', code: null },
-      { message: 'Rate limit reached mid-stream', code: 400 },
-      { message: 'Rate limit reached mid-stream' },
-    ]) {
-      expect(failureOf(error)).toMatchObject({
-        code: 'upstream_error',
-        message: 'Rate limit reached mid-stream',
-      });
+    for (const [error, code] of [
+      [
+        { message: 'Rate limit reached mid-stream', type: 'requests', code: null },
+        'upstream_error',
+      ],
+      [{ message: 'Rate limit reached mid-stream', code: 500 }, 'upstream_error'],
+      // (A number that is a gateway status is read as its code.)
+      [{ message: 'Rate limit reached mid-stream', code: 400 }, 'invalid_request_error'],
+      [{ message: 'Rate limit reached mid-stream' }, 'upstream_error'],
+    ] as const) {
+      expect(failureOf(error)).toMatchObject({ code, message: 'Rate limit reached mid-stream' });
     }
     expect(failureOf({ detail: 'no message' })).toMatchObject({ code: 'provider_protocol_error' });
   });

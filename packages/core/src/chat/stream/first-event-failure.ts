@@ -6,7 +6,8 @@ import { completeAnswerFailure } from '../../errors/response-headers';
 import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
 import { READ_SLICE_BYTES } from '../../http/body-read-ahead';
-import { refusedForItsWait, reportedInsteadOfContent } from '../../http/reported-instead';
+import { reportedInsteadOfContent } from '../../http/reported-instead';
+import { answeringModel } from '../../protocol/answering-model';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
 /** The client's bounds a stream's first event is read with. */
@@ -18,8 +19,8 @@ export interface FirstEventLimits {
 
 /**
  * The policy of a plain (not steered) stream: `policy`'s, and its answer taken once its first
- * event came (`firstEventFailure`): a stream that reports a retryable failure before any content
- * is retried as that failure's status would be. Read under the call's `scope`.
+ * event came (`firstEventFailure`): a stream that reports a failure before any content fails
+ * its attempt, retried only when that failure's status would be. Read under the call's `scope`.
  */
 export function acceptingFirstEvent(
   policy: AttemptPolicy,
@@ -39,11 +40,13 @@ export function acceptingFirstEvent(
 
 /**
  * Reads a stream's bytes until its first data event (keeping them in `answer.chunks`, for the
- * stream that decodes them again; at most `ERROR_JSON_READ_BYTES` of them): resolves to the failure it reported instead of any content
- * when its code is retryable (`model_busy`, …: errors/retryable-failure.ts; also when only its
- * Retry-After is too long: the call fails with it, as with a 429), else to undefined —
- * the answer is handed over, and the stream reports what it holds (a non-retryable error, an
- * error after content, an unreadable event) as it always did. Ends with the call (`scope`).
+ * stream that decodes them again; at most `ERROR_JSON_READ_BYTES` of them): resolves to the
+ * failure it reported instead of any content (an error event, an event that cannot be read),
+ * whatever its code — the attempt's failure, as a whole answer's and a steered stream's are: its
+ * events say failed, a breaker counts it, and only a retryable one (`model_busy`, …:
+ * errors/retryable-failure.ts) is sent again. Else to undefined: the answer is handed over, and
+ * the stream reports what it holds (content, then an error after it) as it always did. Ends with
+ * the call (`scope`).
  */
 export async function firstEventFailure(
   answer: AttemptAnswer,
@@ -80,9 +83,9 @@ export async function firstEventFailure(
     if (!scope.aborted && isGatewayError(cause) && decoder.answered === 0) {
       const { headers } = answer.response;
       const failure = reportedInsteadOfContent(cause, headers, maxRetryAfterMs);
-      if (failure.isRetryable || refusedForItsWait(failure)) {
-        return completeAnswerFailure(failure, answer.response.headers, { requestedModel });
-      }
+      // (Named as the stream would name it: the answering model, the header's, else the chunks'.)
+      const servedModel = answeringModel(headers, decoder.model, requestedModel);
+      return completeAnswerFailure(failure, headers, { requestedModel, servedModel });
     }
   } finally {
     scope.signal.removeEventListener('abort', onAbort);
