@@ -61,9 +61,11 @@ export { lazily } from './errors/load-lazily';
 export { redactKey, redactValue } from './errors/redact-secret';
 export { isWorthNewCall } from './errors/retryable-failure';
 export { isRetryableWithin, RETRY_DEFAULTS } from './http/retry-policy';
+export { callUsage } from './protocol/call-usage';
 export { ENDPOINTS, isServiceOffered, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { joinTextParts } from './protocol/joined-text';
 export { readUsage } from './protocol/read-usage';
+export { sentRequest } from './protocol/sent-request';
 export { asksSeveralChoices } from './protocol/several-choices';
 export {
   type OcrToolArguments,

@@ -9,6 +9,7 @@ import { generateId } from '@ai-sdk/provider-utils';
 import {
   type ChatStream,
   type ChatStreamEvent,
+  type FailedChatRoute,
   GatewayError,
   isGatewayError,
   type Usage,
@@ -32,6 +33,11 @@ interface StreamConversionOptions {
   mapError: (error: unknown) => unknown;
   /** `providerMetadata` for the `finish` part, given the usage seen (none: no model answered). */
   providerMetadata?: (usage: Usage | undefined) => SharedV4ProviderMetadata;
+  /**
+   * A steered call's route as it stands at the end: the `finish` part's usage then counts every
+   * hop's (core's `callUsage`), the answer's own staying in `providerMetadata`.
+   */
+  route?: () => FailedChatRoute | undefined;
 }
 
 /**
@@ -110,8 +116,9 @@ export function refusedAnswerStream(
   refusal: GatewayError,
   options: Pick<StreamConversionOptions, 'warnings' | 'mapError'>,
 ): ReadableStream<LanguageModelV4StreamPart> {
-  // Nothing was read: the source is never asked for a batch nor for the answering model.
-  const parts = new GatewayStreamParts(NO_SOURCE, options);
+  // Nothing was read: the source is never asked for a batch nor for the answering model. Its
+  // usage is the call's: the refused answers' of the route (the last one's counted once).
+  const parts = new GatewayStreamParts(NO_SOURCE, { ...options, route: () => refusal.route });
   return new ReadableStream<LanguageModelV4StreamPart>({
     start(controller) {
       controller.enqueue({ type: 'stream-start', warnings: options.warnings });
@@ -291,7 +298,7 @@ class GatewayStreamParts {
     this.#put(out, {
       type: 'finish',
       finishReason,
-      usage: convertGatewayUsage(this.#usage),
+      usage: convertGatewayUsage(this.#usage, this.#options.route?.()),
       ...(providerMetadata ? { providerMetadata: providerMetadata(this.#usage) } : {}),
     });
   }

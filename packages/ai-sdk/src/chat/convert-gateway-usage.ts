@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §4.3 (`usage`, present only when the model server reports it).
 import type { JSONObject, LanguageModelV4Usage } from '@ai-sdk/provider';
-import type { Usage } from '@infergate/core';
-import { readUsage } from '@infergate/core/internal';
+import type { FailedChatRoute, Usage } from '@infergate/core';
+import { callUsage, readUsage } from '@infergate/core/internal';
 
 /**
  * Maps the gateway's `usage` (present when the model server reports it), read by core's
@@ -13,9 +13,15 @@ import { readUsage } from '@infergate/core/internal';
  * reasoning and is never less than it, so the text is the difference. The prompt holds the tokens
  * read from and written to the cache, so the uncached input is what is left; cache counts above
  * the prompt (the server's counts disagree) leave none rather than a negative count.
+ * With a steered call's `route`: what the call spent (core's `callUsage`: the answer's counts and
+ * those of each answer the schema's check refused on the way, added up), as LangChain's
+ * `usage_metadata` counts it; `raw` stays the answer's own `usage` as the gateway sent it.
  */
-export function convertGatewayUsage(usage: Usage | null | undefined): LanguageModelV4Usage {
-  const counts = readUsage(usage);
+export function convertGatewayUsage(
+  usage: Usage | null | undefined,
+  route?: FailedChatRoute,
+): LanguageModelV4Usage {
+  const counts = route === undefined ? readUsage(usage) : callUsage(usage, route);
   const input = counts?.inputTokens;
   const output = counts?.outputTokens;
   const cached = counts?.cachedInputTokens ?? (input !== undefined ? 0 : undefined);

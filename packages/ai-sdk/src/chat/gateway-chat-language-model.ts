@@ -12,7 +12,6 @@ import {
 import {
   type ChatCallOptions,
   type ChatRequest,
-  type FailedChatRoute,
   isGatewayError,
   type ResponseFormat,
   resolveSteering,
@@ -135,7 +134,9 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       content,
       // A refused answer: core reports `content_filter`; the raw reason is the server's.
       finishReason: mapGatewayFinishReason(answer.finishReason, answer.sentFinishReason),
-      usage: convertGatewayUsage(response.usage),
+      // What the call spent: every hop's answer (a refused one's too); the answer's own is in
+      // `providerMetadata.infergate.usage`.
+      usage: convertGatewayUsage(response.usage, result.route),
       providerMetadata: providerMetadata(result, response.usage),
       // The body of the hop that answered (after a failover, naming its model).
       request: { body: hopRequestBody(body, result.route) },
@@ -173,7 +174,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         throw mapError(error);
       }
       const stream = refusedAnswerStream(error, { warnings, mapError });
-      return { stream, request: { body: hopRequestBody(sent, error.route) } };
+      return { stream, request: { body: hopRequestBody(sent, error) } };
     }
 
     return {
@@ -182,6 +183,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         includeRawChunks: options.includeRawChunks,
         mapError: (error) => this.mapError(error, sent),
         providerMetadata: (usage) => providerMetadata(stream, usage),
+        route: () => stream.route,
       }),
       request: { body: hopRequestBody(sent, stream.route) },
       response: { headers: headersToRecord(stream.headers) },
@@ -263,11 +265,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     const readPath = failedReadPath(error);
     return mapGatewayError(error, {
       url: endpointURL(this.config, readPath ?? ENDPOINTS.chat),
-      // A steered call's: the body of the hop whose failure ended it (core's route).
-      requestBodyValues:
-        readPath === undefined
-          ? hopRequestBody(body, (error as { route?: FailedChatRoute } | undefined)?.route)
-          : undefined,
+      // A steered call's: the body of the hop whose failure ended it (core's, on its error).
+      requestBodyValues: readPath === undefined ? hopRequestBody(body, error) : undefined,
       sentKey: this.config.sentKey,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });

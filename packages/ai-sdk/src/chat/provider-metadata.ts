@@ -22,7 +22,10 @@ export interface GatewayProviderMetadata {
    * (`structured`).
    */
   route: ChatRoute;
-  /** The gateway's `usage` as it came, when it sent one. */
+  /**
+   * The gateway's `usage` as it came, when it sent one: the answering model's own (the call's
+   * `usage` adds the tokens of each answer a hop of `route` refused, each in its hop's `usage`).
+   */
   usage?: Usage;
   /**
    * A predicted output's tokens the model kept and did not (`completion_tokens_details`'

@@ -32,6 +32,7 @@ import { type FailedHop, FailoverWalk } from './failover-walk';
 import { earnHedge, refundHedge, spendHedge } from './hedge-allowance';
 import { hedgeDelay, recordFirstContent } from './hedge-delay';
 import { type Hedge, type Raced, type Run, raceWithHedge } from './hedged-race';
+import { keepSentRequest } from './keep-sent-request';
 import { type HopPlan, type PlanInput, planHops } from './plan-hops';
 import { betweenChunks } from './stall-watch';
 import {
@@ -253,16 +254,16 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
   const structured = method === undefined ? {} : { structured: { method, checked } };
   /** The routes handed out (a stream's): a later failure ends their answered hop too. */
   const given: ChatRoute[] = [];
+  /** Each hop's body as sent (the walk's, shared with a hedge's), for `sentRequest`. */
+  const bodyOf = (id: string) => walk.bodyOf(id);
   return {
     answer,
     model,
     method,
     route: (answeredBy) => {
-      const route: ChatRoute = {
-        requested: plan.requested,
-        hops: hopsOf(plan, log, { model, outcome: 'answered', ...structured }),
-        answeredBy,
-      };
+      const hops = hopsOf(plan, log, { model, outcome: 'answered', ...structured });
+      const route: ChatRoute = { requested: plan.requested, hops, answeredBy };
+      keepSentRequest(route, route, bodyOf);
       given.push(route);
       return route;
     },
@@ -287,7 +288,8 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
       if (error.code !== 'aborted') {
         for (const route of given) route.hops[route.hops.length - 1] = { ...ended };
       }
-      return withRoute(error, { requested: plan.requested, hops: hopsOf(plan, log, ended) }, []);
+      const route = { requested: plan.requested, hops: hopsOf(plan, log, ended) };
+      return withRoute(keepSentRequest(error, route, bodyOf), route, []);
     },
   };
 }
@@ -820,7 +822,9 @@ function failedCall(error: unknown, plan: HopPlan, runs: HedgeRuns, callEnded: b
       waiting ? { model: run.model, error: end, waiting } : { model: run.model, error: end },
     );
   }
-  return withRoute(error, { requested: plan.requested, hops }, noneFailed ? [] : failed);
+  const route = { requested: plan.requested, hops };
+  keepSentRequest(error, route, (id) => walk.bodyOf(id));
+  return withRoute(error, route, noneFailed ? [] : failed);
 }
 
 /**
