@@ -9,7 +9,7 @@ import {
   takeFault,
 } from './faults';
 import { invalidField } from './gateway-error';
-import { contentType, type ParsedBody } from './request-context';
+import { isJsonContent, type ParsedBody } from './request-context';
 
 /** The `model` and `stream` a JSON body names, if readable (to match fault rules). */
 function bodyFacts(body: unknown): { model?: string; stream: boolean } {
@@ -20,7 +20,8 @@ function bodyFacts(body: unknown): { model?: string; stream: boolean } {
 
 function faultFacts(endpoint: EndpointName, request: Request, body: () => ParsedBody) {
   if (endpoint !== 'chat' && endpoint !== 'embeddings') return { model: undefined, stream: false };
-  if (!contentType(request).includes('json')) return { model: undefined, stream: false };
+  // Read as the endpoint reads it: a body without a Content-Type is JSON too.
+  if (!isJsonContent(request)) return { model: undefined, stream: false };
   const parsed = body();
   return parsed.ok ? bodyFacts(parsed.value) : { model: undefined, stream: false };
 }

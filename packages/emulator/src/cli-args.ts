@@ -36,8 +36,9 @@ export function parseCliArgs(argv: string[]): CliOptions {
     switch (flag) {
       case '--port': {
         const raw = value();
-        const port = Number(raw);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        // Digits only: `Number` reads '' and ' ' as 0 (a random port), '0x1f90' and '1e3' too.
+        const port = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
+        if (!(port <= 65535)) {
           throw new Error(`--port must be an integer from 0 to 65535, got '${raw}'`);
         }
         options.port = port;

@@ -164,7 +164,9 @@ class RequestHandler {
     const { scenario, request, endpoint, hold } = admitted;
     const deadline = Date.now() + scenario.requestTimeoutMs;
     const bytes =
-      request.method === 'POST' ? await readBodyCapped(request, MAX_BODY_BYTES) : new Uint8Array();
+      request.method === 'POST'
+        ? await readBodyCapped(request, MAX_BODY_BYTES, deadline)
+        : new Uint8Array();
     let parsed: ParsedBody | undefined;
     const body = () => {
       parsed ??= parseBody(bytes);

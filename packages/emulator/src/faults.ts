@@ -44,6 +44,9 @@ export const STREAM_FAULTS: ReadonlySet<FaultName> = new Set([
   'empty_delta_stream',
 ]);
 
+/** Faults that cut a JSON answer: they only match requests not streamed (a stream is no JSON). */
+const JSON_ANSWER_FAULTS: ReadonlySet<FaultName> = new Set(['truncated_json']);
+
 /** Faults about a chat model's answer: they only match chat requests. */
 export const CHAT_FAULTS: ReadonlySet<FaultName> = new Set(['model_offline', 'stall_first_chunk']);
 
@@ -182,6 +185,7 @@ function matches(rule: FaultRule, facts: FaultRequestFacts): boolean {
   // The time window is a filter like the others: outside it the rule neither applies nor counts.
   if (!inWindow(rule)) return false;
   if (STREAM_FAULTS.has(rule.fault) && !facts.streaming) return false;
+  if (JSON_ANSWER_FAULTS.has(rule.fault) && facts.streaming) return false;
   if (CHAT_FAULTS.has(rule.fault) && facts.endpoint !== 'chat') return false;
   if (rule.endpoint !== undefined && rule.endpoint !== facts.endpoint) return false;
   if (rule.model !== undefined && rule.model !== facts.model) return false;

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.2, §3 (the keys, models and services a scenario file describes).
 import { readFile } from 'node:fs/promises';
+import { fullAccessKey } from './full-access-key';
 import { resolveScenario } from './resolve-scenario';
 import type { ScenarioInput } from './scenario';
 
@@ -222,7 +223,8 @@ export async function readScenarioFile(path: string): Promise<ScenarioInput> {
     );
   }
   try {
-    resolveScenario(value as ScenarioInput);
+    // A scenario without a key leaves nothing to print (`fullAccessKey` says so).
+    fullAccessKey(resolveScenario(value as ScenarioInput));
   } catch (error) {
     throw new ScenarioFileError(path, `is not a usable scenario: ${(error as Error).message}`);
   }

@@ -273,6 +273,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   // Imported here so that the package root stays loadable where `node:http` does not exist.
   const { createServer } = await import('node:http');
   const emulator = options.emulator ?? createEmulator(options.scenario);
+  // Before anything listens too: a scenario without a key is refused with nothing left open.
+  const apiKey = fullAccessKey(emulator.scenario);
   const host = options.host ?? '127.0.0.1';
   let origin = '';
   const answer = (request: Request) => emulator.fetch(request);
@@ -295,7 +297,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   let closing: Promise<void> | undefined;
   return {
     url: `${origin}/v1`,
-    apiKey: fullAccessKey(emulator.scenario),
+    apiKey,
     emulator,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {

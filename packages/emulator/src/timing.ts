@@ -170,7 +170,8 @@ export function timerMs(ms: number): number {
   return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
 }
 
-function abortError(): DOMException {
+/** What a wait rejects with when its client aborts (as fetch does). */
+export function abortError(): DOMException {
   return new DOMException('The request was aborted', 'AbortError');
 }
 

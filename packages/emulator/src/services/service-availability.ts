@@ -11,18 +11,31 @@ export function occupyService(ctx: RequestContext, id: ServiceId): void {
   ctx.occupy(`service:${id}`);
 }
 
+/**
+ * UTF-8 byte length of a string, as TextEncoder encodes it (core's `utf8ByteLength` counts the
+ * same): a surrogate pair is 4 bytes, a lone surrogate 3 (it becomes U+FFFD).
+ */
 export function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    else if (isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(i + 1))) {
       bytes += 4;
       i++;
     } else bytes += 3;
   }
   return bytes;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** (`NaN` past the end is none.) */
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** `uk` for text with Cyrillic letters, else `en`: enough for deterministic fixtures. */
