@@ -82,4 +82,4 @@ export {
   planChatCall,
   streamsOptionally,
 } from './steering/chat-call-plan';
-export { readCircuitBreaker, readSteering } from './steering/steering-options';
+export { readCircuitBreaker, readSteering, refuseUnsentHedge } from './steering/steering-options';

@@ -9,6 +9,7 @@ import {
   isGatewayError,
   STEERING_OPTIONS,
   type SteeringOptions,
+  TIMEOUT_OPTIONS,
 } from '@infergate/core';
 import {
   apiKeyOrEnv,
@@ -17,6 +18,7 @@ import {
   optionKeys,
   readSteering,
   refuseUnknownOptions,
+  refuseUnsentHedge,
 } from '@infergate/core/internal';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -189,7 +191,19 @@ interface Session {
  * (a wrong one would fail every call): `configuration_error` naming the option.
  */
 function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
-  const read: Record<string, unknown> = { ...readSteering(options, 'client option') };
+  const steered = readSteering(options, 'client option');
+  // A hedge the server's own stall timeout or its client's deadline leaves unsent would fail every
+  // ask_model (telling the model to fix an argument it cannot give): refused now. A `client` given
+  // keeps its deadline to itself: checked at each call.
+  const given = options.clientOptions?.timeoutMs;
+  const timeoutMs =
+    options.client !== undefined
+      ? Number.POSITIVE_INFINITY
+      : typeof given === 'number' && given > 0
+        ? given
+        : Number(TIMEOUT_OPTIONS.fields.timeoutMs.default);
+  refuseUnsentHedge(steered.hedge, steered.firstChunkTimeoutMs, timeoutMs, 'server option');
+  const read: Record<string, unknown> = { ...steered };
   const steering: Record<string, unknown> = {};
   for (const key of SERVER_STEERING_KEYS) if (read[key] !== undefined) steering[key] = read[key];
   return steering as AskModelOptions;

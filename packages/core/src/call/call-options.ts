@@ -1,10 +1,10 @@
 // docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
-import { closeMatches } from '../errors/close-names';
 import { GatewayError } from '../errors/errors';
 import { quotedName } from '../errors/escape-control';
 import { refuseAuthorization } from './authorization-header';
 import {
   checkGroup,
+  closestOption,
   type GatewayHeaders,
   headerRecord,
   kindOf,
@@ -168,7 +168,7 @@ function unknownCallOption(key: string, call: CallName, options: object): Gatewa
   const known = CALL_KEYS[call];
   const where = `${call} options`;
   if (readers.length === 0) return unknownOptionError(key, known, where, 'call option', {}, secret);
-  const [closest] = closeMatches(key, known, 1);
+  const closest = closestOption(key, known);
   const instead =
     closest === undefined ? '' : `; did you mean ${quotedName(closest, 60, undefined)}?`;
   const whose = `${quotedName(key, 60, secret)} is an option of ${readers.join(', ')}, not of ${call}${instead}`;

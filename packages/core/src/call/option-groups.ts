@@ -416,7 +416,7 @@ export function unknownOptionError(
   prefix = '',
 ): GatewayError {
   const quoted = (name: string) => quotedName(name, 60, secret);
-  const [closest] = closeMatches(key, known, 1);
+  const closest = closestOption(key, known);
   // Own hints only: `toString` or `constructor` must not find Object.prototype's function.
   const given = Object.hasOwn(hints, key) ? hints[key] : undefined;
   const hint =
@@ -506,10 +506,67 @@ export function refuseNearMisses(
     // A near miss of a name that belongs elsewhere (`apikey`) is named with where it goes; not of
     // a short one, a letter off other words (`mode`, `node`: LangGraph's keys, not `model`).
     const elsewhere = Object.keys(hints).filter((name) => name.length > 5);
-    const [near] = closeMatches(key, [...ours, ...elsewhere], 1, false);
-    if (near !== undefined) {
-      const hint = ours.includes(near) ? {} : { [key]: `did you mean \`${near}\`? ${hints[near]}` };
-      throw unknownOptionError(key, ours, where, place, hint, keyOf(given));
-    }
+    const [near = sameWords(key, ours, [...elsewhere, ...theirs])] = closeMatches(
+      key,
+      [...ours, ...elsewhere],
+      1,
+      false,
+    );
+    if (near === undefined) continue;
+    // One of ours is named by the refusal's own search; another name with where it goes, if said.
+    const goes = Object.hasOwn(hints, near) ? ` ${hints[near]}` : '';
+    const hint = ours.includes(near) ? {} : { [key]: `did you mean \`${near}\`?${goes}` };
+    throw unknownOptionError(key, ours, where, place, hint, keyOf(given));
   }
+}
+
+/** A name's words, lower-cased (`maxRetries` → max, retries; `fallback_models` → fallback, models). */
+const wordsOf = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split('_')
+    .filter((word) => word !== '');
+
+/** A word without its ending (`retries`, `retry` → `retr`; `hedging`, `hedge` → `hedg`). */
+const stemOf = (word: string) => {
+  const stem = word.replace(/(?:ing|ies|es|s|e|y)$/, '');
+  return stem.length >= 3 ? stem : word;
+};
+
+/** The shortest head word taken for its option's own (`fallback` for `fallbackModels`). */
+const HEAD_WORD_STEM = 7;
+
+/**
+ * The name `key` is another spelling of, by its words rather than its letters (what an edit
+ * distance misses): the same words but for their endings or case (`maxRetry`, `maxconcurrency`,
+ * `hedging`) among `ours` or `others` (names that belong elsewhere, or a framework's), else one of
+ * `ours` that starts `key` (`hedgeAfterMs` → `hedge`), or whose first word `key` is alone, a word
+ * of 7 letters or more without its ending (`fallback`, `fallbacks` → `fallbackModels`; not
+ * `stream`, `model` or `reasoning`, request fields of their own).
+ */
+export function sameWords(
+  key: string,
+  ours: readonly string[],
+  others: readonly string[] = [],
+): string | undefined {
+  const words = wordsOf(key);
+  const stems = words.map(stemOf).join('');
+  const alike = [...ours, ...others].find(
+    (name) => name !== key && wordsOf(name).map(stemOf).join('') === stems,
+  );
+  if (alike !== undefined) return alike;
+  return ours.find((name) => {
+    const theirs = wordsOf(name);
+    if (theirs.length < words.length && theirs.every((word, at) => word === words[at])) return true;
+    const head = stemOf(words[0] ?? '');
+    return words.length === 1 && theirs.length > 1 && head.length >= HEAD_WORD_STEM
+      ? stemOf(theirs[0]!) === head
+      : false;
+  });
+}
+
+/** The known name closest to `key`: by its letters (`closeMatches`), else by its words (`sameWords`). */
+export function closestOption(key: string, known: readonly string[]): string | undefined {
+  return closeMatches(key, known, 1)[0] ?? sameWords(key, known);
 }

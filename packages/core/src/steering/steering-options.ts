@@ -14,6 +14,7 @@ import {
   kindOf,
   type OptionPlace,
   optionKeys,
+  type RefusalPlace,
   readGroup,
   refusal,
   refuseUnknownInGroup,
@@ -76,7 +77,7 @@ export function refuseUnsentHedge(
   hedge: Required<HedgeOptions> | false | undefined,
   firstChunkTimeoutMs: number | undefined,
   timeoutMs: number,
-  place: SteeringPlace,
+  place: RefusalPlace,
   whose?: { hedge: string; firstChunkTimeoutMs: string; timeoutMs: string },
 ): void {
   if (!hedge || hedge.afterMs === 'auto') return;
@@ -104,15 +105,25 @@ export function refuseUnsentHedge(
  * `secret`: the API key its client sends (or a function reading it), never quoted in a refusal —
  * a key pasted as a key's name in `hedge` or `structuredOutput`. Give it wherever the options are
  * read outside a client's call (a model's settings; an adapter's own check of a call's options):
- * a client's call redacts its own key already.
+ * a client's call redacts its own key already. A model's settings are also checked together, as a
+ * client's are at creation (`refuseUnsentHedge`; `timeoutMs`: their deadline, when they hold one).
  */
 export function readSteering(
   options: SteeringOptions | undefined,
   place: SteeringPlace,
   primary?: string,
   secret?: SecretSource,
+  timeoutMs = Number.POSITIVE_INFINITY,
 ): ReadSteering {
-  return keyKeptOut(secret, () => readSteeringValues(options, place, primary));
+  return keyKeptOut(secret, () => {
+    const read = readSteeringValues(options, place, primary);
+    // A model's settings hold their hedge and stall timeout (and deadline, `timeoutMs`) together:
+    // a contradiction is refused when the model is made, not at each of its calls.
+    if (place === 'model setting') {
+      refuseUnsentHedge(read.hedge, read.firstChunkTimeoutMs, timeoutMs, place);
+    }
+    return read;
+  });
 }
 
 const STEERING_KEYS = optionKeys(STEERING_OPTIONS);

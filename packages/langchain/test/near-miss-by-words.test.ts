@@ -1,0 +1,68 @@
+// A near miss of one of our options (or of LangChain's own) by its words, not only its letters
+// (core's `sameWords`, call/option-groups.ts): `fallbacks`, `hedgeAfterMs`, `maxRetry`,
+// `maxconcurrency` are refused before any request, naming the option meant; request fields sent
+// to the model server (`top_k`, `seed`, `user`, `metadata`, …) and LangChain's keys still pass.
+import { isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { GatewayChatModel } from '../src/index';
+import { recordingGateway } from './helpers';
+
+const NEAR_MISSES: [string, string][] = [
+  ['fallbacks', 'fallbackModels'],
+  ['fallback', 'fallbackModels'],
+  ['hedging', 'hedge'],
+  ['hedgeAfterMs', 'hedge'],
+  ['maxRetry', 'maxRetries'],
+  ['maxconcurrency', 'maxConcurrency'],
+];
+
+describe('a near miss by its words', () => {
+  it.each(NEAR_MISSES)(
+    'new GatewayChatModel({ %s }) is refused, naming `%s`',
+    async (key, meant) => {
+      const { connection } = await recordingGateway();
+      const error = await caught(
+        () => new GatewayChatModel({ model: 'community/general', ...connection, [key]: 1 }),
+        isGatewayError,
+      );
+      expect(error.code).toBe('configuration_error');
+      expect(error.field).toBe(key);
+      expect(error.message).toContain(`unknown option \`${key}\` in new GatewayChatModel`);
+      expect(error.message).toContain(`did you mean \`${meant}\`?`);
+    },
+  );
+
+  it.each(NEAR_MISSES)(
+    'invoke(input, { %s }) is refused before any request',
+    async (key, meant) => {
+      const { bodies, connection } = await recordingGateway();
+      const model = new GatewayChatModel('community/general', connection);
+      const error = await caught(() => model.invoke('hi', { [key]: 1 } as never), isGatewayError);
+      expect(error.code).toBe('invalid_request_error');
+      expect(error.message).toContain(`did you mean \`${meant}\`?`);
+      expect(bodies).toEqual([]);
+    },
+  );
+
+  it('request fields a call sends, and LangChain’s own keys, still pass', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const fields = {
+      top_k: 4,
+      repetition_penalty: 1.1,
+      reasoning_effort: 'low',
+      stream_options: { include_usage: true },
+      parallel_tool_calls: false,
+      seed: 7,
+    };
+    await model.invoke('one two three', {
+      ...fields,
+      metadata: { m: 1 },
+      maxConcurrency: 1,
+      maxRetries: 0,
+    } as never);
+    expect(bodies[0]).toMatchObject({ top_k: 4, repetition_penalty: 1.1, seed: 7 });
+    expect(bodies[0]).toMatchObject({ reasoning_effort: 'low', parallel_tool_calls: false });
+  });
+});
