@@ -39,7 +39,8 @@ export interface JoinedToolCallPiece {
  * Builds the final answer of a stream from its pieces. Tool-call pieces are joined by `index`;
  * a piece at an index in use starts a new call when it carries another id than the call there,
  * names another function, or names it again and starts a JSON value after whole arguments
- * (some servers send every call at index 0, some without ids, some with one id for all). An empty
+ * (some servers send every call at index 0, some without ids, some with one id for all); a piece
+ * carrying the id of an earlier call joins that call (`callOfKnownId`). An empty
  * `id` is no id (DashScope repeats `id: ""` on every later piece); a call whose first piece has
  * none, or one an earlier call has, gets one of ours at once (`uniqueCallId`), so that the stream's
  * events and the assembled answer name it alike; a server id on a later piece of a call that had
@@ -63,7 +64,10 @@ export class ChatAssembler {
   sentFinishReason: string | undefined;
   usage: Usage | undefined;
   readonly #drafts: ToolCallDraft[] = [];
+  /** The call a piece at an index joins: the latest started there, or the latest joined by id. */
   readonly #latestByIndex = new Map<number, ToolCallDraft>();
+  /** The latest call the server gave each id (`callOfKnownId`). */
+  readonly #byGivenId = new Map<string, ToolCallDraft>();
   /** The ids of this answer's calls (`uniqueCallId`), made when the first call starts. */
   #ids: Set<string> | undefined;
   /** The refusal of choice 0 (`#refused` even when the text is not kept). */
@@ -153,6 +157,7 @@ export class ChatAssembler {
       };
       this.#drafts.push(draft);
       this.#latestByIndex.set(index, draft);
+      if (serverId !== undefined) this.#byGivenId.set(serverId, draft);
     } else {
       if (name && draft.name === '') draft.name = name;
       this.#adoptLaterId(draft, serverId);
@@ -172,6 +177,31 @@ export class ChatAssembler {
     this.#ids?.add(serverId);
     draft.id = serverId;
     draft.givenId = serverId;
+    this.#byGivenId.set(serverId, draft);
+  }
+
+  /**
+   * A piece carrying the id the server gave an earlier call joins that call, when that call is not
+   * the one the piece would join anyway (the latest at `index`) and the piece's own index, if it
+   * sent one, is that call's: servers that tell parallel calls apart only by id interleave their
+   * pieces without index or all at index 0. Returns that call's index (and makes the call the one
+   * its index continues), or undefined: the piece is read by index, as without an id. A piece at
+   * another index than the call's follows its index (parallel calls given one id, DeepSeek), and so
+   * does a named piece that starts another call (`#isOtherCall`).
+   */
+  callOfKnownId(
+    id: string,
+    index: number,
+    indexSent: boolean,
+    name: string | undefined,
+    args: string,
+  ): number | undefined {
+    const draft = this.#byGivenId.get(id);
+    if (draft === undefined || draft === this.#latestByIndex.get(index)) return undefined;
+    if (indexSent && index !== draft.index) return undefined;
+    if (this.#isOtherCall(draft, id, name, args)) return undefined;
+    this.#latestByIndex.set(draft.index, draft);
+    return draft.index;
   }
 
   /**

@@ -443,6 +443,33 @@ export class ChatStreamDecoder {
     });
   }
 
+  /**
+   * The index a tool-call piece is joined at: that of the earlier call whose id it carries
+   * (`callOfKnownId`), else the one it sent, else (servers that send each whole call without
+   * `index`) the next when it starts another call (`startsNextCall`), else the latest.
+   */
+  #toolCallIndex(
+    rawIndex: unknown,
+    callId: string | undefined,
+    name: string | undefined,
+    args: string,
+  ): number {
+    const sent = typeof rawIndex === 'number';
+    const at = sent ? rawIndex : this.#lastToolIndex;
+    let index =
+      callId === undefined
+        ? undefined
+        : this.#assembler.callOfKnownId(callId, at, sent, name, args);
+    if (index === undefined)
+      index =
+        !sent && name !== undefined && this.#assembler.startsNextCall(at, callId, name)
+          ? this.#maxToolIndex + 1
+          : at;
+    if (index > this.#maxToolIndex) this.#maxToolIndex = index;
+    this.#lastToolIndex = index;
+    return index;
+  }
+
   #onToolCall(piece: unknown, data: string): void {
     if (!isJsonObject(piece)) throw this.#protocolError('A tool-call piece is not an object', data);
     const { index: rawIndex, id, function: fn, extra_content: extra } = piece;
@@ -458,17 +485,7 @@ export class ChatStreamDecoder {
       args = argumentsText(fn.arguments);
     }
     const callId = typeof id === 'string' && id !== '' ? id : undefined;
-    let index: number;
-    if (typeof rawIndex === 'number') index = rawIndex;
-    // Some servers send each whole call without `index` (see `startsNextCall`).
-    else if (
-      name !== undefined &&
-      this.#assembler.startsNextCall(this.#lastToolIndex, callId, name)
-    )
-      index = this.#maxToolIndex + 1;
-    else index = this.#lastToolIndex;
-    if (index > this.#maxToolIndex) this.#maxToolIndex = index;
-    this.#lastToolIndex = index;
+    const index = this.#toolCallIndex(rawIndex, callId, name, args);
     const joined = this.#assembler.addToolCallDelta(index, callId, name, args);
     const event: ChatStreamEvent = {
       type: 'tool-call-delta',
