@@ -22,6 +22,7 @@ import {
 import { joinTextParts, mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { CALL_SETTINGS, refuseMisplacedOptions } from './chat-provider-options';
+import { ANSWER_METADATA_KEYS } from './provider-metadata';
 import { replayedExtraContent } from './tool-call-metadata';
 
 /**
@@ -191,15 +192,19 @@ function extrasOf(
       message: `${where} is ${Array.isArray(given) ? 'an array' : JSON.stringify(given)}; allowed: an object of fields added to the message`,
     });
   }
-  const setting = Object.keys(given).find((key) => CALL_SETTINGS.includes(key));
+  // (An answer's metadata handed back, as the OpenAI Agents SDK does: what it said, not a field.)
+  const extras = Object.fromEntries(
+    Object.entries(given).filter(([key]) => !ANSWER_METADATA_KEYS.includes(key)),
+  );
+  const setting = Object.keys(extras).find((key) => CALL_SETTINGS.includes(key));
   if (setting !== undefined) {
     throw new InvalidArgumentError({
       argument: `${where}.${setting}`,
       message: `${where}.${setting} is a call option, not a message's: give it in the call's providerOptions.${PROVIDER_OPTIONS_KEY}`,
     });
   }
-  refuseMisplacedOptions(given, where, sentKey);
-  return { ...given };
+  refuseMisplacedOptions(extras, where, sentKey);
+  return extras;
 }
 
 /**

@@ -36,6 +36,21 @@ export interface GatewayProviderMetadata {
   rejectedPredictionTokens?: number;
 }
 
+/**
+ * The keys of `GatewayProviderMetadata`: what an answer says, never a message field. Frameworks
+ * hand an answer's provider metadata back as the next request's message options (the OpenAI
+ * Agents SDK's `providerData`): read there, these are dropped, not sent.
+ */
+export const ANSWER_METADATA_KEYS: readonly string[] = [
+  'requestedModel',
+  'servedModel',
+  'fallback',
+  'route',
+  'usage',
+  'acceptedPredictionTokens',
+  'rejectedPredictionTokens',
+] satisfies readonly (keyof GatewayProviderMetadata)[];
+
 /** A chat answer's provider metadata (`GatewayProviderMetadata`, as the JSON ai carries). */
 export function providerMetadata(
   answer: { requestedModel: string; servedModel: string; fallback: boolean; route: ChatRoute },
