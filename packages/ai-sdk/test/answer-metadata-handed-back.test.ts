@@ -28,7 +28,8 @@ it("a message carrying an earlier answer's provider metadata sends none of it", 
       { role: 'user', content: 'and again' },
     ],
   });
+  const [body] = bodies;
   expect(bodies).toHaveLength(1);
-  const sent = (bodies[0]?.messages as Record<string, unknown>[])[1];
+  const sent = (body as { messages: Record<string, unknown>[] }).messages[1];
   expect(sent).toEqual({ role: 'assistant', content: first.text, name: 'helper' });
 });
