@@ -41,7 +41,7 @@ export function reportedFailure(
  * sends with it (a status two codes share: the one a retry may help, 429 as a busy model, 502 as
  * every provider failing). A 400, 401, 403 or 404 in a 200 is the model server's own failure, not
  * the gateway's refusal of the request or the key (spec §7 rule 2: a server's errors keep that
- * server's status and body): `upstream_error`, so a call with `fallbackModels` moves on.
+ * server's status and body): `upstream_error`, a failure the call may move on from.
  */
 const CODE_OF_STATUS: ReadonlyMap<number, GatewayServerErrorCode> = new Map([
   [429, 'model_busy'],
