@@ -273,8 +273,9 @@ describe('abort and deadline', () => {
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 1 } });
     const client = clientOn(gateway);
     driveClock();
+    // (It opens at its first content, one chunk delay in: a role-only chunk does not open it.)
     const stream = await settledAfter(
-      0,
+      1,
       client.chatStream(hi('community/general', '[[chunks:200]]')),
     );
     const firstDelta = (async () => {
@@ -293,8 +294,9 @@ describe('abort and deadline', () => {
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 1 } });
     const client = clientOn(gateway);
     driveClock();
+    // (It opens at its first content, one chunk delay in: a role-only chunk does not open it.)
     const stream = await settledAfter(
-      0,
+      1,
       client.chatStream(hi('community/general', '[[chunks:200]]')),
     );
     await stream.cancel('no longer needed');
@@ -331,8 +333,9 @@ describe('abort and deadline', () => {
       isGatewayError,
     );
     expect((await settledAfter(1000, slowHeaders)).code).toBe('timeout');
+    // (It opens at its first content, one chunk delay in.)
     const stream = await settledAfter(
-      0,
+      20,
       client.chatStream(hi('community/general', '[[chunks:1000]]')),
     );
     const read = caught(() => stream.result(), isGatewayError);
@@ -358,8 +361,9 @@ describe('abort and deadline', () => {
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 20 } });
     const client = clientOn(gateway, { timeoutMs: 1000 });
     driveClock();
+    // (It opens at its first content, one chunk delay in.)
     const stream = await settledAfter(
-      0,
+      20,
       client.chatStream(hi('community/general', '[[chunks:1000]]')),
     );
     expect(client.budget.active).toBe(1);

@@ -296,7 +296,8 @@ describe('a full deferral says how old the count it was judged on is (rv-events 
     emulator.injectFault({
       fault: 'stall_stream',
       model: 'community/small',
-      afterChunks: 1,
+      // (Past its first content: a plain stream opens there, not at its role-only chunk.)
+      afterChunks: 2,
       ms: FOREVER,
     });
     driveClock();

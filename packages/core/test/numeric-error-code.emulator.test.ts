@@ -6,8 +6,8 @@ import { caught, hi, streamedReply } from './helpers';
 // docs/gateway-protocol.md §5.3, §10.2, §10.3: OpenRouter (and Google) send `error.code` as a
 // number, an HTTP status (`{"error": {"code": 429, "message": …}}`) — in a 200's body or a
 // stream's error event. Core reads such a number as that status's gateway code (429 a busy model,
-// retried with its Retry-After; 502/503 retried; 400 the caller's request, not), the number kept
-// in the raw body; another number stays `upstream_error`. An error answer's own HTTP status is
+// retried with its Retry-After; 502/503 retried), the number kept in the raw body; another number
+// (500, and 400/401/403/404: the model server's own failure, spec §7 rule 2) stays `upstream_error`. An error answer's own HTTP status is
 // read as before. A stub answers the first chat requests; the emulator the rest.
 
 const MODEL = 'community/streamer';
@@ -70,10 +70,10 @@ describe('a numeric error.code in a whole 200 answer (client.chat)', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it('400 is invalid_request_error, not retried', async () => {
+  it("400 is the model server's own failure: upstream_error, not retried", async () => {
     const { client, sent } = await clientAnswering(json(400), 3);
     const error = await caught(() => client.chat(hi(MODEL)));
-    expect(error).toMatchObject({ code: 'invalid_request_error', isRetryable: false });
+    expect(error).toMatchObject({ code: 'upstream_error', isRetryable: false });
     expect(error.body).toContain('"code":400');
     expect(sent).toHaveLength(1);
   });
@@ -93,10 +93,10 @@ describe("a numeric error.code in a stream's first event (client.chatStream)", (
     expect(sent).toHaveLength(2);
   });
 
-  it('400 is invalid_request_error, not retried, the number in its raw body', async () => {
+  it("400 is the model server's own: upstream_error, not retried, the number in its raw body", async () => {
     const { client, sent } = await clientAnswering(sse(400), 3);
     const error = await caught(() => streamedReply(client, MODEL));
-    expect(error).toMatchObject({ code: 'invalid_request_error', status: 200 });
+    expect(error).toMatchObject({ code: 'upstream_error', status: 200 });
     expect(error.body).toContain('"code":400');
     expect(sent).toHaveLength(1);
   });

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../src';
 import { caught, hi } from './helpers';
 
-// docs/gateway-protocol.md §5.3, §5.5: a plain chatStream is handed over once its first data event
-// came (an error object there, retryable, is retried). Comments and keep-alives before it are not
-// events; any data event opens it, a role-only chunk too (the content may come much later). The
-// call's abort still ends the wait.
+// docs/gateway-protocol.md §5.3, §5.5: a plain chatStream is handed over once its first content
+// came (an error object before it, retryable, is retried). Comments, keep-alives and role-only
+// chunks before it are not content; the wait is bounded by the bytes it holds, and the call's
+// abort still ends it.
 const MODEL = 'community/streamer';
 const capabilities = ['chat', 'streaming'];
 const sse = { 'content-type': 'text/event-stream' };
@@ -28,23 +28,22 @@ async function clientWith(body: ReadableStream<Uint8Array>) {
   return createGatewayClient({ ...gateway.connection, fetch, maxRetries: 0, timeoutMs: 10_000 });
 }
 
-describe('a plain chatStream opens at its first data event', () => {
-  it('keep-alive comments, then a role-only chunk: it opens before any content came', async () => {
-    let send: ((text: string) => void) | undefined;
+describe('a plain chatStream opens at its first content', () => {
+  it('keep-alive comments, then a role-only chunk, each read alone: it opens at the content after them', async () => {
+    const reads = [
+      ': keep-alive\n\n: keep-alive\n\n',
+      chunk({ role: 'assistant' }),
+      `${chunk({ content: 'late words' })}${chunk({}, 'stop')}data: [DONE]\n\n`,
+    ];
     const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(encoded(': keep-alive\n\n: keep-alive\n\n'));
-        controller.enqueue(encoded(chunk({ role: 'assistant' })));
-        send = (text) => {
-          controller.enqueue(encoded(text));
-          controller.close();
-        };
+      pull(controller) {
+        const next = reads.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(encoded(next));
       },
     });
     const client = await clientWith(body);
-    // (The content is sent only once the stream opened: a stream waiting for content never opens.)
     const stream = await client.chatStream(hi(MODEL), { capabilities });
-    send?.(`${chunk({ content: 'late words' })}${chunk({}, 'stop')}data: [DONE]\n\n`);
     let text = '';
     for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
     expect(text).toBe('late words');

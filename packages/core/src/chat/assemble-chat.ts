@@ -205,6 +205,20 @@ export class ChatAssembler {
   }
 
   /**
+   * Whether a piece without a name contradicts itself: the `index` it sent is a call's the server
+   * gave another id, and its id is that of a call at another index. It belongs to neither for
+   * sure, so it is left out and both calls stay as they were (as the AI SDK drops it). One id the
+   * server gave calls at two indexes (DeepSeek) is no contradiction: the index's call has that id.
+   */
+  contradictsIndex(id: string, index: number, name: string | undefined): boolean {
+    if (name !== undefined) return false;
+    const ofId = this.#byGivenId.get(id);
+    const atIndex = this.#latestByIndex.get(index);
+    if (ofId === undefined || atIndex === undefined || ofId.index === index) return false;
+    return atIndex.givenId !== undefined && atIndex.givenId !== id;
+  }
+
+  /**
    * A piece of call `call` carried `extra_content` (rare: Gemini's thought signature): kept when
    * the call has none yet. True when kept, so that the stream reports it once per call.
    */

@@ -16,8 +16,8 @@ export interface ReportedFailure {
  * The failure a 200 answer (a JSON body, or a stream's event; `data` its parsed JSON, any value)
  * reports instead of an answer: the gateway's `{error: {code, message}}` keeps its code; a model
  * server's own shape is `upstream_error` with its words — `{error: {message}}` (OpenAI, vLLM:
- * `code` null or a number; a number that is a gateway status is read as its code:
- * `codeOfStatus`), Google's one-item list of it (`[{error: {code, message, status}}]`),
+ * `code` null or a number; a number that is a gateway status a retry may help is read as its
+ * code: `codeOfStatus`), Google's one-item list of it (`[{error: {code, message, status}}]`),
  * TGI's `{error: "<words>", error_type}`, and, in an event typed `error` (`typed`), its `message`
  * or, when `data` is not a JSON object, the event's text. Undefined when no words can be read.
  */
@@ -37,15 +37,13 @@ export function reportedFailure(
 }
 
 /**
- * The gateway code (§10.2, our reading) a status the gateway answers with stands for: the code
- * the gateway sends with it. A status two codes share is read as the one a retry may help: 429 as
- * a busy model, 502 as every provider failing.
+ * The gateway code (§10.2, our reading) a status a retry may help stands for: the code the gateway
+ * sends with it (a status two codes share: the one a retry may help, 429 as a busy model, 502 as
+ * every provider failing). A 400, 401, 403 or 404 in a 200 is the model server's own failure, not
+ * the gateway's refusal of the request or the key (spec §7 rule 2: a server's errors keep that
+ * server's status and body): `upstream_error`, a failure the call may move on from.
  */
 const CODE_OF_STATUS: ReadonlyMap<number, GatewayServerErrorCode> = new Map([
-  [400, 'invalid_request_error'],
-  [401, 'invalid_api_key'],
-  [403, 'model_not_allowed'],
-  [404, 'model_not_found'],
   [429, 'model_busy'],
   [502, 'all_providers_failed'],
   [503, 'provider_unavailable'],
@@ -54,9 +52,9 @@ const CODE_OF_STATUS: ReadonlyMap<number, GatewayServerErrorCode> = new Map([
 
 /**
  * A numeric `error.code` that is such a status (OpenRouter's `{"error": {"code": 429, …}}`,
- * Google's list of one, vLLM's `400`): a 2xx that reports it instead of content, or mid-stream,
- * reports that status's failure, read (retried or not) as the gateway's code for it; the number
- * stays in the raw body. Another number (500, 402, …) is a server's own code: none. (An error
+ * Google's list of one): a 2xx that reports it instead of content, or mid-stream, reports that
+ * status's failure, read (retried or not) as the gateway's code for it; the number stays in the
+ * raw body. Another number (500, 400, 401, 402, …: vLLM's `400`) is a server's own code: none. (An error
  * answer's status is its own: its body's number changes nothing, parse-error-response.ts.)
  */
 function codeOfStatus(error: unknown): GatewayServerErrorCode | undefined {

@@ -459,8 +459,10 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
         'upstream_error',
       ],
       [{ message: 'Rate limit reached mid-stream', code: 500 }, 'upstream_error'],
-      // (A number that is a gateway status is read as its code.)
-      [{ message: 'Rate limit reached mid-stream', code: 400 }, 'invalid_request_error'],
+      // (A number that is a gateway status a retry may help is read as its code; a 400 is the
+      // model server's own failure.)
+      [{ message: 'Rate limit reached mid-stream', code: 400 }, 'upstream_error'],
+      [{ message: 'Rate limit reached mid-stream', code: 429 }, 'model_busy'],
       [{ message: 'Rate limit reached mid-stream' }, 'upstream_error'],
     ] as const) {
       expect(failureOf(error)).toMatchObject({ code, message: 'Rate limit reached mid-stream' });

@@ -485,6 +485,16 @@ export class ChatStreamDecoder {
       args = argumentsText(fn.arguments);
     }
     const callId = typeof id === 'string' && id !== '' ? id : undefined;
+    // (A piece whose index and id name two different calls joins neither: its words count as the
+    // server's progress, as another choice's do.)
+    if (
+      typeof rawIndex === 'number' &&
+      callId !== undefined &&
+      this.#assembler.contradictsIndex(callId, rawIndex, name)
+    ) {
+      this.#answered++;
+      return;
+    }
     const index = this.#toolCallIndex(rawIndex, callId, name, args);
     const joined = this.#assembler.addToolCallDelta(index, callId, name, args);
     const event: ChatStreamEvent = {

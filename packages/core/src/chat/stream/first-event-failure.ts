@@ -39,8 +39,10 @@ export function acceptingFirstEvent(
 }
 
 /**
- * Reads a stream's bytes until its first data event (keeping them in `answer.chunks`, for the
- * stream that decodes them again; at most `ERROR_JSON_READ_BYTES` of them): resolves to the
+ * Reads a stream's bytes until its first content (the decoder's `answered`: a text, reasoning,
+ * refusal or tool-call piece, or a finish; role-only and empty chunks are none, so an error event
+ * after one is found however the bytes split across reads), keeping them in `answer.chunks` for
+ * the stream that decodes them again; at most `ERROR_JSON_READ_BYTES` of them: resolves to the
  * failure it reported instead of any content (an error event, an event that cannot be read),
  * whatever its code — the attempt's failure, as a whole answer's and a steered stream's are: its
  * events say failed, a breaker counts it, and only a retryable one (`model_busy`, …:
@@ -69,9 +71,9 @@ export async function firstEventFailure(
       feedSliced(decoder, text, chunk);
       held += chunk.byteLength;
     }
-    // (Bytes with no event in them, comments only, are held at most up to an error body's read:
-    // past that the stream is handed over, and reads on as it always did.)
-    while (decoder.events === 0 && held < ERROR_JSON_READ_BYTES) {
+    // (Bytes with no content in them — comments, role-only or empty chunks — are held at most up
+    // to an error body's read: past that the stream is handed over, and reads on as it always did.)
+    while (decoder.answered === 0 && held < ERROR_JSON_READ_BYTES) {
       const next = await reader.read();
       if (scope.aborted || next.done) break;
       chunks.push(next.value);

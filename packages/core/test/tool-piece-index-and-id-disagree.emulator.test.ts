@@ -1,0 +1,95 @@
+import { emulate } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { createGatewayClient } from '../src';
+import { hi } from './helpers';
+
+// docs/gateway-protocol.md §5.4: a streamed tool-call piece whose `index` is one known call's and
+// whose `id` is another known call's (at another index) belongs to neither for sure: it is left
+// out, both calls as they were — not appended to the call at its index, which would spoil that
+// call's arguments (the AI SDK's openai-compatible provider drops it too). One id the server gave
+// calls at two indexes (DeepSeek) is no contradiction: pieces there still follow their index.
+const MODEL = 'community/streamer';
+type Piece = Record<string, unknown>;
+const piece = (
+  index: number | undefined,
+  id: string | undefined,
+  name: string | undefined,
+  args: string,
+): Piece => ({
+  ...(index !== undefined && { index }),
+  ...(id !== undefined && { id }),
+  ...(name !== undefined && { type: 'function' }),
+  function: { ...(name !== undefined && { name }), arguments: args },
+});
+const data = (delta: Record<string, unknown>, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const streamOf = (pieces: Piece[]) =>
+  [
+    data({ role: 'assistant' }),
+    ...pieces.map((p) => data({ tool_calls: [p] })),
+    data({}, 'tool_calls'),
+    'data: [DONE]\n\n',
+  ].join('');
+
+async function streamed(pieces: Piece[]) {
+  const gateway = await emulate();
+  const fetch: typeof globalThis.fetch = async (input, init) =>
+    init?.method === 'POST'
+      ? new Response(streamOf(pieces), { headers: { 'content-type': 'text/event-stream' } })
+      : gateway.connection.fetch(input, init);
+  const client = createGatewayClient({ ...gateway.connection, fetch, maxRetries: 0 });
+  const stream = await client.chatStream(hi(MODEL));
+  const deltas: string[] = [];
+  for await (const event of stream) {
+    if (event.type === 'tool-call-delta') deltas.push(event.argumentsDelta);
+  }
+  const calls = (await stream.result()).toolCalls.map(({ id, name, arguments: args }) => ({
+    id,
+    name,
+    args,
+  }));
+  return { calls, deltas };
+}
+
+describe('a tool-call piece whose index and id name two different calls', () => {
+  it('joins neither: the call at its index keeps its own arguments', async () => {
+    const { calls, deltas } = await streamed([
+      piece(0, 'A', 'a', '{"x":'),
+      piece(1, 'B', 'b', '{"y":'),
+      piece(1, 'A', undefined, '1}'),
+      piece(1, 'B', undefined, '2}'),
+    ]);
+    expect(calls).toEqual([
+      { id: 'A', name: 'a', args: '{"x":' },
+      { id: 'B', name: 'b', args: '{"y":2}' },
+    ]);
+    // (Its event is left out too: the stream's events assemble to the same answer.)
+    expect(deltas).toEqual(['{"x":', '{"y":', '2}']);
+  });
+
+  it('one id at two indexes (DeepSeek) is no contradiction: each piece follows its index', async () => {
+    const { calls } = await streamed([
+      piece(0, 'X', 'a', '{"x":'),
+      piece(1, 'X', 'b', '{"y":'),
+      piece(0, 'X', undefined, '1}'),
+      piece(1, 'X', undefined, '2}'),
+    ]);
+    expect(calls.map(({ name, args }) => [name, args])).toEqual([
+      ['a', '{"x":1}'],
+      ['b', '{"y":2}'],
+    ]);
+  });
+
+  it('calls told apart by id at one index still join by id', async () => {
+    const { calls } = await streamed([
+      piece(0, 'A', 'a', '{"x":'),
+      piece(0, 'B', 'b', '{"y":'),
+      piece(0, 'A', undefined, '1}'),
+      piece(0, 'B', undefined, '2}'),
+    ]);
+    expect(calls).toEqual([
+      { id: 'A', name: 'a', args: '{"x":1}' },
+      { id: 'B', name: 'b', args: '{"y":2}' },
+    ]);
+  });
+});
