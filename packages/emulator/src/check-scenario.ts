@@ -196,7 +196,8 @@ const scenarioInput = fields(
     ),
     latencyMs: latency,
     streamChunkDelayMs: number(0),
-    requestTimeoutMs: number(0),
+    // 0 would time out every request with a body before its first byte is read.
+    requestTimeoutMs: number(1),
     maxConcurrentPerKey: number(0, true),
     retryAfterSeconds: number(0),
     faults,

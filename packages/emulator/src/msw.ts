@@ -16,6 +16,33 @@ function chunked(response: Response): Response {
 }
 
 /**
+ * The client's body as a stream the emulator reads as it arrives, so a stalled upload meets its
+ * `requestTimeoutMs` and an oversized one is refused without being held whole. Its cancel returns
+ * at once: msw's own body settles a cancel only when the client's upload ends, so an answer given
+ * without reading the body (no key, too large, a deadline) would wait for an upload that stalled.
+ */
+function forwardedBody(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: async (controller) => {
+        // A failing upload errors this stream with its error: the emulator's call then rejects.
+        const { done, value } = await reader.read();
+        if (cancelled) return;
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => {
+        cancelled = true;
+        reader.cancel(reason).catch(() => undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
  * msw handlers that send every request under `baseURL` to `emulator.fetch`, e.g.
  * `setupServer(...gatewayHandlers(emulator))`. A dropped connection becomes a network error; a
  * request its client aborts ends quietly (the client has its AbortError).
@@ -35,9 +62,10 @@ export function gatewayHandlers(
         const forwarded = new Request(`${EMULATOR_ORIGIN}/v1${rest}${url.search}`, {
           method: request.method,
           headers: request.headers,
-          body: hasBody ? await request.arrayBuffer() : undefined,
+          body: hasBody && request.body ? forwardedBody(request.body) : undefined,
           signal: request.signal,
-        });
+          duplex: 'half',
+        } as RequestInit);
         return chunked(await emulator.fetch(forwarded));
       } catch (error) {
         // A dropped connection, or a request its client aborted (held, slow, cut by a deadline):

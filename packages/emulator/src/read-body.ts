@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §11 (limits: media up to 23 MiB, so bodies up to ~31 MiB as base64), §10.2 (statuses).
 import { GatewayRefusal, invalidField } from './gateway-error';
 import { abortError, timerMs } from './timing';
+import { ConnectionDropped } from './upstream-faults';
 
 /**
  * The largest request body the emulator reads: above the 23 MiB media limit once
@@ -49,11 +50,19 @@ function watchUpload(
   };
 }
 
+/** The network error of a request whose body stream errored before it was read whole. */
+function uploadFailed(cause: unknown): ConnectionDropped {
+  return new ConnectionDropped('fetch failed: the request body failed while it was sent', {
+    cause,
+  });
+}
+
 /**
  * Reads a body chunk by chunk, refusing (400) as soon as it passes `limit` — or at once when its
  * `Content-Length` says it will — so an oversized upload is never held whole. Past `deadline`
  * (a `Date.now()` value) the read stops with 504 `request_timeout`, and when the request's signal
- * aborts with an AbortError: either way the body is cancelled.
+ * aborts with an AbortError: either way the body is cancelled. A body stream that errors rejects
+ * with a `TypeError` (`ConnectionDropped`, its error as `cause`), as fetch does when its upload fails.
  */
 export async function readBodyCapped(
   request: Request,
@@ -74,9 +83,16 @@ export async function readBodyCapped(
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        // The upload itself failed: fetch rejects with a TypeError then, so the call does too.
+        throw watch.stopped() ?? uploadFailed(error);
+      }
       const stopped = watch.stopped();
       if (stopped) throw stopped;
+      const { done, value } = next;
       if (done) break;
       total += value.byteLength;
       if (total > limit) {

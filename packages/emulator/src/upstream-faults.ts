@@ -2,10 +2,16 @@
 import type { ChosenFault } from './faults';
 import { errorResponse, GatewayRefusal } from './gateway-error';
 
-/** Marks the rejection of a `drop_connection` fault (a network error, like fetch's). */
+/**
+ * Marks a network error, as fetch rejects with: a `drop_connection` fault, or an upload whose body
+ * stream failed (`cause`: its error).
+ */
 export class ConnectionDropped extends TypeError {
-  constructor() {
-    super('fetch failed: connection closed before headers (drop_connection fault)');
+  constructor(
+    message = 'fetch failed: connection closed before headers (drop_connection fault)',
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
     this.name = 'TypeError';
   }
 }
