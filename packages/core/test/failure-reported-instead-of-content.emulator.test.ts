@@ -1,8 +1,16 @@
-import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createGatewayClient, type GatewayClient, type GatewayEvent } from '../src';
+import type { GatewayClient } from '../src';
 import { isRetryableFailure } from '../src/errors/retryable-failure';
-import { caught, driveClock, hi, only, settledAfter, streamedReply } from './helpers';
+import {
+  type ChatStub,
+  caught,
+  driveClock,
+  hi,
+  only,
+  settledAfter,
+  streamedReply,
+  stubbedChatClient,
+} from './helpers';
 
 // docs/gateway-protocol.md §5.3, §10.5: a failure a 2xx reports instead of any content — a whole
 // body that is an error object, a stream answered with one, a stream whose first event is one,
@@ -26,36 +34,8 @@ const sseError = (code: string, headers: Record<string, string> = {}) =>
 const jsonError = (code: string, headers: Record<string, string> = {}) =>
   new Response(errorObject(code), { headers: { 'content-type': 'application/json', ...headers } });
 
-type Stub = (model: string | undefined) => Response | undefined;
-
-/** A client whose chat requests `stub` answers where it returns a response, the emulator elsewhere. */
-async function clientWith(stub: Stub, options: Record<string, unknown> = {}) {
-  const gateway = await emulate();
-  const { fetch: gatewayFetch } = gateway.connection;
-  const sent: string[] = [];
-  const events: GatewayEvent[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if (init?.method !== 'POST' || typeof init.body !== 'string') return gatewayFetch(input, init);
-    const { model } = JSON.parse(init.body) as { model?: string };
-    sent.push(String(model));
-    return stub(model) ?? gatewayFetch(input, init);
-  };
-  const client = createGatewayClient({
-    ...gateway.connection,
-    fetch,
-    maxRetries: 2,
-    retryBaseDelayMs: 0,
-    circuitBreaker: false,
-    onEvent: (event) => {
-      if (event.operation === 'chat') events.push(event);
-    },
-    ...options,
-  });
-  return { client, sent, events };
-}
-
 /** The first `count` requests answered by `answer`. */
-function first(count: number, answer: () => Response): Stub {
+function first(count: number, answer: () => Response): ChatStub {
   let left = count;
   return () => (left-- > 0 ? answer() : undefined);
 }
@@ -66,7 +46,7 @@ describe("a stream's first event that is a failure honours the answer's Retry-Af
   it('waits the Retry-After before sending again, as a 429 does (plain chatStream)', async () => {
     let busy = 0;
     const stub = () => (busy-- > 0 ? sseError('model_busy', { 'retry-after': '2' }) : undefined);
-    const { client, sent, events } = await clientWith(stub);
+    const { client, sent, events } = await stubbedChatClient(stub);
     // (A first stream loads its lazy parts, which the driven clock cannot wait for.)
     await streamedText(client);
     sent.length = 0;
@@ -81,7 +61,7 @@ describe("a stream's first event that is a failure honours the answer's Retry-Af
 
   it('is not retried when its Retry-After is longer than maxRetryAfterMs', async () => {
     const busy = () => sseError('model_busy', { 'retry-after': '30' });
-    const { client, sent } = await clientWith(first(1, busy), { maxRetryAfterMs: 5_000 });
+    const { client, sent } = await stubbedChatClient(first(1, busy), { maxRetryAfterMs: 5_000 });
     const error = await caught(() => streamedText(client));
     expect(error).toMatchObject({ code: 'model_busy', isRetryable: false, retryAfterMs: 30_000 });
     expect(sent).toEqual([MODEL]);
@@ -90,7 +70,7 @@ describe("a stream's first event that is a failure honours the answer's Retry-Af
 
 describe('a steered stream whose first event is a retryable failure', () => {
   it('asks every model again in later rounds, as the same failure as a status (503)', async () => {
-    const { client, sent } = await clientWith(() => sseError('provider_unavailable'));
+    const { client, sent } = await stubbedChatClient(() => sseError('provider_unavailable'));
     const error = await caught(() => streamedText(client, { fallbackModels: [OTHER] }));
     expect(error.code).toBe('provider_unavailable');
     expect(sent).toEqual([MODEL, OTHER, MODEL, OTHER, MODEL, OTHER]);
@@ -99,22 +79,22 @@ describe('a steered stream whose first event is a retryable failure', () => {
 
 describe('a stream request answered with a 200 JSON error object', () => {
   it('plain chatStream: model_busy is retried; the answer is streamed', async () => {
-    const { client, sent } = await clientWith(first(1, () => jsonError('model_busy')));
+    const { client, sent } = await stubbedChatClient(first(1, () => jsonError('model_busy')));
     const { text } = await streamedText(client);
     expect(text).not.toBe('');
     expect(sent).toEqual([MODEL, MODEL]);
   });
 
   it('steered chatStream: model_busy moves to the next model', async () => {
-    const stub: Stub = (model) => (model === MODEL ? jsonError('model_busy') : undefined);
-    const { client, sent } = await clientWith(stub);
+    const stub: ChatStub = (model) => (model === MODEL ? jsonError('model_busy') : undefined);
+    const { client, sent } = await stubbedChatClient(stub);
     const { result } = await streamedText(client, { fallbackModels: [OTHER] });
     expect(result.model).toBe(OTHER);
     expect(sent).toEqual([MODEL, OTHER]);
   });
 
   it('a non-retryable code still fails the stream, sent once', async () => {
-    const { client, sent } = await clientWith(() => jsonError('invalid_request_error'));
+    const { client, sent } = await stubbedChatClient(() => jsonError('invalid_request_error'));
     const error = await caught(() => streamedText(client));
     expect(error).toMatchObject({ status: 200, isRetryable: false });
     expect(sent).toEqual([MODEL]);
@@ -132,7 +112,7 @@ describe('a whole 200 error object not labelled JSON', () => {
       if (type === undefined) response.headers.delete('content-type');
       return response;
     };
-    const { client, sent } = await clientWith(first(1, busy));
+    const { client, sent } = await stubbedChatClient(first(1, busy));
     const result = await client.chat(hi(MODEL));
     expect(result.answer.text).not.toBe('');
     expect(sent).toEqual([MODEL, MODEL]);
@@ -150,7 +130,7 @@ describe('a 2xx failure whose Retry-After is longer than maxRetryAfterMs', () =>
 
   it('chat(): the whole answer model_busy fails once, isRetryable false', async () => {
     const busy = () => jsonError('model_busy', { 'retry-after': '120' });
-    const { client, sent } = await clientWith(busy, { maxRetryAfterMs: 5_000 });
+    const { client, sent } = await stubbedChatClient(busy, { maxRetryAfterMs: 5_000 });
     const error = await caught(() => client.chat(hi(MODEL)));
     expect(error).toMatchObject({ code: 'model_busy', retryAfterMs: 120_000, isRetryable: false });
     expect(sent).toEqual([MODEL]);
@@ -159,7 +139,7 @@ describe('a 2xx failure whose Retry-After is longer than maxRetryAfterMs', () =>
 
 describe('a whole 200 error object that is not retried', () => {
   it("ends the call's events as failed (response and done not ok), as chat() fails", async () => {
-    const { client, events } = await clientWith(() => jsonError('invalid_request_error'));
+    const { client, events } = await stubbedChatClient(() => jsonError('invalid_request_error'));
     const error = await caught(() => client.chat(hi(MODEL)));
     expect(error.status).toBe(200);
     const [response] = only(events, 'response');
@@ -180,7 +160,7 @@ describe('a finish repeated with another reason (the usage chunk)', () => {
       chunk([{ index: 0, delta: {}, finish_reason: 'length' }], { usage }) +
       'data: [DONE]\n\n';
     const stream = () => new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-    const { client } = await clientWith(stream);
+    const { client } = await stubbedChatClient(stream);
     const answer = await client.chatStream(hi(MODEL));
     const finishes: string[] = [];
     for await (const event of answer) if (event.type === 'finish') finishes.push(event.reason);

@@ -693,3 +693,36 @@ export async function streamedReply(
   for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
   return { text, result: await stream.result() };
 }
+
+/** Answers a chat request of `model` itself, or leaves it to the emulator (undefined). */
+export type ChatStub = (model: string | undefined) => Response | undefined;
+
+/**
+ * A client (2 retries at once, no breaker) whose chat requests `stub` answers where it returns a
+ * response, the emulator elsewhere: `sent` keeps each chat request's model, `events` the chat
+ * events.
+ */
+export async function stubbedChatClient(stub: ChatStub, options: Record<string, unknown> = {}) {
+  const gateway = await emulate();
+  const { fetch: gatewayFetch } = gateway.connection;
+  const sent: string[] = [];
+  const events: GatewayEvent[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    if (init?.method !== 'POST' || typeof init.body !== 'string') return gatewayFetch(input, init);
+    const { model } = JSON.parse(init.body) as { model?: string };
+    sent.push(String(model));
+    return stub(model) ?? gatewayFetch(input, init);
+  };
+  const client = createGatewayClient({
+    ...gateway.connection,
+    fetch,
+    maxRetries: 2,
+    retryBaseDelayMs: 0,
+    circuitBreaker: false,
+    onEvent: (event) => {
+      if (event.operation === 'chat') events.push(event);
+    },
+    ...options,
+  });
+  return { client, sent, events };
+}

@@ -1,7 +1,6 @@
-import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, type GatewayEvent, isGatewayError } from '../src';
-import { caught, hi, only, streamedReply } from './helpers';
+import { isGatewayError } from '../src';
+import { caught, hi, only, streamedReply, stubbedChatClient } from './helpers';
 
 // docs/gateway-protocol.md §5.3, §5.5, §10.5: a plain (not steered) stream whose first event is a
 // failure its code does not retry (`invalid_request_error`, `provider_request_failed`, …) fails
@@ -17,29 +16,14 @@ const errorEvent = (code: string) =>
 const contentEvent = (text: string) =>
   `data: ${JSON.stringify({ id: 'c1', model: MODEL, choices: [{ index: 0, delta: { content: text } }] })}\n\n`;
 
-async function clientAnswering(body: string, headers: Record<string, string> = {}) {
-  const gateway = await emulate();
-  const sent: string[] = [];
-  const events: GatewayEvent[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if (init?.method !== 'POST') return gateway.connection.fetch(input, init);
-    sent.push(String(input));
-    return new Response(`: processing\n\n${body}data: [DONE]\n\n`, {
-      headers: { 'content-type': 'text/event-stream', ...headers },
-    });
-  };
-  const client = createGatewayClient({
-    ...gateway.connection,
-    fetch,
-    maxRetries: 2,
-    retryBaseDelayMs: 0,
-    circuitBreaker: false,
-    onEvent: (event) => {
-      if (event.operation === 'chat') events.push(event);
-    },
-  });
-  return { client, sent, events };
-}
+/** A client whose chat requests are answered `body` (after a comment) as a 200 stream. */
+const clientAnswering = (body: string, headers: Record<string, string> = {}) =>
+  stubbedChatClient(
+    () =>
+      new Response(`: processing\n\n${body}data: [DONE]\n\n`, {
+        headers: { 'content-type': 'text/event-stream', ...headers },
+      }),
+  );
 
 describe("a plain stream whose first event is a failure its code doesn't retry", () => {
   it.each(['invalid_request_error', 'provider_request_failed'])(

@@ -1,4 +1,4 @@
-import { chatSse, type StreamChunk } from '@infergate/emulator/testing';
+import { idOnlyToolCallsSse } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { chatAnsweredWith, hi } from './helpers';
 
@@ -9,34 +9,13 @@ import { chatAnsweredWith, hi } from './helpers';
 const MODEL = 'community/general';
 const SSE = { 'content-type': 'text/event-stream' };
 
-type Piece = Record<string, unknown>;
-const pieceChunk = (piece: Piece): StreamChunk => ({
-  choices: [{ index: 0, delta: { tool_calls: [piece] }, finish_reason: null }],
-});
-
-/** The two calls' pieces, interleaved, each with its call's id; `index` on each when given. */
-function interleaved(index?: number): string {
-  const at = index === undefined ? {} : { index };
-  const pieces: Piece[] = [
-    { ...at, id: 'call_a', type: 'function', function: { name: 'weather', arguments: '{"city":' } },
-    { ...at, id: 'call_b', type: 'function', function: { name: 'time', arguments: '{"city":' } },
-    { ...at, id: 'call_a', function: { arguments: '"Rome"}' } },
-    { ...at, id: 'call_b', function: { arguments: '"Paris"}' } },
-  ];
-  return chatSse(MODEL, [
-    { choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] },
-    ...pieces.map(pieceChunk),
-    { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
-  ]);
-}
-
 describe('streamed tool-call pieces told apart only by id', () => {
   for (const [shape, index] of [
     ['without index', undefined],
     ['all at index 0', 0],
   ] as const) {
     it(`joins each piece to the call its id names (${shape})`, async () => {
-      const client = await chatAnsweredWith(interleaved(index), SSE);
+      const client = await chatAnsweredWith(idOnlyToolCallsSse(MODEL, index), SSE);
       const stream = await client.chatStream(hi(MODEL));
       const calls: [number, string][] = [];
       for await (const event of stream)

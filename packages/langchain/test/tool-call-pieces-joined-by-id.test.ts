@@ -3,7 +3,7 @@
 // `.stream()` of a model with tools bound, the joined chunks give each call with its own
 // arguments. Core joins the pieces; the adapter maps.
 
-import { chatSse, emulate, type StreamChunk } from '@infergate/emulator/testing';
+import { emulate, idOnlyToolCallsSse } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
@@ -14,25 +14,9 @@ import { intercepting } from './helpers';
 
 const MODEL = 'community/general';
 
-type Piece = Record<string, unknown>;
-const pieceChunk = (piece: Piece): StreamChunk => ({
-  choices: [{ index: 0, delta: { tool_calls: [piece] }, finish_reason: null }],
-});
-
 /** The stream of the two calls' pieces, interleaved, with `index` on each when given. */
 function interleaved(index?: number): Response {
-  const at = index === undefined ? {} : { index };
-  const pieces: Piece[] = [
-    { ...at, id: 'call_a', type: 'function', function: { name: 'weather', arguments: '{"city":' } },
-    { ...at, id: 'call_b', type: 'function', function: { name: 'time', arguments: '{"city":' } },
-    { ...at, id: 'call_a', function: { arguments: '"Rome"}' } },
-    { ...at, id: 'call_b', function: { arguments: '"Paris"}' } },
-  ];
-  const body = chatSse(MODEL, [
-    ...pieces.map(pieceChunk),
-    { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
-  ]);
-  return new Response(body, {
+  return new Response(idOnlyToolCallsSse(MODEL, index), {
     headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL },
   });
 }

@@ -142,6 +142,29 @@ export function repeatedFinishSse(model: string, last: object = {}): string {
 }
 
 /**
+ * The SSE text of a stream of `model` with two parallel tool calls told apart only by `id`, as
+ * some servers send them (docs/gateway-protocol.md §5.4): `call_a` (`weather`, Rome) and `call_b`
+ * (`time`, Paris), their pieces interleaved, each carrying its call's id, with `index` on every
+ * piece when given (else none), then the `tool_calls` finish.
+ */
+export function idOnlyToolCallsSse(model: string, index?: number): string {
+  const at = index === undefined ? {} : { index };
+  const pieces = [
+    { ...at, id: 'call_a', type: 'function', function: { name: 'weather', arguments: '{"city":' } },
+    { ...at, id: 'call_b', type: 'function', function: { name: 'time', arguments: '{"city":' } },
+    { ...at, id: 'call_a', function: { arguments: '"Rome"}' } },
+    { ...at, id: 'call_b', function: { arguments: '"Paris"}' } },
+  ];
+  return chatSse(model, [
+    { choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] },
+    ...pieces.map((piece) => ({
+      choices: [{ index: 0, delta: { tool_calls: [piece] }, finish_reason: null }],
+    })),
+    { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+  ]);
+}
+
+/**
  * The SSE text of a stream of `model` that fails after content, as the gateway streams an upstream
  * failure met once a chunk was sent: a chunk saying "par", then an error event (`error`), then
  * `[DONE]` with no finish_reason.

@@ -3,6 +3,7 @@ export {
   chatCompletion,
   chatSse,
   failingAfterContentSse,
+  idOnlyToolCallsSse,
   repeatedFinishSse,
   type StreamChunk,
   twoChoicesAnswer,
