@@ -13,8 +13,10 @@ export const MISSED_TARGETS = {
       '(1.48×, on a quiet machine), while interleaved A/Bs of core’s client.chat on the canned ' +
       'fetch in one process found no change: 1.04× and 0.94× against 0b074447’s build, 0.99× and ' +
       '1.01× against 93fdd6dc’s (25 rounds × 1 000 calls), 1.01× and 1.02× (CPU per call) against ' +
-      '58bb88a7’s, with each whole answer now read inside its attempt (12 rounds × 4 000 calls). ' +
-      'The ratio moves with raw fetch’s own time on this shared machine.',
+      '58bb88a7’s, with each whole answer now read inside its attempt (12 rounds × 4 000 calls), ' +
+      'and 0.93× and 1.01× against 06e131f3’s in the thirty-first, whose three B1 runs on one ' +
+      'build read 1.60×, 1.47× and 1.94× (raw fetch 38, 17 and 15 µs). The ratio moves with raw ' +
+      'fetch’s own time on this shared machine.',
     plan:
       'read the core row as the A/B against the previous stored build in the same process (as ' +
       'issue 50 asks for fda62b6), and keep the ratio to raw fetch as context.',
@@ -22,15 +24,16 @@ export const MISSED_TARGETS = {
   'B1.invoke': {
     since: '2026-12-06',
     why:
-      'a hair over (0.51× ChatOpenAI’s time per call, against ≤ 0.5×, in the twenty-ninth and ' +
-      'thirtieth sessions; 0.48× before) with no change on LangChain’s invoke path beyond core’s, ' +
-      'whose A/B showed none (see B1.core).',
+      'a hair over (0.51× ChatOpenAI’s time per call, against ≤ 0.5×, in the twenty-ninth, ' +
+      'thirtieth and thirty-first sessions; 0.48× before; 0.55× in the thirty-first’s first run) ' +
+      'with no change on LangChain’s invoke path beyond core’s, whose A/B showed none (see B1.core).',
     plan: 'as for B1.core: an A/B against the previous build decides whether the path moved.',
   },
   'B3.ours': {
     since: '2026-12-06',
     why:
-      'missed by a hair (1.10×, 1.11× the session before and in the thirtieth, against ≤ 1.1×) ' +
+      'missed by a hair (1.10×, 1.11× the session before and in the thirtieth, 1.12× in the ' +
+      'thirty-first, against ≤ 1.1×) ' +
       'on runs whose raw floor reads 1.07–1.09× (the ideal counts only the gateway latency): ' +
       'ours is 1.00–1.03× ' +
       'that floor. The twenty-sixth session ran the plan: an interleaved A/B of the AI SDK’s ' +
