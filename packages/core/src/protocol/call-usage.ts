@@ -7,9 +7,12 @@ import type { Usage } from './wire-types';
  * What a call spent: the counts of its answer's `usage` and of every answer its route left (a
  * hop whose answer failed the schema's check reports that answer's usage: its tokens were paid
  * for too), each read by `readUsage`, added up count by count (a count reported by any of them is
- * their sum; one none reported stays out). The answer is counted once: a route whose last hop
- * `ended` with a usage is that answer's (a refused last answer, a stream failed after its usage).
- * Without a route, or with no hop reporting a usage: `readUsage(usage)`.
+ * their sum; one none reported stays out; a total `readUsage` fills in from input + output where
+ * the server sent none). The answer is counted once: a route whose last hop carries a usage is
+ * that answer's — `ended` (a stream failed after its usage, a refused answer no model moves on
+ * from) or `failed` (a call whose every model's answer the check refused: the last refusal is
+ * both its hop and the error's). Without a route, or with no hop reporting a usage:
+ * `readUsage(usage)`.
  */
 export function callUsage(
   usage: Usage | null | undefined,
@@ -17,7 +20,7 @@ export function callUsage(
 ): UsageCounts | undefined {
   const hops = route?.hops ?? [];
   const last = hops.at(-1);
-  const counted = last?.outcome === 'ended' && last.usage !== undefined;
+  const counted = last !== undefined && 'usage' in last && last.usage !== undefined;
   let total: UsageCounts | undefined;
   for (const hop of hops) {
     if ('usage' in hop && hop.usage !== undefined) total = added(total, readUsage(hop.usage));

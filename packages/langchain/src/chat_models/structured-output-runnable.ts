@@ -23,7 +23,7 @@ import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { isSerializableSchema, isStandardSchema } from '@langchain/core/utils/standard_schema';
 import { getSchemaDescription, isInteropZodSchema } from '@langchain/core/utils/types';
-import { callUsage } from '../converters/map-usage';
+import { spentUsage } from '../converters/map-usage';
 import type { GatewayChatModelCallOptions } from './gateway-chat-model-options';
 import { isInvalidStructuredOutput, structuredOutputParserError } from './structured-output-error';
 import { GatewayStructuredOutputParser, type OutputSchema } from './structured-output-parser';
@@ -250,10 +250,8 @@ function withServingCall(raw: BaseMessage): BaseMessage {
  * (every refused answer's), and the model and route that ended the call.
  */
 function refusedAnswer(error: GatewayError): AIMessage {
-  // Every refused answer's tokens: the route's hops carry each, the last hop the error's own.
-  const last = error.route?.hops.at(-1);
-  const counted = last !== undefined && 'usage' in last && last.usage !== undefined;
-  const usage = callUsage(counted ? undefined : error.usage, error.route);
+  // Every refused answer's tokens once (core's `callUsage`: the last hop's is the error's own).
+  const usage = spentUsage(error.usage, error.route);
   return new AIMessage({
     content: error.invalidOutput?.text ?? '',
     response_metadata: {

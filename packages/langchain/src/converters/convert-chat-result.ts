@@ -9,7 +9,7 @@ import { AIMessage } from '@langchain/core/messages';
 import { type ChatGeneration, ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { GatewayMessageChunk } from './gateway-message-chunk';
 import { INTERLEAVED_KWARG, interleavedBlocks } from './interleaved-content';
-import { callUsage } from './map-usage';
+import { spentUsage } from './map-usage';
 import { readToolCalls } from './parse-tool-arguments';
 import { registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata, finishInfo } from './response-metadata';
@@ -57,7 +57,7 @@ function convertChoice(result: GatewayChatResult, answer: AssembledChat): ChatGe
       ...(extras ? { [EXTRA_CONTENT_KWARG]: extras } : {}),
     },
     ...calls,
-    usage_metadata: callUsage(response.usage, result.route),
+    usage_metadata: spentUsage(response.usage, result.route),
     response_metadata: responseMetadata,
   });
   // Usage travels in usage_metadata; `_generate` adds llmOutput.tokenUsage from it.

@@ -6,7 +6,7 @@ import { throwIfAborted } from '../utils/errors';
 import { EXTRA_CONTENT_KWARG, structuredKwargs } from './convert-chat-result';
 import { GatewayMessageChunk } from './gateway-message-chunk';
 import { StreamedPieces } from './interleaved-content';
-import { callUsage } from './map-usage';
+import { spentUsage } from './map-usage';
 import {
   CHUNK_BLOCKS,
   MODEL_PROVIDER,
@@ -192,7 +192,7 @@ class StreamChunkConverter {
       message: new GatewayMessageChunk({
         content: '',
         ...this.idField(),
-        usage_metadata: callUsage(this.usage, this.identity.route),
+        usage_metadata: spentUsage(this.usage, this.identity.route),
         ...(structured ? { additional_kwargs: structuredKwargs(structured) } : {}),
         response_metadata: responseMetadata,
       }),

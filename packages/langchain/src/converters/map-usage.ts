@@ -1,18 +1,37 @@
 // docs/gateway-protocol.md §4.3 (`usage`).
-import type { ChatRoute, FailedChatRoute, Usage } from '@infergate/core';
-import { readUsage } from '@infergate/core/internal';
+import type { ChatRoute, FailedChatRoute, Usage, UsageCounts } from '@infergate/core';
+import { callUsage, readUsage } from '@infergate/core/internal';
 import type { TokenUsage } from '@langchain/core/language_models/base';
-import { mergeUsageMetadata, type UsageMetadata } from '@langchain/core/messages';
+import type { UsageMetadata } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 
 /**
  * Gateway usage (docs/gateway-protocol.md §4.3), read by core's `readUsage` (no count negative, the
- * output counting the reasoning) → LangChain usage metadata; none when the server counted nothing
- * (`{}`, every count null), as `ChatOpenAI` leaves out the counts it was not sent.
+ * output counting the reasoning) → LangChain usage metadata (`usageMetadata`).
  */
 export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undefined {
-  const counts = readUsage(usage);
-  // readUsage leaves out every count that is missing, so an empty object means none was sent.
+  return usageMetadata(readUsage(usage));
+}
+
+/**
+ * What a call spent (core's `callUsage`: its answer's usage and that of every answer of its route
+ * the call left, a hop whose answer failed the schema's check, each answer counted once) as
+ * LangChain usage metadata — what `usage_metadata` and so the callbacks' token counts report.
+ * `response_metadata.usage` stays the answer's own, and each hop's is on its hop.
+ */
+export function spentUsage(
+  usage: Usage | null | undefined,
+  route: ChatRoute | FailedChatRoute | undefined,
+): UsageMetadata | undefined {
+  return usageMetadata(callUsage(usage, route));
+}
+
+/**
+ * Token counts (core's `UsageCounts`) → LangChain usage metadata; none when the server counted
+ * nothing (`{}`, every count null), as `ChatOpenAI` leaves out the counts it was not sent.
+ */
+function usageMetadata(counts: UsageCounts | undefined): UsageMetadata | undefined {
+  // Core leaves out every count that is missing, so an empty object means none was sent.
   if (!counts || Object.keys(counts).length === 0) return undefined;
   const input = counts.inputTokens ?? 0;
   const output = counts.outputTokens ?? 0;
@@ -33,26 +52,6 @@ export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undef
     audio: counts.outputAudioTokens,
   });
   return metadata;
-}
-
-/**
- * What a call spent: `usage` (its answer's) and that of every answer of its route the call left
- * (a hop whose answer failed the schema's check: core reports its usage, and its tokens were paid
- * for too), added up — what `usage_metadata` and so the callbacks' token counts report.
- * `response_metadata.usage` stays the answer's own, and each hop's is on its hop.
- */
-export function callUsage(
-  usage: Usage | null | undefined,
-  route: ChatRoute | FailedChatRoute | undefined,
-): UsageMetadata | undefined {
-  let total: UsageMetadata | undefined;
-  for (const hop of route?.hops ?? []) {
-    const spent = 'usage' in hop ? mapUsage(hop.usage) : undefined;
-    if (spent) total = total ? mergeUsageMetadata(total, spent) : spent;
-  }
-  const answer = mapUsage(usage);
-  if (!answer) return total;
-  return total ? mergeUsageMetadata(total, answer) : answer;
 }
 
 /** The details that were counted (the others left out). */
