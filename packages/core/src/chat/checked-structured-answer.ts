@@ -121,12 +121,13 @@ export function ownToolCalls(
 }
 
 /**
- * A structured answer's finish reason: `stop` where it ended with a call (the schema's, under
- * `tools`, or one nobody offered), as no call is handed on with it; else the model's.
+ * A structured answer's finish reason, in a whole answer and a stream alike: `stop` where it said
+ * it ended with calls (`tool_calls`, or a dialect's word for it: the schema's call under `tools`,
+ * or one nobody offered), as no call is handed on with it; else the model's own (`length`,
+ * `content_filter`, … say why the JSON may be cut or missing, whatever the method).
  */
 export function structuredFinish<Reason extends string | null | undefined>(
-  method: StructuredOutputMethod,
   reason: Reason,
 ): Reason | 'stop' {
-  return method === 'tools' || reason === 'tool_calls' ? 'stop' : reason;
+  return classifyFinishReason(reason) === 'tool_calls' ? 'stop' : reason;
 }

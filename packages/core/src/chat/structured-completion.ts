@@ -5,8 +5,8 @@
  * structured answer read back by the model's method and checked against the schema. A failure is
  * the attempt's (`invalid_structured_output`); an answer that passes is handed on clean — its
  * text the JSON itself (a fence's content; a forced tool call's arguments, that call removed,
- * finish `stop`) — with its checked value kept for `ChatResult.structured`. Loaded with the
- * steering module.
+ * finish `tool_calls` read as `stop`) — with its checked value kept for `ChatResult.structured`.
+ * Loaded with the steering module.
  */
 import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
 import { tooLarge } from '../http/answer-errors';
@@ -87,9 +87,10 @@ export async function checkWholeAnswer(
       completion,
       asked,
     );
-    // A think block before the JSON: the answer's reasoning, after any the model sent apart.
-    const thought = reasoning === undefined ? undefined : (completion.reasoning ?? '') + reasoning;
-    const clean = cleaned(data, json, method, thought);
+    // The answer's reasoning (a field's, thinking parts'), then a think block's before the JSON:
+    // kept when content parts become the JSON's text.
+    const thought = (completion.reasoning ?? '') + (reasoning ?? '');
+    const clean = cleaned(data, json, thought === '' ? undefined : thought, completion);
     answer.response = rebuilt(response, JSON.stringify(clean));
     // A refused last answer handed on (`returnRefused`): clean, but no checked value.
     return checked ? structuredResult(value, method, completion, asked) : undefined;
@@ -132,19 +133,31 @@ function unreadable(response: Response, model: string, cause: unknown): GatewayE
 
 /**
  * The completion with choice 0's content the JSON, no tool call (a forced tool call's is the
- * JSON; any other names a tool nobody offered), and its reasoning `reasoning` when given.
+ * JSON; any other names a tool nobody offered), its reasoning `reasoning` when given, and its
+ * finish `structuredFinish`'s. A refused `answer` handed on keeps its `refusal` (its finish is
+ * then reported as refused), read as text after the content: the content is the JSON before the
+ * refusal's words, which it ends with as the model's text does, so they are read once; JSON that
+ * does not end with them (a fence's content, a forced call's arguments) is the content alone.
  */
 function cleaned(
   data: ChatCompletionResponse,
   json: string,
-  method: StructuredOutputMethod,
   reasoning: string | undefined,
+  answer: AssembledChat,
 ): ChatCompletionResponse {
   return withFirstChoice(data, (choice) => {
-    const message = { ...choice.message, content: json };
+    const message: Choice['message'] = { ...choice.message, content: json };
     if (reasoning !== undefined) message.reasoning_content = reasoning;
     delete message.tool_calls;
-    return { ...choice, message, finish_reason: structuredFinish(method, choice.finish_reason) };
+    const { refusal } = answer;
+    let finish = choice.finish_reason;
+    if (refusal !== undefined && json.endsWith(refusal)) {
+      message.content = json.slice(0, json.length - refusal.length) || null;
+    } else if (refusal !== undefined) {
+      delete message.refusal;
+      finish = answer.finishReason ?? finish;
+    }
+    return { ...choice, message, finish_reason: structuredFinish(finish) };
   });
 }
 

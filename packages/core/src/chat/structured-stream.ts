@@ -59,7 +59,7 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
       );
       if (hop) hop.checked = checked;
       // No call is handed on: the schema's is the JSON, any other names a tool nobody offered.
-      const finishReason = structuredFinish(method, answer.finishReason);
+      const finishReason = structuredFinish(answer.finishReason);
       const clean: AssembledChat = { ...answer, text: json, toolCalls: [], finishReason };
       // (A refused answer handed on, `returnRefused`: its text clean, no checked value.)
       if (checked) clean.structured = structuredResult(value, method, answer, asked);
@@ -113,7 +113,7 @@ function schemaToolAsText(name: string, wrapped: boolean): EventMap {
     if (event.type === 'finish' && !event.choiceIndex && answer !== undefined) {
       const json = wrapped && held !== undefined ? textDelta(unwrappedJsonText(held)) : undefined;
       held = undefined;
-      const finish = event.reason === 'tool_calls' ? { ...event, reason: 'stop' } : event;
+      const finish = { ...event, reason: structuredFinish(event.reason) };
       return json ? [json, finish] : finish;
     }
     return event;
@@ -123,8 +123,8 @@ function schemaToolAsText(name: string, wrapped: boolean): EventMap {
 /**
  * `inner` without the pieces of calls of tools the request did not offer (`offered`: its own
  * tools' names), which the caller never asked for, nor of calls never named (as the assembled
- * answer, whose calls are its own only when they name an offered tool); the finish `tool_calls`
- * of an answer that then has no call left is `stop`.
+ * answer, whose calls are its own only when they name an offered tool); the finish of an answer
+ * that then has no call left is `structuredFinish`'s (`tool_calls` is `stop`).
  */
 function strayCallsLeftOut(offered: readonly string[], inner: EventMap): EventMap {
   const named = namedCalls();
@@ -137,8 +137,8 @@ function strayCallsLeftOut(offered: readonly string[], inner: EventMap): EventMa
       kept = true;
       return call.pieces.flatMap((piece) => inner(piece) ?? []);
     }
-    if (event?.type === 'finish' && event.reason === 'tool_calls' && !kept) {
-      return inner({ ...event, reason: 'stop' });
+    if (event?.type === 'finish' && !kept) {
+      return inner({ ...event, reason: structuredFinish(event.reason) });
     }
     return inner(event);
   };

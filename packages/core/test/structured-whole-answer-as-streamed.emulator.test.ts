@@ -1,0 +1,119 @@
+import { emulate } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { type ChatRequest, createGatewayClient } from '../src/index';
+
+// A structured call's whole (non-streamed) answer handed on as its stream gives it (§4.8): a
+// refusal read once, a `tools` answer's finish kept unless it was `tool_calls`, Mistral's
+// `thinking` parts kept as reasoning. The emulator serves the catalog (its `community/json-schema`
+// serves a schema by `json_schema`, `community/tools` by a forced call); a stub sends the chat
+// bytes the emulator does not.
+
+type Answer = (body: ChatRequest) => { message: Record<string, unknown>; finish: string };
+
+const frame = (choice: object) =>
+  `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', created: 1, choices: [choice] })}\n\n`;
+
+/** A client whose chat answers are `answer`'s, whole or as a stream of one delta. */
+async function clientAnswering(answer: Answer) {
+  const gateway = await emulate();
+  const { fetch: gatewayFetch } = gateway.connection;
+  return createGatewayClient({
+    ...gateway.connection,
+    circuitBreaker: false,
+    fetch: async (input, init) => {
+      if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
+      const body = JSON.parse(String(init?.body)) as ChatRequest;
+      const { message, finish } = answer(body);
+      if (body.stream !== true) {
+        const choices = [
+          { index: 0, message: { role: 'assistant', ...message }, finish_reason: finish },
+        ];
+        return Response.json({
+          id: 'c',
+          object: 'chat.completion',
+          created: 1,
+          model: body.model,
+          choices,
+        });
+      }
+      const delta = { role: 'assistant', ...message };
+      const frames = [
+        frame({ index: 0, delta }),
+        frame({ index: 0, delta: {}, finish_reason: finish }),
+      ];
+      return new Response(`${frames.join('')}data: [DONE]\n\n`, {
+        headers: { 'content-type': 'text/event-stream' },
+      });
+    },
+  });
+}
+
+const asking = (model: string): ChatRequest => ({
+  model,
+  messages: [{ role: 'user', content: 'Where?' }],
+  max_tokens: 5,
+  response_format: {
+    type: 'json_schema',
+    json_schema: {
+      name: 'place',
+      schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
+});
+
+const returned = { structuredOutput: { lastAnswer: 'returned' as const } };
+
+/** The answer of `request`, whole and streamed. */
+async function bothWays(client: Awaited<ReturnType<typeof clientAnswering>>, request: ChatRequest) {
+  const whole = await client.chat(request, returned);
+  const streamed = await (await client.chatStream(request, returned)).result();
+  return { whole, streamed };
+}
+
+describe('a structured whole answer handed on as its stream gives it', () => {
+  it('a refusal handed on unchecked is its text once, its finish content_filter', async () => {
+    const REFUSAL = "I can't help with that.";
+    const client = await clientAnswering(() => ({
+      message: { content: null, refusal: REFUSAL },
+      finish: 'stop',
+    }));
+    const { whole, streamed } = await bothWays(client, asking('community/json-schema'));
+    expect(streamed.text).toBe(REFUSAL);
+    expect(whole.answer.text).toBe(REFUSAL);
+    expect(whole.answer.refusal).toBe(REFUSAL);
+    expect(whole.answer.finishReason).toBe('content_filter');
+    expect(whole.answer.sentFinishReason).toBe('stop');
+    expect(whole.response.choices[0]!.message).toMatchObject({ refusal: REFUSAL });
+  });
+
+  it('a tools answer cut at the length limit keeps finish length; a finished call is stop', async () => {
+    const CUT = '{"city":"Os';
+    let finish = 'length';
+    const client = await clientAnswering((body) => {
+      const name = (body.tool_choice as { function: { name: string } }).function.name;
+      const call = { index: 0, id: 'c', type: 'function', function: { name, arguments: CUT } };
+      return { message: { content: null, tool_calls: [call] }, finish };
+    });
+    const cut = await bothWays(client, asking('community/tools'));
+    expect(cut.streamed.finishReason).toBe('length');
+    expect(cut.whole.answer.finishReason).toBe('length');
+    expect(cut.whole.answer.text).toBe(CUT);
+    finish = 'tool_calls';
+    const called = await bothWays(client, asking('community/tools'));
+    expect(called.whole.answer.finishReason).toBe('stop');
+    expect(called.streamed.finishReason).toBe('stop');
+  });
+
+  it("Mistral's thinking parts stay the answer's reasoning", async () => {
+    const thinking = [{ type: 'text', text: 'Oslo is the capital.' }];
+    const content = [
+      { type: 'thinking', thinking },
+      { type: 'text', text: '{"city":"Oslo"}' },
+    ];
+    const client = await clientAnswering(() => ({ message: { content }, finish: 'stop' }));
+    const whole = await client.chat(asking('community/json-schema'));
+    expect(whole.structured?.value).toEqual({ city: 'Oslo' });
+    expect(whole.answer.text).toBe('{"city":"Oslo"}');
+    expect(whole.answer.reasoning).toBe('Oslo is the capital.');
+  });
+});
