@@ -7,6 +7,11 @@ import { escapeControl } from '@infergate/core/internal';
 /** A file the server refuses to read; the message says why, for the model to act on. */
 export class FileAccessError extends Error {
   override readonly name = 'FileAccessError';
+  /**
+   * What the model can do instead, in the tool's words (the arguments it may send), set by the
+   * tool that knows them (media-input.ts); undefined: the result's generic advice.
+   */
+  whatToDo: string | undefined;
 }
 
 /**

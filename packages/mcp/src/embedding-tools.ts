@@ -7,19 +7,41 @@ import { embeddingArgument, type ToolArgumentOf } from './tool-errors';
 import { embedOutput, similarityOutput } from './tool-output-schemas';
 import { embedInput, similarityInput } from './tool-schemas';
 
-/** Cosine similarity of two vectors of one length (0 when either is all zeros). */
+/**
+ * Cosine similarity of two vectors of one length (0 when either is all zeros). Vectors of
+ * different lengths are refused (a `RangeError` naming both): no similarity between them means
+ * anything, and padding one with zeros would make the result depend on the order. Each vector is
+ * scaled by its largest magnitude first, so components near the limits of a double (1e200,
+ * 1e-200) neither overflow to Infinity nor underflow to 0.
+ */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) {
+    throw new RangeError(
+      `cosineSimilarity: the vectors have different lengths (${a.length} and ${b.length}); compare vectors of one engine and dimension`,
+    );
+  }
+  const scaleA = largestMagnitude(a);
+  const scaleB = largestMagnitude(b);
+  if (scaleA === 0 || scaleB === 0) return 0;
   let dot = 0;
   let normA = 0;
   let normB = 0;
   for (let i = 0; i < a.length; i += 1) {
-    const x = a[i]!;
-    const y = b[i] ?? 0;
+    const x = a[i]! / scaleA;
+    const y = b[i]! / scaleB;
     dot += x * y;
     normA += x * x;
     normB += y * y;
   }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+  // Rounding may take it a hair past ±1.
+  return Math.max(-1, Math.min(1, dot / (Math.sqrt(normA) * Math.sqrt(normB))));
+}
+
+/** The largest absolute value of a vector's components (0 for an empty or all-zero vector). */
+function largestMagnitude(vector: readonly number[]): number {
+  let largest = 0;
+  for (const value of vector) largest = Math.max(largest, Math.abs(value));
+  return largest;
 }
 
 /** Texts in an answer are cut to this many characters (the model has them already). */

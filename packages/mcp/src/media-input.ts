@@ -3,7 +3,7 @@
 import type { AudioLike } from '@infergate/core';
 import { type AllowedRoots, FileAccessError } from './allowed-roots';
 import { downloadUrl } from './url-download';
-import type { UrlGuard } from './url-guard';
+import { type UrlGuard, UrlRefusedError } from './url-guard';
 
 export interface MediaSources {
   /** Where `*_path` may read from; undefined: paths are refused (the HTTP transport). */
@@ -23,6 +23,48 @@ export interface MediaSources {
  * are read whole.
  */
 export async function readMedia(
+  kind: 'image' | 'audio',
+  args: Record<string, unknown>,
+  limitBytes: number,
+  sources: MediaSources,
+  signal: AbortSignal,
+): Promise<AudioLike> {
+  try {
+    return await readGiven(kind, args, limitBytes, sources, signal);
+  } catch (error) {
+    if (error instanceof FileAccessError || error instanceof UrlRefusedError) {
+      error.whatToDo ??= mediaAdvice(kind, args, sources);
+    }
+    throw error;
+  }
+}
+
+/**
+ * What a model refused a file can send instead, named as the tool's arguments that this server
+ * takes (`<kind>_path` only with roots, `<kind>_url` only when it downloads): the model reads
+ * this, not the server's flags (those are the operator's, in the README).
+ */
+function mediaAdvice(
+  kind: 'image' | 'audio',
+  args: Record<string, unknown>,
+  sources: MediaSources,
+): string {
+  const base64 = `the file's bytes as ${kind}_base64`;
+  const url = sources.allowUrls
+    ? `a public ${kind}_url (on the internet, not an internal host)`
+    : undefined;
+  const path = sources.roots ? `an ${kind}_path under the allowed roots` : undefined;
+  const either = (...ways: (string | undefined)[]) => ways.filter(Boolean).join(', or ');
+  if (typeof args[`${kind}_path`] === 'string' && path !== undefined) {
+    return `Give the path of an existing file under the allowed roots the message names, or send ${either(base64, url)}.`;
+  }
+  if (typeof args[`${kind}_url`] === 'string' && url !== undefined) {
+    return `Send ${either(url, base64, path)}; the same URL fails the same way again.`;
+  }
+  return `Send ${either(base64, url, path)}.`;
+}
+
+async function readGiven(
   kind: 'image' | 'audio',
   args: Record<string, unknown>,
   limitBytes: number,

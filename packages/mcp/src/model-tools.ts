@@ -12,6 +12,7 @@ import type {
 } from '@infergate/core';
 import {
   capabilitiesOf,
+  classifyFinishReason,
   isServiceOffered,
   planChatCall,
   steersCall,
@@ -23,7 +24,7 @@ import { conformTo } from './conform-output';
 import type { ToolProgress } from './progress';
 import { redactMessage } from './redact-message';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
-import { askModelArgument } from './tool-errors';
+import { askModelArgument, jsonAnswerRefused } from './tool-errors';
 import { askModelOutput, listModelsOutput } from './tool-output-schemas';
 import { type AskModelArgs, askModelInput, listModelsInput } from './tool-schemas';
 
@@ -213,15 +214,48 @@ function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallTo
       ? ` and ${left.length - NOTED_HOPS} more (every one in the result's structured route)`
       : '';
   const why = left.length > 0 ? `; ${left.slice(0, NOTED_HOPS).join(', ')}${more}` : '';
-  const note = answer.fallback
-    ? `(answered by ${answer.servedModel} in place of ${args.model}${why})`
-    : '';
+  const notes = [
+    answer.fallback ? `(answered by ${answer.servedModel} in place of ${args.model}${why})` : '',
+    cut(answer) ? CUT_NOTE : '',
+  ].filter((note) => note !== '');
   if (args.output_schema === undefined && args.json !== true) {
-    return toolResult(note ? `${answer.text}\n\n${note}` : answer.text, structured);
+    return toolResult([answer.text, ...notes].join('\n\n'), structured);
+  }
+  if (args.output_schema === undefined) {
+    const refused = notAJsonObject(answer.text);
+    if (refused !== undefined) {
+      return jsonAnswerRefused(answer.servedModel, answer.text, refused, cut(answer));
+    }
   }
   const result = toolResult(answer.text, structured);
-  if (note) result.content.push({ type: 'text', text: note });
+  for (const note of notes) result.content.push({ type: 'text', text: note });
   return result;
+}
+
+/**
+ * The note after an answer the model server cut at `max_tokens` (`finish_reason` `length`, by
+ * core's reading of the server's word): clients hand a model the text alone, and a cut answer
+ * reads like a whole one.
+ */
+const CUT_NOTE = '(cut at max_tokens: the answer is incomplete; raise max_tokens to get all of it)';
+
+const cut = (answer: Answer) => classifyFinishReason(answer.finishReason) === 'length';
+
+/**
+ * Why an answer to `json: true` is not what it asks for (a JSON object), or undefined when it is.
+ * Core has already taken the JSON out of a code fence (its §4.8 fence rule for `json_object`), so
+ * the text is the JSON alone or not JSON at all.
+ */
+function notAJsonObject(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'is not JSON';
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return undefined;
+  const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+  return `is JSON but ${kind}, not an object`;
 }
 
 /**

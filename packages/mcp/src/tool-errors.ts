@@ -119,6 +119,13 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
         : 'The gateway or its model server failed in a way retrying does not fix: stop, or tell the person who runs this server.';
     case 'request_timeout':
     case 'timeout':
+      // A stall is the model server going quiet (slow to start, or stopped mid-answer), not the
+      // input's size: a smaller input would not help, another call or another model may.
+      if (error.stall !== undefined) {
+        return error.stall.phase === 'first-chunk'
+          ? 'The model was too slow to start answering: try again, or add fallback_models (another model).'
+          : 'The model stopped sending its answer part way: try again, or add fallback_models (another model).';
+      }
       return 'The call took too long: try a smaller input, or try again later.';
     case 'response_too_large':
       return 'The answer was too large: ask for less (fewer texts, a shorter answer).';
@@ -169,26 +176,81 @@ export function toolErrorResult(error: unknown, argumentOf?: ToolArgumentOf): Ca
   }
   if (error instanceof UrlRefusedError) {
     const message = redactMessage(error.message);
-    return {
-      isError: true,
-      content: [{ type: 'text', text: `Cannot download the URL: ${message}` }],
-      structuredContent: {
-        error: { code: 'url_refused', message, host: redactMessage(error.host) },
-      },
-    };
+    const todo =
+      error.whatToDo ??
+      'Use a public URL (on the internet, not an internal host), or send the file as base64.';
+    return ownErrorResult(`Cannot download the URL: ${message}`, {
+      code: 'url_refused',
+      message,
+      host: redactMessage(error.host),
+      what_to_do: todo,
+    });
   }
   if (error instanceof FileAccessError) {
     const message = redactMessage(error.message);
-    return {
-      isError: true,
-      content: [{ type: 'text', text: `Cannot use the file: ${message}` }],
-      structuredContent: { error: { code: 'file_refused', message } },
-    };
+    const todo =
+      error.whatToDo ?? 'Fix the file argument as the message says, or send the file as base64.';
+    return ownErrorResult(`Cannot use the file: ${message}`, {
+      code: 'file_refused',
+      message,
+      what_to_do: todo,
+    });
   }
   const message = redactMessage(error instanceof Error ? error.message : String(error));
+  return ownErrorResult(`The tool failed: ${message}`, {
+    code: 'internal_error',
+    message,
+    what_to_do: INTERNAL_ERROR_TODO,
+  });
+}
+
+/**
+ * `ask_model` with `json: true` answered with text that is not a JSON object (`why`): refused with
+ * core's code for an answer that fails the format it was asked for (`invalid_structured_output`,
+ * as core refuses one to `output_schema`), the text kept for the caller to read.
+ */
+export function jsonAnswerRefused(
+  model: string,
+  text: string,
+  why: string,
+  cut: boolean,
+): CallToolResult {
+  const message = redactMessage(
+    `The answer of ${model} ${why}; json: true asks for a JSON object${cut ? ' (the answer was cut at max_tokens)' : ''}`,
+  );
+  const todo = cut
+    ? 'Raise max_tokens (the answer was cut before its JSON ended) and call again.'
+    : 'Call again (the model may answer with an object next time), or pass output_schema instead: every answer is then checked against it, and fallback_models can take over.';
   return {
     isError: true,
-    content: [{ type: 'text', text: `The tool failed: ${message}` }],
-    structuredContent: { error: { code: 'internal_error', message } },
+    content: [
+      { type: 'text', text: `Gateway error invalid_structured_output: ${message}\n${todo}` },
+      { type: 'text', text: `The answer as given:\n${redactMessage(text)}` },
+    ],
+    structuredContent: {
+      error: {
+        code: 'invalid_structured_output',
+        message,
+        model,
+        text: redactMessage(text),
+        what_to_do: todo,
+      },
+    },
+  };
+}
+
+/** An error this server finds on its own (not core's): the model can only stop or report it. */
+const INTERNAL_ERROR_TODO =
+  'This server failed in a way the arguments did not cause: try once more, and if it fails again stop and tell the person who runs this server.';
+
+/** One of this server's own error results: its text (with `what_to_do` on the next line), and `error`. */
+function ownErrorResult(
+  text: string,
+  error: { code: string; message: string; what_to_do: string; [key: string]: unknown },
+): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${text}\n${error.what_to_do}` }],
+    structuredContent: { error },
   };
 }

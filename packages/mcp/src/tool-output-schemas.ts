@@ -62,6 +62,10 @@ const toolError = z.object({
   alternatives: z.array(z.string()).optional().describe('Models or ids that would do'),
   retry_after_ms: z.number().optional().describe('How long the gateway asks to wait'),
   host: z.string().optional().describe('url_refused: the host that may not be downloaded from'),
+  text: z
+    .string()
+    .optional()
+    .describe('invalid_structured_output of json: true: the answer as the model gave it'),
   skipped: z
     .array(z.object({ model: z.string(), reason: z.string(), detail: z.string() }))
     .optional()

@@ -123,7 +123,7 @@ describe('URL downloads reach only public addresses by default', () => {
   it('refuses localhost by the addresses the system resolver gives it, without connecting', async () => {
     const error = await refusal(download(`http://localhost:${port}/image.png`));
     expect(error.message).toBe(
-      `the URL's host localhost:${port} resolves to a loopback address; this server downloads only from public internet addresses (internal hosts need --allow-private-urls, or allowPrivateUrls in createGatewayMcpServer)`,
+      `the URL's host localhost:${port} resolves to a loopback address; this server downloads only from public internet addresses`,
     );
     expect(connections).toBe(0);
   });

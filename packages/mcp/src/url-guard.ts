@@ -28,6 +28,8 @@ export class UrlRefusedError extends Error {
   override readonly name = 'UrlRefusedError';
   /** The refused URL's host (with its port when it names one). */
   readonly host: string;
+  /** What the model can do instead, in the tool's words (set by media-input.ts); see FileAccessError. */
+  whatToDo: string | undefined;
 
   constructor(host: string, message: string) {
     super(message);
@@ -139,7 +141,7 @@ export class UrlGuard {
         : `the download from ${via} was redirected to ${url.host}, which`;
     throw new UrlRefusedError(
       url.host,
-      `${subject} ${verb} ${PHRASES[addressClass]}; this server downloads only from public internet addresses (internal hosts need --allow-private-urls, or allowPrivateUrls in createGatewayMcpServer)`,
+      `${subject} ${verb} ${PHRASES[addressClass]}; this server downloads only from public internet addresses`,
     );
   }
 }

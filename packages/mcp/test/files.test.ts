@@ -101,6 +101,8 @@ describe('image_path and audio_path', () => {
         code: 'file_refused',
         message:
           'photos/big.png is 25165824 bytes; the gateway takes images of at most 24117248 bytes (23 MiB)',
+        what_to_do:
+          "Give the path of an existing file under the allowed roots the message names, or send the file's bytes as image_base64, or a public image_url (on the internet, not an internal host).",
       },
     });
     expect(harness().gateway.emulator.counters.requests.ocr).toBe(0);

@@ -82,12 +82,14 @@ describe('an unexpected error', () => {
         arguments: { text: 'hi', target_language: 'de' },
       });
       expect(result.isError).toBe(true);
-      const { error } = result.structuredContent as { error: { code: string; message: string } };
+      const { error } = result.structuredContent as {
+        error: { code: string; message: string; what_to_do: string };
+      };
       expect(error.code).toBe('internal_error');
       expect(error.message).toBe(
         'lease refused by redis://***@cache.internal:6379 (proxy https://***@proxy.internal:3128) for key [redacted]',
       );
-      expect(textOf(result)).toBe(`The tool failed: ${error.message}`);
+      expect(textOf(result)).toBe(`The tool failed: ${error.message}\n${error.what_to_do}`);
 
       // (The models: the services list was read, and cached, by the translate call above.)
       const read = client.readResource({ uri: 'infergate://models' });
