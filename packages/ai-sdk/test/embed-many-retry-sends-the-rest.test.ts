@@ -135,7 +135,13 @@ describe("embedMany: a failed request's siblings in flight when it failed", () =
   it('are stopped at once when no retry fixes it (a 400): nothing waits for their answers', async () => {
     // Never released: a sibling left in flight would keep the call from ending.
     emulated.hold('embeddings');
-    emulator.injectFault({ ...LAST_BUSY, fault: 'upstream_json' });
+    // As LAST_BUSY, a 400 (without retryAfter, which upstream_json has no use for).
+    emulator.injectFault({
+      fault: 'upstream_json',
+      endpoint: 'embeddings',
+      times: 1,
+      afterRequests: 3,
+    });
     const model = gateway().embeddingModel(ENGINE);
     const error = await embedMany({ model, values: FOUR_REQUESTS }).catch((e: unknown) => e);
     expect(error).toMatchObject({ statusCode: 400, isRetryable: false });

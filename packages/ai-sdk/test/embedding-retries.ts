@@ -30,7 +30,14 @@ export async function embeddingRetries() {
     /** The embeddings requests the emulator has seen. */
     requests: () => emulator.counters.requests.embeddings,
     /** Embeddings requests failing with `rule` (a 429 unless it names its fault), Retry-After 0 unless said. */
-    failing: (rule: Omit<FaultRule, 'fault'> & { fault?: FaultRule['fault'] }) =>
-      emulator.injectFault({ fault: 'rate_limit', endpoint: 'embeddings', retryAfter: 0, ...rule }),
+    failing: ({
+      fault = 'rate_limit',
+      ...rule
+    }: Omit<FaultRule, 'fault'> & { fault?: FaultRule['fault'] }) => {
+      // Retry-After 0 on the 429s only: the emulator refuses `retryAfter` with a fault that has no
+      // use for it (a 503 would wait by it instead of the backoff).
+      const retryAfter = fault === 'rate_limit' || fault === 'model_busy' ? { retryAfter: 0 } : {};
+      emulator.injectFault({ fault, endpoint: 'embeddings', ...retryAfter, ...rule });
+    },
   };
 }

@@ -70,7 +70,7 @@ describe('streamText + Output.object on a held structured stream', () => {
   });
 
   it('a stream that ends without a finish_reason while held moves on to the next model', async () => {
-    emulated.emulator.injectFault({ fault: 'no_finish', model: held, afterChunks: 3 });
+    emulated.emulator.injectFault({ fault: 'no_finish', model: held });
     const { stream, errors } = streamPlace();
     await stream.consumeStream();
     expect(errors).toEqual([]);

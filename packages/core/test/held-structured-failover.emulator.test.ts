@@ -63,7 +63,9 @@ async function stallingAfter(
 /** A gateway on which the held model's stream fails by `fault` after 3 chunks, a client on it. */
 async function failingAfterThree(fault: FaultName, options: GatewayClientOptions = {}) {
   const gateway = await emulate({ scenario: { models } });
-  gateway.emulator.injectFault({ fault, model: held, afterChunks: 3 });
+  // no_finish sends every chunk (it has no afterChunks: the emulator refuses one).
+  const after = fault === 'no_finish' ? {} : { afterChunks: 3 };
+  gateway.emulator.injectFault({ fault, model: held, ...after });
   return { gateway, client: clientOn(gateway, options) };
 }
 

@@ -62,7 +62,9 @@ describe('a steered stream whose failure follows its content in the same read', 
       try {
         const { client, events } = recordingClient(gateway, { maxRetries: 0 });
         const { emulator } = gateway;
-        emulator.injectFault({ fault, model: 'community/general', afterChunks: 2, times: 1 });
+        // no_finish sends every chunk (it has no afterChunks: the emulator refuses one).
+        const after = fault === 'no_finish' ? {} : { afterChunks: 2 };
+        emulator.injectFault({ fault, model: 'community/general', ...after, times: 1 });
         const stream = await client.chatStream(hi(), { fallbackModels });
         let text = '';
         const error = await caught(async () => {

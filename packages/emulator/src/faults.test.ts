@@ -12,7 +12,7 @@ describe('parseFaultHeader', () => {
       afterChunks: 2,
       intervalMs: 1000,
     });
-    expect(parseFaultHeader(' stream_cut ; afterChunks=5; ms=10 ')).toMatchObject({
+    expect(parseFaultHeader(' stall_stream ; afterChunks=5; ms=10 ')).toMatchObject({
       afterChunks: 5,
       ms: 10,
     });
@@ -76,15 +76,15 @@ describe('faultRuleProblem', () => {
     expect(faultRuleProblem(rule)).toMatch(message);
   });
 
-  it('accepts every field', () => {
-    const rule: Required<FaultRule> = {
+  it('accepts every field (each parameter with a fault that uses it)', () => {
+    expect(faultRuleProblem({ fault: 'rate_limit', retryAfter: 1 })).toBeUndefined();
+    expect(faultRuleProblem({ fault: 'stall_stream', ms: 1 })).toBeUndefined();
+    const rule: Required<Omit<FaultRule, 'retryAfter' | 'ms'>> = {
       fault: 'keepalive_stream',
       endpoint: 'chat',
       model: 'm',
       apiKey: 'k',
       times: 1,
-      retryAfter: 1,
-      ms: 1,
       afterChunks: 1,
       intervalMs: 1,
       every: 1,

@@ -59,14 +59,24 @@ export interface FaultRule {
   apiKey?: string;
   /** Used this many times, then dropped. Unlimited when absent. */
   times?: number;
-  /** `Retry-After` seconds of `rate_limit` / `model_busy` (default 1). */
+  /*
+   * The four parameters below act only with the faults named (`FAULT_PARAMETERS`); a rule or
+   * header giving one to another fault is refused, as it would do nothing.
+   */
+  /**
+   * `Retry-After` seconds of `rate_limit` / `model_busy` (default 1) and of `service_unavailable`
+   * (its 503 has none unless given).
+   */
   retryAfter?: number;
   /**
    * Delay of `slow_headers`, silence of `stall_first_chunk` / `stall_stream`, how long
    * `keepalive_first_chunk` sends comments (default 2000).
    */
   ms?: number;
-  /** Chunks sent before a stream fault acts (`stream_cut`, `stall_stream`, …; default 2). */
+  /**
+   * Chunks sent before a stream fault acts: `stream_cut`, `malformed_event`, `stream_error`,
+   * `stream_protocol_error`, `stall_stream`, `keepalive_stream`, `empty_delta_stream` (default 2).
+   */
   afterChunks?: number;
   /**
    * Time between two keep-alive comments (`keepalive_first_chunk`, `keepalive_stream`) or two
@@ -101,10 +111,49 @@ const COUNTING_OPTIONS = ['every', 'afterRequests', 'afterMs', 'forMs'];
 /** The numeric options a header may carry. */
 const HEADER_OPTIONS = ['retryAfter', 'ms', 'afterChunks', 'intervalMs'] as const;
 
+type FaultParameter = (typeof HEADER_OPTIONS)[number];
+
+/** The parameters each fault acts on: any other is refused rather than ignored, silently. */
+const FAULT_PARAMETERS: Record<FaultName, readonly FaultParameter[]> = {
+  rate_limit: ['retryAfter'],
+  model_busy: ['retryAfter'],
+  bad_gateway: [],
+  service_unavailable: ['retryAfter'],
+  gateway_timeout: [],
+  upstream_html: [],
+  upstream_text: [],
+  upstream_json: [],
+  drop_connection: [],
+  truncated_json: [],
+  slow_headers: ['ms'],
+  stream_cut: ['afterChunks'],
+  malformed_event: ['afterChunks'],
+  stream_error: ['afterChunks'],
+  no_finish: [],
+  provider_request_failed: [],
+  provider_protocol_error: [],
+  stream_protocol_error: ['afterChunks'],
+  model_offline: [],
+  stall_first_chunk: ['ms'],
+  stall_stream: ['afterChunks', 'ms'],
+  keepalive_first_chunk: ['ms', 'intervalMs'],
+  keepalive_stream: ['afterChunks', 'intervalMs'],
+  empty_delta_stream: ['afterChunks', 'intervalMs'],
+};
+
+/** Why `parameter` is refused with `fault` (it would do nothing), or undefined when it acts. */
+function unusedParameter(fault: FaultName, parameter: FaultParameter): string | undefined {
+  const used = FAULT_PARAMETERS[fault];
+  if (used.includes(parameter)) return undefined;
+  const takes = used.length === 0 ? 'takes no parameter' : `takes only ${used.join(', ')}`;
+  return `'${parameter}' does nothing with fault ${fault}, which ${takes}`;
+}
+
 /** The fault chosen for one request, with its parameters resolved. */
 export interface ChosenFault {
   fault: FaultName;
-  retryAfter: number;
+  /** Absent: no `Retry-After` (`service_unavailable` without `retryAfter`). */
+  retryAfter: number | undefined;
   ms: number;
   afterChunks: number;
   intervalMs: number;
@@ -126,7 +175,7 @@ type FaultParameters = Pick<FaultRule, 'fault' | (typeof HEADER_OPTIONS)[number]
 function resolve(rule: FaultParameters): ChosenFault {
   return {
     fault: rule.fault,
-    retryAfter: rule.retryAfter ?? 1,
+    retryAfter: rule.retryAfter ?? (rule.fault === 'service_unavailable' ? undefined : 1),
     ms: rule.ms ?? 2000,
     afterChunks: rule.afterChunks ?? 2,
     intervalMs: Math.max(1, rule.intervalMs ?? 1000),
@@ -154,6 +203,8 @@ export function parseFaultHeader(header: string): ChosenFault | string {
     if (option === undefined || !Number.isFinite(number) || number < 0) {
       return `Invalid X-Emulator-Fault parameter '${param}' (use ${HEADER_OPTIONS.join(', ')} with a number)`;
     }
+    const unused = unusedParameter(rawName, option);
+    if (unused !== undefined) return `X-Emulator-Fault parameter ${unused}`;
     rule[option] = number;
   }
   return resolve(rule);
@@ -278,6 +329,11 @@ export function faultRuleProblem(rule: unknown, path = ''): string | undefined {
     return typeof fault === 'string'
       ? unknownValue(at, fault, FAULT_NAMES)
       : `${at} must name a fault (${FAULT_NAMES.join(', ')}), got ${JSON.stringify(fault)}`;
+  }
+  for (const parameter of HEADER_OPTIONS) {
+    if (fields[parameter] === undefined) continue;
+    const unused = unusedParameter(fault, parameter);
+    if (unused !== undefined) return `${fieldPath(path, parameter)}: ${unused}`;
   }
   return undefined;
 }

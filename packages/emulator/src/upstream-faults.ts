@@ -45,7 +45,10 @@ export function earlyFaultAnswer(fault: ChosenFault): (() => Response) | undefin
         'The provider answered with something that is not a valid chat answer',
       );
     case 'service_unavailable':
-      return refusal('provider_unavailable', 'No provider is online for this request');
+      // RFC 9110 §10.2.3: a 503 may say when to come back (docs/gateway-protocol.md §10.5).
+      return refusal('provider_unavailable', 'No provider is online for this request', {
+        retryAfter,
+      });
     case 'gateway_timeout':
       return refusal('request_timeout', 'The request exceeded its time limit');
     case 'upstream_html':
