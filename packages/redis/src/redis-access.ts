@@ -171,6 +171,13 @@ export function refusalOf(cause: unknown, command?: string): GatewayError | unde
   if (/^(MOVED|ASK|CLUSTERDOWN|CROSSSLOT|TRYAGAIN)\b/.test(message)) {
     return clusterRefused(`it answered "${message.split('\n')[0]}"`, cause);
   }
+  // SELECT of the URL's path at connect: a database this Redis lacks never comes by waiting.
+  if (/^ERR (DB index is out of range|invalid DB index)\b/.test(message)) {
+    return refusal(
+      `Redis has no database of the index \`url\` selects (its path /N after HOST:PORT; "${message}"): use one of its databases (0 to its \`databases\` setting less one: 0 to 15 by default), or no path for database 0`,
+      cause,
+    );
+  }
   if (/^ERR unknown command\b/.test(message)) {
     return refusal(
       `this Redis does not support ${command ?? 'a command'}, which the shared budget needs ("${message}")`,

@@ -78,6 +78,7 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
       throw refused('tls', `an object (${TLS_KEYS.join(', ')})`, tls);
     }
     refuseUnknownOptions(tls, TLS_KEYS, `${WHERE}'s tls`, 'client option', undefined, 'tls.');
+    checkPemFields(tls);
   }
   for (const [key, field] of Object.entries(BUDGET_OPTIONS)) {
     const value: unknown = options[key as keyof RedisBudgetOptions];
@@ -100,6 +101,30 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
   }
   if (warn !== undefined && typeof warn !== 'function') {
     throw refused('warn', 'a function (message: string) => void', warn);
+  }
+}
+
+/**
+ * Refuses a `tls.ca`, `tls.cert` or `tls.key` string (alone or in an array) that is no PEM text:
+ * a file path given instead of the file's text would otherwise fail at every connection attempt
+ * (`ca` even as an untrusted server certificate, whose hint is to pass `tls.ca`). The message
+ * names the field and the string's length, never its text (a private key). Buffers pass: the
+ * file read without an encoding.
+ */
+function checkPemFields(tls: RedisTlsOptions): void {
+  for (const field of ['ca', 'cert', 'key'] as const) {
+    const value: unknown = tls[field];
+    const strings = (Array.isArray(value) ? value : [value]).filter(
+      (item): item is string => typeof item === 'string',
+    );
+    const notPem = strings.find((text) => !text.includes('-----BEGIN'));
+    if (notPem !== undefined) {
+      throw refusal(
+        PLACE,
+        `tls.${field}`,
+        `must be the PEM text (-----BEGIN …), not a file path: pass readFileSync(path, 'utf8'), got a string of ${notPem.length} characters without -----BEGIN (not shown)`,
+      );
+    }
   }
 }
 

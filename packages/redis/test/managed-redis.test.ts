@@ -213,12 +213,13 @@ describe('refuses to start when Redis does not let it in', () => {
   // a private key) instead of silently counting per process under the default 'fallback'.
   it.each([
     [
-      '`tls.cert` and `tls.key` given as file paths',
+      // (A file path, no PEM text at all, is refused at create: test/tls-pem-text.test.ts.)
+      '`tls.cert` and `tls.key` that OpenSSL cannot read (PEM headers, a broken body)',
       () => ({
-        cert: certificates.certFile,
-        key: certificates.keyFile,
+        cert: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+        key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
       }),
-      /`tls.cert` and `tls.key` could not be read \(ERR_OSSL_PEM_NO_START_LINE/,
+      /`tls.cert` and `tls.key` could not be read \(ERR_OSSL_/,
     ],
     [
       'a `tls.key` of another certificate',
