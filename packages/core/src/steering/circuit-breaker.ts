@@ -91,7 +91,8 @@ function outcomeAdded(
 /**
  * A failure that says the model is unwell, not the caller's request: a 502, 503 or 504 or
  * another status the retry policy reads as the server's failure (`isServerFailureStatus`: 408,
- * 409, 520–529), a provider's error, a 2xx answer whose connection failed before it was read. Never a 4xx the caller caused, a busy model (429: full, not broken), the key's
+ * 409, 520–529), a provider's error, a 2xx answer whose connection failed before it was read or a stream cut
+ * before its end. Never a 4xx the caller caused, a busy model (429: full, not broken), the key's
  * limit, the call's own deadline or abort, or a stall (a `timeout` with `stall`): a stall is judged
  * by the caller's own limit, like its deadline, and the observations are shared by every client
  * on the key, so a client with a tight limit would shut a model off for one with none (rv-steer F3).
@@ -100,10 +101,10 @@ export function isModelFailure(error: GatewayError): boolean {
   if (error.stall !== undefined) return false;
   const { code, status } = error;
   if (status !== undefined && isServerFailureStatus(status)) return true;
-  // A 2xx answer broken off before it could be used (its connection failed midway, §10.3).
-  if (code === 'network_error' && status !== undefined && status >= 200 && status < 300) {
-    return true;
-  }
+  // A 2xx answer broken off before it could be used: its connection failed midway (§10.3), or a
+  // stream's body ended before its end (`stream_incomplete`: a structured stream held to its check).
+  const cut = code === 'network_error' || code === 'stream_incomplete';
+  if (cut && status !== undefined && status >= 200 && status < 300) return true;
   return (
     code === 'provider_unavailable' ||
     code === 'all_providers_failed' ||

@@ -159,6 +159,8 @@ interface HedgeRunState {
   skipDue?: { model: string; waitedMs: number };
   /** The number of its last attempt (`attempt` events). */
   attempt?: number;
+  /** It failed: how many hops the route had then (its `ended` hop goes there, not last). */
+  endedAt?: number;
 }
 
 /**
@@ -509,6 +511,7 @@ async function hedged<T>(
         }),
       }).catch((error) => {
         first.error = error;
+        first.endedAt = walk.hops.length;
         walk.runEnded();
         throw runFailed(first, error, stream, events);
       }),
@@ -717,6 +720,7 @@ function hedgeSend<T>(
       policy: walkPolicyOf(planned, { ...policy, runSignal: via.scope?.signal }),
     }).catch((error) => {
       second.error = error;
+      second.endedAt = own.hops.length;
       own.runEnded();
       // Its failure may be retried by the first run's next round, as the unhedged walk would.
       walk.adoptFailures(own);
@@ -790,8 +794,9 @@ function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
 
 /**
  * The error a walk ended with, carrying the route: its skips, and every hop that failed, a hedged
- * call's of both runs (the hedge's own failure too, when it is no failover: an `ended` hop before
- * the one of the error that ends the call, the first run's — or the hedge's, when its first
+ * call's of both runs (the hedge's own failure too, when it is no failover: an `ended` hop where
+ * it happened, before the one of the error that ends the call, the last hop: the first run's
+ * failure that ended it — or the hedge's, when its first
  * content decided the race and it failed after; a run cut then is its `lost` hop, no failure). A
  * call that ended during a wait ends its route with its error's hop too; its message does not count
  * that as an attempt. A call that its own abort or deadline ended (`callEnded`) before any attempt
@@ -807,14 +812,19 @@ function failedCall(error: unknown, plan: HopPlan, runs: HedgeRuns, callEnded: b
   const failed = [...walk.failed];
   const recorded = new Set(failed.map((hop) => hop.error));
   const ends: HedgeRunState[] = [second, { ...first, error: first.error ?? error }];
-  for (const { walk: run, error: end, cut, lostAt } of ends) {
+  for (const { walk: run, error: end, cut, lostAt, endedAt } of ends) {
     const lost = cut && run?.unlistedHop();
     // (Among the hops at the place it was cut: before the later failures of the run that cut it.)
     if (lost) hops.splice(plan.skipped.length + lostAt!, 0, lost);
     // A run's last failure, when the walk did not record it (not a failover reason).
     if (cut || !run || !isGatewayError(end) || recorded.has(end)) continue;
     const usage = end.usage === undefined ? {} : { usage: end.usage };
-    hops.push({ model: run.model, outcome: 'ended', code: end.code, ...usage });
+    const hop: ChatRouteHop = { model: run.model, outcome: 'ended', code: end.code, ...usage };
+    // The hedge's end that did not end the call goes where it happened: the last hop is the
+    // failure that ended the call (the first run's later failures come after it).
+    if (end !== error && endedAt !== undefined && run !== walk) {
+      hops.splice(plan.skipped.length + endedAt, 0, hop);
+    } else hops.push(hop);
     // Every attempt of the run has its hop already: the call ended while it waited (to retry, or
     // for a slot after a failover), and its end is no attempt.
     const waiting = run.unlistedHop() === undefined && failed.length > 0;
