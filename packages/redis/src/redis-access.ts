@@ -168,7 +168,12 @@ export function refusalOf(cause: unknown, command?: string): GatewayError | unde
     return commandRefused((named ?? command ?? 'a command').toUpperCase(), message, cause);
   }
   // A cluster node redirecting (or refusing) a key not served here: the budget needs one primary.
-  if (/^(MOVED|ASK|CLUSTERDOWN|CROSSSLOT|TRYAGAIN)\b/.test(message)) {
+  // (A URL's database path makes a cluster node refuse SELECT at connect, before any key.)
+  if (
+    /^(MOVED|ASK|CLUSTERDOWN|CROSSSLOT|TRYAGAIN)\b|^ERR SELECT is not allowed in cluster mode/.test(
+      message,
+    )
+  ) {
     return clusterRefused(`it answered "${message.split('\n')[0]}"`, cause);
   }
   // SELECT of the URL's path at connect: a database this Redis lacks never comes by waiting.

@@ -76,6 +76,20 @@ describe('a Redis Cluster node', () => {
     expect(b.stats.fallbackAcquires).toBe(0);
   });
 
+  it.each(['fallback', 'error'] as const)(
+    'with a database path in the URL (SELECT refused at connect), onRedisFailure %s: refused the same',
+    async (onRedisFailure) => {
+      const b = budget({ url: `${node.url}/1`, onRedisFailure });
+      const error = await caught(b.acquire(request('ig-cluster')), isGatewayError);
+      expect(error.code).toBe('configuration_error');
+      expect(error.message).toMatch(
+        /Redis Cluster \(it answered "ERR SELECT is not allowed in cluster mode/,
+      );
+      expect((await caught(b.ready(), isGatewayError)).code).toBe('configuration_error');
+      expect(b.stats.fallbackAcquires).toBe(0);
+    },
+  );
+
   it('serving every key (INFO says cluster_enabled:1): refused the same, although every script runs', async () => {
     await admin.sendCommand(['CLUSTER', 'ADDSLOTSRANGE', '0', '16383']);
     await pollUntil(
