@@ -15,8 +15,19 @@ import { MAX_TIMEOUT_MS } from './timer-limit';
  * - the key budget never settles one call's promise from another call (see `Semaphore`).
  */
 export const REQUEST_BOUND_IO: boolean = (() => {
-  const global = globalThis as { navigator?: { userAgent?: unknown }; EdgeRuntime?: unknown };
-  return global.navigator?.userAgent === 'Cloudflare-Workers' || global.EdgeRuntime !== undefined;
+  const global = globalThis as {
+    navigator?: { userAgent?: unknown };
+    EdgeRuntime?: unknown;
+    WebSocketPair?: unknown;
+  };
+  // workerd is known by its user agent, or, when a Worker has no `navigator` (compatibility flag
+  // `no_global_navigator`, an old compatibility date), by `WebSocketPair`: a global only workerd
+  // (and the runtimes that emulate it) defines.
+  return (
+    global.navigator?.userAgent === 'Cloudflare-Workers' ||
+    typeof global.WebSocketPair === 'function' ||
+    global.EdgeRuntime !== undefined
+  );
 })();
 
 /** Each call's deadline is its own timer (request-bound runtimes). */

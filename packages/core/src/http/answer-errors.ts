@@ -104,7 +104,7 @@ const decoder = new TextDecoder();
 
 /**
  * `network_error` for a body that failed while read (`what` could not be read), or the call's own
- * end when that is why.
+ * end when that is why, or the refusal of a body that is not a web stream (`webBody`).
  */
 export function unreadBody(
   what: string,
@@ -114,6 +114,8 @@ export function unreadBody(
   cause: unknown,
 ): GatewayError {
   if (scope.aborted) return scope.error({ requestedModel: asked.requestedModel });
+  // (A body that is not a web stream: the `fetch` option's fault, told as such: `webBody`.)
+  if (isGatewayError(cause) && cause.code === 'configuration_error') return cause;
   return new GatewayError({
     code: 'network_error',
     status: response.status,

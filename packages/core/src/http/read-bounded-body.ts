@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.4 (`Content-Length`), §10.4 (`response_too_large`).
 import { CallScope } from '../call/call-scope';
+import { GatewayError } from '../errors/errors';
 
 /** A body read (`readBoundedBody`'s outcome), or the reason it could not be read (`failed`). */
 export type BodyRead = { text: string; truncated: boolean } | { failed: unknown };
@@ -19,7 +20,8 @@ export async function readBoundedBody(
   limit: number | ((first: Uint8Array) => number),
   end?: CallScope | AbortSignal,
 ): Promise<{ text: string; truncated: boolean; bytes: number }> {
-  const body = response.body;
+  const body = webBody(response);
+  if (body instanceof GatewayError) throw body;
   if (!body) return { text: '', truncated: false, bytes: 0 };
   const reader = body.getReader();
   const signal = end instanceof CallScope ? end.signal : end;
@@ -55,6 +57,35 @@ export async function readBoundedBody(
     watchEnd(end, cut, false);
   }
   return { text: decodeAll(chunks, bytes), truncated: false, bytes };
+}
+
+/**
+ * The response's body, a web `ReadableStream` (null: none). A body of another kind (a Node
+ * Readable, as node-fetch v2 gives, or a custom `fetch`'s own object) is destroyed, so its
+ * connection does not stay open, and refused: the `configuration_error` returned (not retried:
+ * every attempt through that `fetch` would get the same), for whole answers and streams alike.
+ */
+export function webBody(response: Response): ReadableStream<Uint8Array> | null | GatewayError {
+  const body = response.body as unknown;
+  if (body === null || body === undefined) return null;
+  const stream = body as Partial<Record<'getReader' | 'destroy' | 'cancel', unknown>>;
+  if (typeof stream.getReader === 'function') return body as ReadableStream<Uint8Array>;
+  try {
+    if (typeof stream.destroy === 'function') (stream.destroy as () => void)();
+    else if (typeof stream.cancel === 'function') {
+      Promise.resolve((stream.cancel as () => unknown)()).catch(() => {});
+    }
+  } catch {
+    // (Closing it is a courtesy: the refusal is the call's outcome either way.)
+  }
+  return new GatewayError({
+    code: 'configuration_error',
+    field: 'fetch',
+    message:
+      'The `fetch` option returned a Response whose body is not a web ReadableStream (a Node ' +
+      'stream, as node-fetch v2 gives?): pass a fetch whose Response.body has getReader(), such ' +
+      "as the runtime's own fetch or undici's",
+  });
 }
 
 /**

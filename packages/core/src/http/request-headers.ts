@@ -86,7 +86,7 @@ export function checkHeaders(headers: Record<string, string>, apiKey: string | u
     const shown = shownName(name, apiKey);
     throw invalidHeader(
       sendable(name, '')
-        ? `the value of ${shown} cannot be sent in a header (a line break?)`
+        ? `the value of ${shown} cannot be sent in a header (a character outside Latin-1, or a line break?)`
         : `${shown} is not a valid header name`,
     );
   }

@@ -12,6 +12,7 @@ import {
 } from './attempt-policy';
 import { keptErrorBody } from './kept-error-body';
 import { parseErrorResponse } from './parse-error-response';
+import { webBody } from './read-bounded-body';
 import { reportedFailure } from './reported-failure';
 import { reportedInsteadOfContent } from './reported-instead';
 
@@ -47,7 +48,9 @@ export async function readFirstBytes(
   // that starts as JSON instead is read as JSON too: a bare `{"error": …}` keeps its failure.
   const contentType = response.headers.get('content-type') ?? '';
   const labelled = notAStreamKind(contentType);
-  const reader = response.body?.getReader();
+  const body = webBody(response);
+  if (isGatewayError(body)) return body;
+  const reader = body?.getReader();
   if (!reader) {
     if (labelled) return notAStream(response, labelled, attempt);
     return lostStream(response, asked.requestedModel);

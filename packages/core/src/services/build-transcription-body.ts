@@ -20,7 +20,7 @@ export async function buildTranscriptionBody(
     });
   }
   const form = new FormData();
-  form.append('file', audio.input.blob(audio.mimeType), audio.filename);
+  form.append('file', await audio.input.blob(audio.mimeType), audio.filename);
   if (req.language !== undefined) form.append('language', req.language);
   if (req.response_format !== undefined) form.append('response_format', req.response_format);
   if (req.translate !== undefined) form.append('translate', req.translate ? 'true' : 'false');
