@@ -19,6 +19,23 @@
 
 type Json = Record<string, unknown>;
 
+/** A stream's text deltas that carry a refusal's words (`markRefusal`). */
+const refusalDeltas = new WeakSet<object>();
+
+/**
+ * `event` (a stream's text delta of `delta.refusal`) marked as a refusal's words: structured
+ * output's event maps read the JSON from the other text and hand these on once, after it.
+ */
+export function markRefusal<Event extends object>(event: Event): Event {
+  refusalDeltas.add(event);
+  return event;
+}
+
+/** `event` carries a refusal's words (`markRefusal`). */
+export function isRefusalDelta(event: object): boolean {
+  return refusalDeltas.has(event);
+}
+
 interface MessageParts {
   text: string;
   reasoning: string;
