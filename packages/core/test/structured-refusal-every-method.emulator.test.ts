@@ -61,10 +61,14 @@ const asking = (model: string): ChatRequest => ({
 const returned = { structuredOutput: { lastAnswer: 'returned' as const } };
 
 /** `model`'s answer `message` (finish `finish`), whole and streamed: text, refusal, finish. */
-async function bothWays(model: string, message: Message, finish = 'stop') {
+async function bothWays(model: string, message: Message, finish = 'stop', jsonObject = false) {
   const client = await clientAnswering(message, finish);
-  const whole = await client.chat(asking(model), returned);
-  const stream = await client.chatStream(asking(model), returned);
+  const request: ChatRequest = jsonObject
+    ? { ...asking(model), response_format: { type: 'json_object' } }
+    : asking(model);
+  const options = jsonObject ? {} : returned;
+  const whole = await client.chat(request, options);
+  const stream = await client.chatStream(request, options);
   let deltas = '';
   let finished: string | undefined;
   for await (const event of stream) {
@@ -78,6 +82,7 @@ async function bothWays(model: string, message: Message, finish = 'stop') {
     finish: answer.finishReason,
   });
   expect(whole.structured).toBeUndefined();
+  expect(whole.answer.refusal).toBeDefined();
   expect(streamed.structured).toBeUndefined();
   return { whole: read(whole.answer), streamed: read(streamed), deltas, finished };
 }
@@ -123,5 +128,18 @@ describe('a refused structured answer keeps its words, once, whole and streamed'
     expect(both.streamed).toEqual(read);
     expect(both.deltas).toBe('Sorry');
     expect(both.finished).toBe('content_filter');
+  });
+
+  it.each([
+    ['a schema served by json_object', false],
+    ['json_object asked', true],
+  ])('%s: fenced JSON then a refusal, the same both ways', async (_, jsonObject) => {
+    const content = '```json\n{"city":"Oslo"}\n```';
+    const message = { content, refusal: REFUSAL };
+    const both = await bothWays('community/json-object', message, 'stop', jsonObject);
+    const read = { text: `{"city":"Oslo"}${REFUSAL}`, refusal: REFUSAL, finish: 'content_filter' };
+    expect(both.whole).toEqual(read);
+    expect(both.streamed).toEqual(read);
+    expect(both.deltas).toBe(read.text);
   });
 });

@@ -31,6 +31,19 @@ export function markRefusal<Event extends object>(event: Event): Event {
   return event;
 }
 
+/**
+ * The text an answer asked for JSON hands on: `read`'s reading of `text` (its JSON) without the
+ * refusal's words it ends with (a whole answer's, read after the content), which follow it once.
+ */
+export function jsonBesideRefusal(
+  text: string,
+  refusal: string | undefined,
+  read: (text: string) => string,
+): string {
+  if (refusal === undefined || !text.endsWith(refusal)) return read(text);
+  return read(text.slice(0, text.length - refusal.length)) + refusal;
+}
+
 /** `event` carries a refusal's words (`markRefusal`). */
 export function isRefusalDelta(event: object): boolean {
   return refusalDeltas.has(event);
