@@ -20,6 +20,7 @@ import type { SteeredAnswer } from '../steering/run-steered-call';
 import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
 import { chatSpec } from './build-chat-request';
 import { readCheckedCompletion, readEveryChoice } from './read-chat-completion';
+import { jsonBesideRefusal } from './read-message-parts';
 import type { SteeredChatAnswer } from './steered-chat';
 import { acceptingFirstEvent } from './stream/first-event-failure';
 import { GatewayChatStream } from './stream/sse-chat-stream';
@@ -174,7 +175,9 @@ function chatResult(
   // (A steered call's errors carry its route, also those found in its answer.)
   const assembled = readCheckedCompletion(answer, requestedModel, transport, answered.failed);
   // A tool step's text is handed on as it came (§4.8 item 6), as with a schema.
-  if (json && assembled.toolCalls.length === 0) assembled.text = json.jsonInText(assembled.text);
+  if (json && assembled.toolCalls.length === 0) {
+    assembled.text = jsonBesideRefusal(assembled.text, assembled.refusal, json.jsonInText);
+  }
   const { data, headers } = answer;
   const servedModel = answeringModel(headers, data.model, answered.model);
   const result: ChatResult = {

@@ -17,7 +17,7 @@ import {
   type StructuredOutputSchema,
   structuredJsonText,
 } from '../steering/structured-output-request';
-import { classifyFinishReason } from './classify-finish-reason';
+import { classifyFinishReason, refusedFinishReason } from './classify-finish-reason';
 
 /** What an answer is checked by: the schema asked for, and the check. */
 export interface StructuredAsk {
@@ -37,7 +37,7 @@ export interface StructuredAsk {
  * `answer` of `model` (asked by `method`) checked: its value, its JSON text (a fence's content; a
  * forced tool call's arguments) and the reasoning of a think block before the JSON (§4.8 item 3).
  * Throws `invalid_structured_output` when it fails; a refusal, when `asked.returnRefused`, is
- * `checked: false` instead: the JSON read, unchecked; an answer with none (not JSON, no call of
+ * `checked: false` instead: the JSON read (a refusal's words left out), unchecked; an answer with none (not JSON, no call of
  * the schema's tool) has `value` undefined and `json` the text its method reads it from (the text
  * after a think block, a fence's content; the tool call's arguments; '' when the tool was not
  * called: the model's own text is not the answer, and a stream left it out).
@@ -56,7 +56,8 @@ export async function checkedStructuredAnswer(
     read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
   } catch (error) {
     if (!isGatewayError(error) || !asked.returnRefused) throw withAnswerUsage(error, answer);
-    const where = structuredJsonText(answer, asked.given, method);
+    // (A refusal's words are not the JSON: the answer's text keeps them once, after it.)
+    const where = structuredJsonText(withoutRefusal(answer), asked.given, method);
     const json = where?.json ?? '';
     return { value: undefined, json, reasoning: where?.reasoning, checked: false };
   }
@@ -68,6 +69,22 @@ export async function checkedStructuredAnswer(
     return { value: read.value, json: read.json, reasoning: read.reasoning, checked: false };
   }
   return { value, json: read.json, reasoning: read.reasoning, checked: true };
+}
+
+/**
+ * `answer` with its text without its refusal's words (read after the content in a whole answer;
+ * in a stream, as they came: after or before it).
+ */
+export function withoutRefusal(answer: AssembledChat): AssembledChat {
+  const { text, refusal } = answer;
+  if (refusal === undefined) return answer;
+  if (text.endsWith(refusal))
+    return { ...answer, text: text.slice(0, text.length - refusal.length) };
+  if (text.startsWith(refusal)) return { ...answer, text: text.slice(refusal.length) };
+  const at = text.lastIndexOf(refusal);
+  return at === -1
+    ? answer
+    : { ...answer, text: text.slice(0, at) + text.slice(at + refusal.length) };
 }
 
 /** Refusal words quoted in the error's message (the whole text is on the error). */
@@ -130,4 +147,14 @@ export function structuredFinish<Reason extends string | null | undefined>(
   reason: Reason,
 ): Reason | 'stop' {
   return classifyFinishReason(reason) === 'tool_calls' ? 'stop' : reason;
+}
+
+/**
+ * A structured answer's finish reason as its caller gets it, whole or streamed: `structuredFinish`'s,
+ * then a refused answer's `stop` reported as `content_filter` (`refused`: it carried a refusal),
+ * as for any refused answer.
+ */
+export function answerFinish(reason: string | null, refused: boolean): string | null {
+  const finish = structuredFinish(reason);
+  return refused && finish !== null ? refusedFinishReason(finish) : finish;
 }

@@ -19,6 +19,36 @@
 
 type Json = Record<string, unknown>;
 
+/** A stream's text deltas that carry a refusal's words (`markRefusal`). */
+const refusalDeltas = new WeakSet<object>();
+
+/**
+ * `event` (a stream's text delta of `delta.refusal`) marked as a refusal's words: structured
+ * output's event maps read the JSON from the other text and hand these on once, after it.
+ */
+export function markRefusal<Event extends object>(event: Event): Event {
+  refusalDeltas.add(event);
+  return event;
+}
+
+/**
+ * The text an answer asked for JSON hands on: `read`'s reading of `text` (its JSON) without the
+ * refusal's words it ends with (a whole answer's, read after the content), which follow it once.
+ */
+export function jsonBesideRefusal(
+  text: string,
+  refusal: string | undefined,
+  read: (text: string) => string,
+): string {
+  if (refusal === undefined || !text.endsWith(refusal)) return read(text);
+  return read(text.slice(0, text.length - refusal.length)) + refusal;
+}
+
+/** `event` carries a refusal's words (`markRefusal`). */
+export function isRefusalDelta(event: object): boolean {
+  return refusalDeltas.has(event);
+}
+
 interface MessageParts {
   text: string;
   reasoning: string;

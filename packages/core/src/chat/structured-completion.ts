@@ -90,7 +90,7 @@ export async function checkWholeAnswer(
     // The answer's reasoning (a field's, thinking parts'), then a think block's before the JSON:
     // kept when content parts become the JSON's text.
     const thought = (completion.reasoning ?? '') + (reasoning ?? '');
-    const clean = cleaned(data, json, thought === '' ? undefined : thought, completion);
+    const clean = cleaned(data, json, thought === '' ? undefined : thought);
     answer.response = rebuilt(response, JSON.stringify(clean));
     // A refused last answer handed on (`returnRefused`): clean, but no checked value.
     return checked ? structuredResult(value, method, completion, asked) : undefined;
@@ -134,30 +134,20 @@ function unreadable(response: Response, model: string, cause: unknown): GatewayE
 /**
  * The completion with choice 0's content the JSON, no tool call (a forced tool call's is the
  * JSON; any other names a tool nobody offered), its reasoning `reasoning` when given, and its
- * finish `structuredFinish`'s. A refused `answer` handed on keeps its `refusal` (its finish is
- * then reported as refused), read as text after the content: the content is the JSON before the
- * refusal's words, which it ends with as the model's text does, so they are read once; JSON that
- * does not end with them (a fence's content, a forced call's arguments) is the content alone.
+ * finish `structuredFinish`'s. A refused answer handed on keeps its `refusal` as sent, and the
+ * JSON never holds the refusal's words (`checkedStructuredAnswer`): read, as any answer's, as the
+ * content then the refusal, each once, the finish `content_filter` where it was `stop`.
  */
 function cleaned(
   data: ChatCompletionResponse,
   json: string,
   reasoning: string | undefined,
-  answer: AssembledChat,
 ): ChatCompletionResponse {
   return withFirstChoice(data, (choice) => {
     const message: Choice['message'] = { ...choice.message, content: json };
     if (reasoning !== undefined) message.reasoning_content = reasoning;
     delete message.tool_calls;
-    const { refusal } = answer;
-    let finish = choice.finish_reason;
-    if (refusal !== undefined && json.endsWith(refusal)) {
-      message.content = json.slice(0, json.length - refusal.length) || null;
-    } else if (refusal !== undefined) {
-      delete message.refusal;
-      finish = answer.finishReason ?? finish;
-    }
-    return { ...choice, message, finish_reason: structuredFinish(finish) };
+    return { ...choice, message, finish_reason: structuredFinish(choice.finish_reason) };
   });
 }
 

@@ -13,11 +13,14 @@ import { jsonInText } from '../steering/json-in-text';
 import { type EventMap, jsonTextEvents, textDelta } from '../steering/json-text-events';
 import { schemaName, unwrappedJsonText, wrapsRoot } from '../steering/structured-output-request';
 import {
+  answerFinish,
   checkedStructuredAnswer,
   ownToolCalls,
   type StructuredAsk,
   structuredFinish,
+  withoutRefusal,
 } from './checked-structured-answer';
+import { isRefusalDelta } from './read-message-parts';
 import type { DecodedEvents, MappedEvents, StructuredStream } from './stream/sse-chat-stream';
 import { structuredResult } from './structured-completion';
 
@@ -58,9 +61,12 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
         asked,
       );
       if (hop) hop.checked = checked;
-      // No call is handed on: the schema's is the JSON, any other names a tool nobody offered.
-      const finishReason = structuredFinish(answer.finishReason);
-      const clean: AssembledChat = { ...answer, text: json, toolCalls: [], finishReason };
+      // No call is handed on: the schema's is the JSON, any other names a tool nobody offered. A
+      // refusal's words follow the JSON once (as in a whole answer and the events).
+      const refused = answer.refusal !== undefined;
+      const finishReason = answerFinish(answer.finishReason, refused);
+      const text = json + (answer.refusal ?? '');
+      const clean: AssembledChat = { ...answer, text, toolCalls: [], finishReason };
       // (A refused answer handed on, `returnRefused`: its text clean, no checked value.)
       if (checked) clean.structured = structuredResult(value, method, answer, asked);
       // A think block before the JSON: the answer's reasoning, as its events gave it.
@@ -78,8 +84,12 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
 export function jsonTextHooks(ownTools: boolean): StructuredStream {
   return {
     events: (decoder) => mapped(decoder, jsonTextEvents({ ownTools })),
-    check: async (answer) =>
-      answer.toolCalls.length > 0 ? answer : { ...answer, text: jsonInText(answer.text) },
+    check: async (answer) => {
+      if (answer.toolCalls.length > 0) return answer;
+      // A refusal's words follow the JSON once, as the events give them.
+      const text = jsonInText(withoutRefusal(answer).text) + (answer.refusal ?? '');
+      return { ...answer, text };
+    },
   };
 }
 
@@ -171,29 +181,54 @@ function namedCalls(): (
   };
 }
 
-/** The decoder's events through `map`. */
+/**
+ * The decoder's events through `map`, but a refusal's words (choice 0's `delta.refusal`), which
+ * are held and handed on once, after the JSON, just before choice 0's finish (then reported as
+ * refused: `content_filter` where it is `stop`, as in a whole answer) or the stream's failure.
+ */
 function mapped(decoder: DecodedEvents, map: EventMap): MappedEvents {
   /** Events `take` mapped but has not given yet. */
   let queued: ChatStreamEvent[] = [];
+  /** The refusal's pieces not given yet; undefined while none came. */
+  let refusal: ChatStreamEvent[] | undefined;
+  const through = (event: ChatStreamEvent | undefined): ChatStreamEvent[] => {
+    if (event !== undefined && isRefusalDelta(event) && !(event as TextDelta).choiceIndex) {
+      refusal ??= [];
+      refusal.push(event);
+      return [];
+    }
+    const out = [map(event) ?? []].flat();
+    if (refusal === undefined) return out;
+    const at = out.findIndex((each) => each.type === 'finish' && !each.choiceIndex);
+    if (at === -1 && event !== undefined) return out;
+    const held = refusal.splice(0);
+    if (at === -1) return out.concat(held);
+    const finish = out[at] as Extract<ChatStreamEvent, { type: 'finish' }>;
+    const reason = answerFinish(finish.reason, true) ?? finish.reason;
+    const sent = reason === finish.reason ? {} : { sent: finish.sent ?? finish.reason };
+    return [...out.slice(0, at), ...held, { ...finish, reason, ...sent }, ...out.slice(at + 1)];
+  };
   return {
     take() {
       while (queued.length === 0) {
         const event = decoder.take();
         if (event === undefined) return undefined;
-        queued = [map(event) ?? []].flat();
+        queued = through(event);
       }
       return queued.shift();
     },
     takeAll() {
-      const all = queued.concat(decoder.takeAll()?.flatMap((event) => map(event) ?? []) ?? []);
+      const all = queued.concat(decoder.takeAll()?.flatMap(through) ?? []);
       queued = [];
       return all.length > 0 ? all : undefined;
     },
     failed() {
       // The decoder's events not taken yet go through the map before its end: once ended, it
       // passes text as it is (a think block, a fence, prose would reach the caller raw).
-      const pending = decoder.takeAll()?.flatMap((event) => map(event) ?? []) ?? [];
-      queued = queued.concat(pending, map(undefined) ?? []);
+      const pending = decoder.takeAll()?.flatMap(through) ?? [];
+      queued = queued.concat(pending, through(undefined));
     },
   };
 }
+
+type TextDelta = Extract<ChatStreamEvent, { type: 'text-delta' }>;

@@ -7,7 +7,12 @@ import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
 import { ChatAssembler } from '../assemble-chat';
-import { argumentsText, readMessagePieces, readReasoningField } from '../read-message-parts';
+import {
+  argumentsText,
+  markRefusal,
+  readMessagePieces,
+  readReasoningField,
+} from '../read-message-parts';
 import { typedUsage } from '../typed-usage';
 import { SseDataSplitter } from './split-sse-data';
 
@@ -418,7 +423,7 @@ export class ChatStreamDecoder {
   #refusal(delta: string, choiceIndex: number): void {
     this.#assembler.addRefusal(delta, choiceIndex);
     this.#answered++;
-    this.#queue.push({ type: 'text-delta', delta, choiceIndex });
+    this.#queue.push(markRefusal({ type: 'text-delta', delta, choiceIndex }));
   }
 
   /** A piece of a legacy `function_call` (OpenAI's `functions` API): handed on, not a tool call. */
