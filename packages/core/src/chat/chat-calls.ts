@@ -250,6 +250,8 @@ function chatStream(
     maxErrorBodyBytes,
     silence: answered.silence,
     failed: answered.failed,
+    // A steered stream's outcome goes to its model's breaker when it ends.
+    ended: answered.ended,
     structured: structuredStream?.(route) ?? json?.jsonTextHooks((req.tools ?? []).length > 0),
   });
 }
@@ -303,6 +305,7 @@ interface OneModelAnswer<T> {
   route?: undefined;
   silence?: undefined;
   failed?: undefined;
+  ended?: undefined;
   structured?: undefined;
   structuredStream?: undefined;
 }

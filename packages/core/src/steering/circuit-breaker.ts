@@ -126,9 +126,9 @@ export function isModelFailure(error: GatewayError): boolean {
  * failure that reached its threshold or the last failed probe.
  * A burst of failures is one trip: only a probe's failure lengthens the cooldown. After the
  * cooldown the first call to plan the model takes its one probe (realm-wide: one in flight at a
- * time, held until the probe's attempt ends or its call does); the others keep planning around
- * it; a call takes one probe at most (several models past their cooldowns: one probe each, by
- * successive calls). An answer from the model closes it for every client. A model that is the
+ * time, held until the probe's attempt ends or its call does — a stream's until the stream
+ * ends); the others keep planning around it; a call takes one probe at most (several models
+ * past their cooldowns: one probe each, by successive calls). An answer from the model closes it for every client. A model that is the
  * call's only candidate is still tried: the caller asked for it; so is every one when all are open
  * (none a probe but the first call after a cooldown). Not shared across processes.
  */
@@ -282,12 +282,17 @@ export class CircuitBreakers {
     if (opened) this.#events?.circuitOpen(model, this.#cooldown(seen));
   }
 
-  /** The call ended: a probe it took and never sent is given back, for the next call to take. */
-  release(): void {
+  /**
+   * The call ended: a probe it took and never sent is given back, for the next call to take.
+   * `except`: a stream's answering model, whose probe is held until the stream ends (its outcome
+   * then `record`ed: `SteeredAnswer.ended`).
+   */
+  release(except?: string): void {
     for (const [model, token] of this.#probes) {
+      if (model === except) continue;
       const seen = observed().get(this.#keyOf(model));
       if (seen?.probe === token) seen.probe = undefined;
+      this.#probes.delete(model);
     }
-    this.#probes.clear();
   }
 }

@@ -120,6 +120,11 @@ export interface SteeredAnswer<T> {
   failed(error: GatewayError): GatewayError;
   /** A call asking for structured output: how the answering model served the schema. */
   method?: StructuredOutputMethod;
+  /**
+   * A stream's (with breakers): told once as the stream ends, with its error (undefined: it ended
+   * whole). Its outcome is the answering model's, for its breaker (`streamEnded`).
+   */
+  ended?: (error: GatewayError | undefined) => void;
 }
 
 /** A steered call's answer, the model that gave it, and a hedged call's other run. */
@@ -184,6 +189,8 @@ interface PlannedCall {
   walk: FailoverWalk;
   breakers: CircuitBreakers | undefined;
   budgetId: string;
+  /** A stream's answer when taken: when its request was sent (`performance.now()`). */
+  streamSentAt?: number;
 }
 
 /** The call's hedge, else its client's: `false` when neither hedges. */
@@ -213,14 +220,15 @@ export async function runSteeredCall<T>(
           model: walk.model,
         };
   } catch (error) {
+    planned.breakers?.release();
     const failure = failedCall(error, plan, { first, second }, planned.scope.ended);
     // A hedged call's runs leave its end to it.
     if (hedge) events?.failed(failure);
     throw failure;
-  } finally {
-    planned.breakers?.release();
   }
   const { answer, model, other } = answered;
+  // A stream's answering model keeps its probe until the stream ends (`SteeredAnswer.ended`).
+  planned.breakers?.release(input.spec.stream === true ? model : undefined);
   if (hedge) events?.raceWon(model, headersOf(answer, input.spec.stream === true));
   // (A stream's race was told when its first content decided it: `decidedBy`.)
   if (other && !first.won && !second.won)
@@ -262,6 +270,7 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
     answer,
     model,
     method,
+    ended: stream ? streamEnded(planned, model) : undefined,
     route: (answeredBy) => {
       const hops = hopsOf(plan, log, { model, outcome: 'answered', ...structured });
       const route: ChatRoute = { requested: plan.requested, hops, answeredBy };
@@ -293,6 +302,26 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
       const route = { requested: plan.requested, hops: hopsOf(plan, log, ended) };
       return withRoute(keepSentRequest(error, route, bodyOf), route, []);
     },
+  };
+}
+
+/**
+ * A stream's end, told once (a later call is a no-op): its outcome recorded on the answering
+ * model's breaker, as a whole answer's is when read — an end that finished an answer, a failure the
+ * breaker counts (`isModelFailure`: a stream broken off midway), or one that says nothing of the
+ * model (the caller's abort, `break` or cancel, a stall, a stream dropped unread) counted neither
+ * way; a probe the call held for it is settled then.
+ */
+function streamEnded(
+  planned: PlannedCall,
+  model: string,
+): (error: GatewayError | undefined) => void {
+  let open = planned.breakers !== undefined;
+  return (error) => {
+    if (!open) return;
+    open = false;
+    const sentAt = planned.streamSentAt ?? performance.now();
+    planned.breakers?.record(model, error, performance.now() - sentAt);
   };
 }
 
@@ -433,7 +462,9 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
     onFirstContent,
     onOutcome: (model, failure, ms) => {
       if (failure === undefined) recordFirstContent(budgetId, model, stream, ms);
-      breakers?.record(model, failure, ms);
+      // A stream's answer may still fail after its first content: its breaker is told at its end.
+      if (failure === undefined && stream) planned.streamSentAt = performance.now() - ms;
+      else breakers?.record(model, failure, ms);
     },
   });
 }

@@ -41,6 +41,13 @@ interface ChatStreamMeta {
   /** A steered call's: its error, carrying the route (every error of such a call has one). */
   failed?: ((error: GatewayError) => GatewayError) | undefined;
   /**
+   * A steered call's: told once the stream's outcome is known — undefined as soon as its answer is
+   * whole (read or not), else its error as the call ends (the caller's stop included), and an
+   * `aborted` error when it is dropped unread and collected. More calls may follow: the first one
+   * counts (`SteeredAnswer.ended`).
+   */
+  ended?: ((error: GatewayError | undefined) => void) | undefined;
+  /**
    * A call asking for structured output, or for JSON with no schema: its events as the caller
    * reads them, its end checked (a schema's: the stream assembled, `assemble` true).
    */
@@ -150,6 +157,8 @@ export class GatewayChatStream implements ChatStream {
   #heldOver: { ended: Promise<void>; resolve: () => void } | undefined;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
   readonly #onCallerAbort: () => void;
+  /** `ChatStreamMeta.ended`. */
+  readonly #told: ((error: GatewayError | undefined) => void) | undefined;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -157,6 +166,7 @@ export class GatewayChatStream implements ChatStream {
     this.headers = meta.headers;
     this.route = meta.route;
     this.#routed = meta.failed;
+    this.#told = meta.ended;
     this.#modelInChunks = meta.modelInChunks;
     this.#choices = meta.choices ?? 1;
     const { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes } = meta;
@@ -205,7 +215,7 @@ export class GatewayChatStream implements ChatStream {
       },
     );
     this.#onCallerAbort = ended;
-    this.#watchEnd(open);
+    this.#watchEnd(open, meta);
     if (meta.silence) this.#watchSilence(meta.silence);
   }
 
@@ -214,18 +224,28 @@ export class GatewayChatStream implements ChatStream {
    * the caller's signal: the stream listens itself), and once dropped unread and collected (a
    * `done` event, so that its span ends and a handler's state for it is freed).
    */
-  #watchEnd(open: OpenResponse): void {
+  #watchEnd(open: OpenResponse, meta: ChatStreamMeta): void {
     const { events, callerSignal: caller } = open;
     // (Nothing in these closures may reference this object: see `#watchSilence`.)
     const ended = this.#onCallerAbort;
+    const told = meta.ended;
+    const models = { requestedModel: meta.requestedModel, servedModel: meta.servedModel };
     caller?.addEventListener('abort', ended, { once: true });
     cancelUnreachable.register(
       this,
       this.#body,
-      (caller || events) &&
+      (caller || events || told) &&
         (() => {
           caller?.removeEventListener('abort', ended);
           events?.abandoned();
+          // (Told already when its answer was whole: the first call counts.)
+          told?.(
+            new GatewayError({
+              code: 'aborted',
+              message: 'The chat stream was dropped unread',
+              ...models,
+            }),
+          );
         }),
     );
     // (Aborted before the read-ahead was made: `ended` had no body to cancel yet.)
@@ -591,6 +611,8 @@ export class GatewayChatStream implements ChatStream {
       return;
     }
     this.#state = 'whole';
+    // The answer is whole: the model's outcome, whether or not the caller reads the rest.
+    this.#told?.(undefined);
     this.#result = checked ?? this.#decoder.result();
     const rest = this.#events.takeAll()?.reverse() ?? [];
     this.#rest = rest;
@@ -656,6 +678,7 @@ export class GatewayChatStream implements ChatStream {
 
   /** The call's end as its caller sees it: its `done` event; the caller's signal left. */
   #end(): void {
+    this.#told?.(this.#error);
     this.#open.callerSignal?.removeEventListener('abort', this.#onCallerAbort);
     this.#open.events?.streamEnded(this.#error, this.#result);
     this.#heldOver?.resolve();
