@@ -12,6 +12,11 @@ export class FileAccessError extends Error {
    * tool that knows them (media-input.ts); undefined: the result's generic advice.
    */
   whatToDo: string | undefined;
+  /**
+   * A download that may succeed later (the server answered 5xx, 429 or 408, or the network
+   * failed), not a URL or file refused as such.
+   */
+  transient = false;
 }
 
 /**

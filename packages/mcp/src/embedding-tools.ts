@@ -1,4 +1,6 @@
 // docs/gateway-protocol.md §6 (embeddings: one engine for a query and its texts).
+
+import { GatewayError } from '@infergate/core';
 import { clip } from '@infergate/core/internal';
 import { checkEmbedMany } from '@infergate/core/internal/service-tools';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -147,6 +149,7 @@ function registerSimilarity(server: McpServer, context: ToolContext): Registered
           }
           checkEmbedMany(args.texts, { inputType: 'document' }, engine);
           const [[queryVector], documents] = await Promise.all([embedQuery(), embedTexts()]);
+          sameLengths(engine.id, queryVector!, documents);
           const ranked = documents
             .map((vector, index) => ({
               index,
@@ -165,4 +168,19 @@ function registerSimilarity(server: McpServer, context: ToolContext): Registered
       );
     },
   );
+}
+
+/**
+ * `similarity`'s two calls (the query, the texts) answered vectors of different lengths: the
+ * engine's answer is unusable (`invalid_response`, as core refuses such a mismatch across one
+ * `embedMany`'s batches), not this server's failure.
+ */
+function sameLengths(engine: string, query: number[], documents: number[][]): void {
+  const index = documents.findIndex((vector) => vector.length !== query.length);
+  if (index === -1) return;
+  throw new GatewayError({
+    code: 'invalid_response',
+    message: `Embedding engine "${engine}" answered vectors of different lengths: ${query.length} for the query, ${documents[index]!.length} for texts[${index}]; vectors of different lengths cannot be compared`,
+    model: engine,
+  });
 }

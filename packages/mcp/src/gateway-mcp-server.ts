@@ -358,7 +358,7 @@ function sessionFactory(
     );
     // (A service tool's `provider_unavailable` reads the services again: core's catalog watch
     // hears it from the client, at most once every 5 s; a model tool's reads nothing.)
-    registerServiceTools(server, context, files);
+    registerServiceTools(server, context, { files, urls: context.media.allowUrls });
     registerEmbeddingTools(server, context);
     registerModelTools(server, context, askOptions);
     registerCatalogResources(server, client);

@@ -33,7 +33,8 @@ export async function readMedia(
     return await readGiven(kind, args, limitBytes, sources, signal);
   } catch (error) {
     if (error instanceof FileAccessError || error instanceof UrlRefusedError) {
-      error.whatToDo ??= mediaAdvice(kind, args, sources);
+      const transient = error instanceof FileAccessError && error.transient;
+      error.whatToDo ??= mediaAdvice(kind, args, sources, transient);
     }
     throw error;
   }
@@ -42,12 +43,14 @@ export async function readMedia(
 /**
  * What a model refused a file can send instead, named as the tool's arguments that this server
  * takes (`<kind>_path` only with roots, `<kind>_url` only when it downloads): the model reads
- * this, not the server's flags (those are the operator's, in the README).
+ * this, not the server's flags (those are the operator's, in the README). `transient`: a
+ * download that failed for now (`FileAccessError.transient`), not a URL refused as such.
  */
 function mediaAdvice(
   kind: 'image' | 'audio',
   args: Record<string, unknown>,
   sources: MediaSources,
+  transient: boolean,
 ): string {
   const base64 = `the file's bytes as ${kind}_base64`;
   const url = sources.allowUrls
@@ -59,6 +62,8 @@ function mediaAdvice(
     return `Give the path of an existing file under the allowed roots the message names, or send ${either(base64, url)}.`;
   }
   if (typeof args[`${kind}_url`] === 'string' && url !== undefined) {
+    // A server failing or limiting for now (5xx, 429, a network failure) may answer later.
+    if (transient) return `Try the same URL again in a while, or send ${either(base64, path)}.`;
     return `Send ${either(url, base64, path)}; the same URL fails the same way again.`;
   }
   return `Send ${either(base64, url, path)}.`;

@@ -10,6 +10,7 @@ import type {
   ServiceId,
   SteeringOptions,
 } from '@infergate/core';
+import { isGatewayError } from '@infergate/core';
 import {
   capabilitiesOf,
   classifyFinishReason,
@@ -73,7 +74,7 @@ function chatRequest(args: AskModelArgs): ChatRequest {
   messages.push({ role: 'user', content: args.prompt });
   const request: ChatRequest = { model: args.model, messages };
   if (args.output_schema !== undefined) request.response_format = schemaFormat(args);
-  else if (args.json === true) request.response_format = { type: 'json_object' };
+  else if (args.json === true) request.response_format = JSON_OBJECT_FORMAT;
   if (args.max_tokens !== undefined) request.max_tokens = args.max_tokens;
   if (args.temperature !== undefined) request.temperature = args.temperature;
   return request;
@@ -93,6 +94,25 @@ function schemaFormat(args: AskModelArgs): ChatRequest['response_format'] {
   const name = args.output_schema_name ?? title ?? 'response';
   return { type: 'json_schema', json_schema: { name, schema } };
 }
+
+/**
+ * `json: true` as core's structured output: any JSON object, served by `json_object` alone
+ * (`JSON_OBJECT_ONLY`, so the wire still says `response_format: {type: 'json_object'}`). Core
+ * then reads the answer as it reads every structured one (a leading think block as reasoning, a
+ * code fence unwrapped), refuses one that is not an object (`invalid_structured_output`), and
+ * moves on to `fallback_models` when one fails.
+ */
+const JSON_OBJECT_FORMAT: ChatRequest['response_format'] = {
+  type: 'json_schema',
+  json_schema: { name: 'response', schema: { type: 'object' } },
+};
+
+const JSON_OBJECT_ONLY: Pick<ChatCallOptions, 'structuredOutput'> = {
+  structuredOutput: { methods: ['json_object'] },
+};
+
+/** `json: true` without `output_schema`: the answer is any JSON object. */
+const jsonOnly = (args: AskModelArgs) => args.json === true && args.output_schema === undefined;
 
 /** Characters of streamed answer between two progress notifications. */
 const PROGRESS_EVERY_CHARS = 200;
@@ -205,7 +225,9 @@ function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallTo
   };
   if (answer.finishReason !== null) structured.finish_reason = answer.finishReason;
   if (answer.fallback) structured.requested_model = args.model;
-  if (answer.structured !== undefined) structured.output = answer.structured.value;
+  if (answer.structured !== undefined && !jsonOnly(args)) {
+    structured.output = answer.structured.value;
+  }
   if (steered) structured.route = answer.route;
   const left = answer.route.hops.flatMap(passedOver);
   // A long list would bury the answer under the note: a few are named, the route has them all.
@@ -221,12 +243,6 @@ function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallTo
   if (args.output_schema === undefined && args.json !== true) {
     return toolResult([answer.text, ...notes].join('\n\n'), structured);
   }
-  if (args.output_schema === undefined) {
-    const refused = notAJsonObject(answer.text);
-    if (refused !== undefined) {
-      return jsonAnswerRefused(answer.servedModel, answer.text, refused, cut(answer));
-    }
-  }
   const result = toolResult(answer.text, structured);
   for (const note of notes) result.content.push({ type: 'text', text: note });
   return result;
@@ -240,23 +256,6 @@ function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallTo
 const CUT_NOTE = '(cut at max_tokens: the answer is incomplete; raise max_tokens to get all of it)';
 
 const cut = (answer: Answer) => classifyFinishReason(answer.finishReason) === 'length';
-
-/**
- * Why an answer to `json: true` is not what it asks for (a JSON object), or undefined when it is.
- * Core has already taken the JSON out of a code fence (its §4.8 fence rule for `json_object`), so
- * the text is the JSON alone or not JSON at all.
- */
-function notAJsonObject(text: string): string | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return 'is not JSON';
-  }
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return undefined;
-  const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
-  return `is JSON but ${kind}, not an object`;
-}
 
 /**
  * `list_models`' note when `GET /capabilities` failed: the models are listed all the same, the
@@ -324,11 +323,20 @@ export function registerModelTools(
         extra,
         async (progress) => {
           const request = chatRequest(args);
-          const base: ChatCallOptions = { signal: extra.signal, ...askOptions };
+          const base: ChatCallOptions = {
+            signal: extra.signal,
+            ...askOptions,
+            ...(jsonOnly(args) && JSON_OBJECT_ONLY),
+          };
           const { streams, options } = await plan(client, args, progress.wanted, base);
           const steered = steersCall(client, request, options);
-          const answer = await ask(client, request, streams, progress, options);
-          return askResult(args, answer, steered);
+          try {
+            const answer = await ask(client, request, streams, progress, options);
+            return askResult(args, answer, steered);
+          } catch (error) {
+            if (jsonOnly(args) && isGatewayError(error)) return jsonAnswerRefused(error);
+            throw error;
+          }
         },
         askModelArgument,
       ),

@@ -7,12 +7,18 @@ import { readMedia } from './media-input';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { mediaArgument } from './tool-errors';
 import { ocrOutput, transcribeOutput, translateOutput } from './tool-output-schemas';
-import { type MediaArgs, ocrInput, transcribeInput, translateInput } from './tool-schemas';
+import {
+  type MediaArgs,
+  type MediaOffer,
+  ocrInput,
+  transcribeInput,
+  translateInput,
+} from './tool-schemas';
 
-function mediaHow(kind: 'image' | 'audio', files: boolean): string {
+function mediaHow(kind: 'image' | 'audio', { files, urls }: MediaOffer): string {
   const ways = [
     ...(files ? [`a file path (${kind}_path, under the allowed roots)`] : []),
-    `an http(s) URL (${kind}_url)`,
+    ...(urls ? [`an http(s) URL (${kind}_url)`] : []),
     `base64 data (${kind}_base64)`,
   ];
   return `Give the ${kind} as exactly one of: ${ways.join(', ')}.`;
@@ -29,12 +35,12 @@ const translateArgument = (field: string) => (field === 'input' ? 'text' : undef
 export function registerServiceTools(
   server: McpServer,
   context: ToolContext,
-  files: boolean,
+  offer: MediaOffer,
 ): Record<'translate' | 'ocr' | 'transcribe', RegisteredTool> {
   return {
     translate: registerTranslate(server, context),
-    ocr: registerOcr(server, context, files),
-    transcribe: registerTranscribe(server, context, files),
+    ocr: registerOcr(server, context, offer),
+    transcribe: registerTranscribe(server, context, offer),
   };
 }
 
@@ -68,14 +74,14 @@ function registerTranslate(server: McpServer, context: ToolContext): RegisteredT
   );
 }
 
-function registerOcr(server: McpServer, context: ToolContext, files: boolean): RegisteredTool {
+function registerOcr(server: McpServer, context: ToolContext, offer: MediaOffer): RegisteredTool {
   return registerGatewayTool(
     server,
     'ocr',
     {
       title: 'Read text in an image (OCR)',
-      description: `${serviceToolDefinition('ocr').description} ${mediaHow('image', files)} At most ${LIMITS.ocrMaxImageBytes / 1024 / 1024} MiB.`,
-      inputSchema: ocrInput(files),
+      description: `${serviceToolDefinition('ocr').description} ${mediaHow('image', offer)} At most ${LIMITS.ocrMaxImageBytes / 1024 / 1024} MiB.`,
+      inputSchema: ocrInput(offer),
       outputSchema: ocrOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -109,15 +115,15 @@ function registerOcr(server: McpServer, context: ToolContext, files: boolean): R
 function registerTranscribe(
   server: McpServer,
   context: ToolContext,
-  files: boolean,
+  offer: MediaOffer,
 ): RegisteredTool {
   return registerGatewayTool(
     server,
     'transcribe',
     {
       title: 'Transcribe speech',
-      description: `${serviceToolDefinition('transcribe').description} ${mediaHow('audio', files)}`,
-      inputSchema: transcribeInput(files),
+      description: `${serviceToolDefinition('transcribe').description} ${mediaHow('audio', offer)}`,
+      inputSchema: transcribeInput(offer),
       outputSchema: transcribeOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

@@ -122,6 +122,9 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
       // A stall is the model server going quiet (slow to start, or stopped mid-answer), not the
       // input's size: a smaller input would not help, another call or another model may.
       if (error.stall !== undefined) {
+        if (tooManyTried(error)) {
+          return 'Every model named was too slow (none answered): try again later, or name other models from list_models.';
+        }
         return error.stall.phase === 'first-chunk'
           ? 'The model was too slow to start answering: try again, or add fallback_models (another model).'
           : 'The model stopped sending its answer part way: try again, or add fallback_models (another model).';
@@ -130,9 +133,12 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
     case 'response_too_large':
       return 'The answer was too large: ask for less (fewer texts, a shorter answer).';
     case 'invalid_structured_output':
+      if (answerCut(error)) return CUT_TODO;
       return 'The answer did not follow output_schema (issues says where): add fallback_models, choose a model with json_schema from list_models, simplify the schema, or say more about it in the prompt.';
     case 'no_model_can_serve':
-      return 'None of the models named can serve this request (the message says why for each): call list_models and name others.';
+      return alternatives
+        ? `None of the models named can serve this request (the message says why for each): name others from list_models, such as ${alternatives}.`
+        : 'None of the models named can serve this request (the message says why for each): call list_models and name others.';
     case 'aborted':
       return 'The call was cancelled.';
     case 'invalid_api_key':
@@ -204,40 +210,62 @@ export function toolErrorResult(error: unknown, argumentOf?: ToolArgumentOf): Ca
   });
 }
 
+/** Characters of a refused answer's text `jsonAnswerRefused` passes on (core keeps as many). */
+const REFUSED_TEXT_CHARS = 2000;
+
 /**
- * `ask_model` with `json: true` answered with text that is not a JSON object (`why`): refused with
- * core's code for an answer that fails the format it was asked for (`invalid_structured_output`,
- * as core refuses one to `output_schema`), the text kept for the caller to read.
+ * `ask_model` with `json: true` refused by core: an answer that is not a JSON object is
+ * `invalid_structured_output` (core's check of the schema `{type: 'object'}`, its route naming
+ * every model tried), worded for `json: true` (there is no output_schema to fix), with the
+ * answer's text once, cut at `REFUSED_TEXT_CHARS`. Any other error is `toolErrorResult`'s.
  */
-export function jsonAnswerRefused(
-  model: string,
-  text: string,
-  why: string,
-  cut: boolean,
-): CallToolResult {
-  const message = redactMessage(
-    `The answer of ${model} ${why}; json: true asks for a JSON object${cut ? ' (the answer was cut at max_tokens)' : ''}`,
-  );
-  const todo = cut
-    ? 'Raise max_tokens (the answer was cut before its JSON ended) and call again.'
-    : 'Call again (the model may answer with an object next time), or pass output_schema instead: every answer is then checked against it, and fallback_models can take over.';
+export function jsonAnswerRefused(error: GatewayError): CallToolResult {
+  const result = toolErrorResult(error, askModelArgument);
+  if (error.code !== 'invalid_structured_output' || error.invalidOutput === undefined) {
+    return result;
+  }
+  const details = (result.structuredContent as { error: Record<string, unknown> }).error;
+  const todo = answerCut(error)
+    ? CUT_TODO
+    : tooManyTried(error)
+      ? 'Every model named answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
+      : 'Call again (the model may answer with an object next time), add fallback_models (models with json_object), or pass output_schema to say what the object holds.';
+  const full = redactMessage(error.invalidOutput.text);
+  const text =
+    full.length > REFUSED_TEXT_CHARS
+      ? `${full.slice(0, REFUSED_TEXT_CHARS)}… (${full.length - REFUSED_TEXT_CHARS} more characters)`
+      : full;
+  details.what_to_do = todo;
+  details.text = text;
   return {
     isError: true,
     content: [
-      { type: 'text', text: `Gateway error invalid_structured_output: ${message}\n${todo}` },
-      { type: 'text', text: `The answer as given:\n${redactMessage(text)}` },
-    ],
-    structuredContent: {
-      error: {
-        code: 'invalid_structured_output',
-        message,
-        model,
-        text: redactMessage(text),
-        what_to_do: todo,
+      {
+        type: 'text',
+        text: `Gateway error invalid_structured_output: ${details.message}\n${todo}`,
       },
-    },
+      { type: 'text', text: `The answer as given:\n${text}` },
+    ],
+    structuredContent: { error: details },
   };
 }
+
+/** What to do about a structured answer cut at the length limit. */
+const CUT_TODO = 'Raise max_tokens (the answer was cut before its JSON ended) and call again.';
+
+/**
+ * Whether core refused a structured answer cut at the length limit. Core's error has no field
+ * for it: its issue says so in words (`finish_reason "length"`, structured-output-request.ts).
+ */
+function answerCut(error: GatewayError): boolean {
+  return (
+    error.invalidOutput?.issues.some((issue) => issue.message.includes('finish_reason "length"')) ??
+    false
+  );
+}
+
+/** Whether the call named more than one model (its own and `fallback_models`), all failed. */
+const tooManyTried = (error: GatewayError) => (error.route?.requested.length ?? 0) > 1;
 
 /** An error this server finds on its own (not core's): the model can only stop or report it. */
 const INTERNAL_ERROR_TODO =

@@ -129,15 +129,27 @@ export const translateInput = toolArguments({
   { when: (payload) => payload.issues.length === 0 },
 );
 
-/** The three ways to hand a tool an image or audio file; exactly one is given. */
-function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {
+/**
+ * Which ways of handing a file a session's media tools offer besides base64: `*_path` (`files`:
+ * not over HTTP) and `*_url` (`urls`: not on a server that downloads nothing, `allowUrls: false`).
+ */
+export interface MediaOffer {
+  files: boolean;
+  urls: boolean;
+}
+
+/** The ways to hand a tool an image or audio file the session offers; exactly one is given. */
+function mediaFields(kind: 'image' | 'audio', limit: number, { files, urls }: MediaOffer) {
   const what = kind === 'image' ? 'image (PNG, JPEG, …)' : 'audio file (WAV, MP3 or FLAC)';
-  const fields = {
-    [`${kind}_url`]: optional(
+  const fields: Record<string, z.ZodType> = {};
+  if (urls) {
+    fields[`${kind}_url`] = optional(
       z
         .url({ protocol: /^https?$/ })
         .describe(`An http(s) URL of the ${what}; the server downloads it (at most ${MiB(limit)})`),
-    ),
+    );
+  }
+  Object.assign(fields, {
     [`${kind}_base64`]: optional(
       // No length bound: the limit is on the decoded bytes once a data: URL prefix and line
       // breaks are removed, which core checks (naming the argument, the size and the limit).
@@ -148,7 +160,7 @@ function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {
           `The ${what} as base64 data (a data: URL prefix and line breaks are accepted; decoded at most ${MiB(limit)})`,
         ),
     ),
-  };
+  });
   if (files) {
     fields[`${kind}_path`] = optional(
       z
@@ -163,28 +175,33 @@ function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {
   return fields;
 }
 
-function exactlyOne(kind: 'image' | 'audio', files: boolean) {
-  const keys = [...(files ? [`${kind}_path`] : []), `${kind}_url`, `${kind}_base64`];
+/** The media fields a session offers, in the order a refusal names them. */
+export function mediaKeys(kind: 'image' | 'audio', { files, urls }: MediaOffer): string[] {
+  return [...(files ? [`${kind}_path`] : []), ...(urls ? [`${kind}_url`] : []), `${kind}_base64`];
+}
+
+function exactlyOne(kind: 'image' | 'audio', offer: MediaOffer) {
+  const keys = mediaKeys(kind, offer);
   return (args: Record<string, unknown>, context: z.RefinementCtx) => {
     const given = keys.filter((key) => args[key] !== undefined);
     if (given.length !== 1) {
       context.addIssue({
         code: 'custom',
-        message: `give exactly one of ${keys.join(', ')} (got ${given.length === 0 ? 'none' : given.join(', ')})`,
+        message: `give ${keys.length === 1 ? keys[0] : `exactly one of ${keys.join(', ')}`} (got ${given.length === 0 ? 'none' : given.join(', ')})`,
       });
     }
   };
 }
 
-export function ocrInput(files: boolean) {
-  return toolArguments(mediaFields('image', LIMITS.ocrMaxImageBytes, files)).superRefine(
-    exactlyOne('image', files),
+export function ocrInput(offer: MediaOffer) {
+  return toolArguments(mediaFields('image', LIMITS.ocrMaxImageBytes, offer)).superRefine(
+    exactlyOne('image', offer),
   );
 }
 
-export function transcribeInput(files: boolean) {
+export function transcribeInput(offer: MediaOffer) {
   return toolArguments({
-    ...mediaFields('audio', LIMITS.audioMaxBytes, files),
+    ...mediaFields('audio', LIMITS.audioMaxBytes, offer),
     language: optional(
       z
         .string()
@@ -197,7 +214,7 @@ export function transcribeInput(files: boolean) {
         .boolean()
         .describe('true returns the speech translated into English instead of a transcript'),
     ),
-  }).superRefine(exactlyOne('audio', files));
+  }).superRefine(exactlyOne('audio', offer));
 }
 
 /**

@@ -129,10 +129,15 @@ function failure(error: unknown, host: string, signal: AbortSignal): unknown {
   // Node's errors carry a code; fetch's carry it on their cause.
   const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
   const named = typeof code === 'string' ? code : cause?.code;
-  return new FileAccessError(
+  const failed = new FileAccessError(
     `the download from ${host} failed (${typeof named === 'string' ? named : 'network error'})`,
   );
+  failed.transient = true;
+  return failed;
 }
+
+/** A download's HTTP status that may be gone later: the server's failure, a rate limit, a timeout. */
+const TRANSIENT_STATUS = (status: number) => status >= 500 || status === 429 || status === 408;
 
 /** A GET through node:http(s), connected through `lookup` only (and to a judged IP literal). */
 function requestOnce(
@@ -206,7 +211,11 @@ async function readBody(
 ): Promise<Uint8Array> {
   if (!response.ok) {
     await response.body?.cancel();
-    throw new FileAccessError(`the download from ${where} answered HTTP ${response.status}`);
+    const error = new FileAccessError(
+      `the download from ${where} answered HTTP ${response.status}`,
+    );
+    error.transient = TRANSIENT_STATUS(response.status);
+    throw error;
   }
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {

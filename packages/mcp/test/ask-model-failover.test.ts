@@ -249,8 +249,14 @@ describe('ask_model with fallback_models', () => {
       },
     });
     const json = await ask({ model: 'community/plain', prompt: 'hi', json: true });
+    // (json: true is core's structured output by json_object alone: a model without it is
+    // skipped, as with output_schema.)
     expect(json.structuredContent).toMatchObject({
-      error: { code: 'unsupported_model_capability', missing: ['json_object'] },
+      error: {
+        code: 'no_model_can_serve',
+        skipped: [{ model: 'community/plain', reason: 'missing_capability' }],
+        alternatives: expect.arrayContaining(['community/json-object']),
+      },
     });
     expect(chats()).toBe(0);
   });

@@ -33,7 +33,8 @@ describe('ask_model json: true answered in place of another model', () => {
     });
     expect(result.isError).toBeFalsy();
     const [answer, note, ...rest] = blocks(result);
-    expect(JSON.parse(answer!)).toEqual({ answer: 'Echo: give me json' });
+    // (The emulator answers the schema core states for json: true, any object: `{}`.)
+    expect(JSON.parse(answer!)).toEqual({});
     expect(note).toBe(
       '(answered by community/json-object in place of community/general; community/general: failed (model_busy))',
     );
@@ -51,7 +52,8 @@ describe('ask_model json: true answered in place of another model', () => {
     const result = await ask({ model: 'my/laptop-model', prompt: 'give me json', json: true });
     expect(result.isError).toBeFalsy();
     const [answer, note, ...rest] = blocks(result);
-    expect(JSON.parse(answer!)).toEqual({ answer: 'Echo: give me json' });
+    // (The emulator answers the schema core states for json: true, any object: `{}`.)
+    expect(JSON.parse(answer!)).toEqual({});
     expect(note).toMatch(/^\(answered by \S+ in place of my\/laptop-model\)$/);
     expect(rest).toEqual([]);
   });

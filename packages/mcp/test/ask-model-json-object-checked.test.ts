@@ -1,9 +1,9 @@
 /**
  * `ask_model` with `json: true` asks for "a JSON object", and its first text block is "the JSON
- * alone": an answer that is not one (JSON cut short, an array, prose around the JSON) is refused
- * with core's code for an answer that fails the format it was asked for
- * (`invalid_structured_output`), its text kept, and a what_to_do. An answer in a code fence is
- * core's to unwrap (§4.8), and passes. Through the MCP SDK's Client against the emulator, whose
+ * alone": core checks it (structured output, any object, by json_object): an answer that is not
+ * one (JSON cut short, an array, prose around the JSON) is refused, `invalid_structured_output`,
+ * its text kept, and a what_to_do worded for `json: true`. An answer in a code fence is core's to
+ * unwrap (§4.8), and passes. Through the MCP SDK's Client against the emulator, whose
  * model answers JSON the ways `jsonAnswers` says.
  */
 import type { JsonAnswers } from '@infergate/emulator';
@@ -29,7 +29,10 @@ function refusal(result: CallToolResult) {
 }
 
 const RETRY =
-  'Call again (the model may answer with an object next time), or pass output_schema instead: every answer is then checked against it, and fallback_models can take over.';
+  'Call again (the model may answer with an object next time), add fallback_models (models with json_object), or pass output_schema to say what the object holds.';
+
+const CORE =
+  'community/general answered structured output (method json_object) that fails its check:';
 
 describe('ask_model json: true checks the answer is a JSON object', () => {
   it('JSON cut short: refused, the text kept', async () => {
@@ -37,7 +40,7 @@ describe('ask_model json: true checks the answer is a JSON object', () => {
     const error = refusal(result);
     expect(error).toMatchObject({
       code: 'invalid_structured_output',
-      message: 'The answer of community/general is not JSON; json: true asks for a JSON object',
+      message: `${CORE} the answer is not JSON (at position 1)`,
       model: 'community/general',
       what_to_do: RETRY,
     });
@@ -50,29 +53,27 @@ describe('ask_model json: true checks the answer is a JSON object', () => {
 
   it('an array: refused as JSON that is not an object', async () => {
     const error = refusal(await askJson({ offSchemaShare: 1 }));
-    expect(error.message).toBe(
-      'The answer of community/general is JSON but an array, not an object; json: true asks for a JSON object',
-    );
-    expect(JSON.parse(error.text as string)).toEqual([{ answer: 'Echo: hi' }]);
+    expect(error.message).toBe(`${CORE} must be object, got array`);
+    expect(JSON.parse(error.text as string)).toEqual([{}]);
   });
 
   it('prose around the JSON: refused, the prose kept', async () => {
     const error = refusal(await askJson({ wrap: 'prose' }));
-    expect(error.message).toBe(
-      'The answer of community/general is not JSON; json: true asks for a JSON object',
-    );
-    expect(error.text).toContain('{"answer":"Echo: hi"}');
+    expect(error.message).toBe(`${CORE} the answer is not JSON`);
+    expect(error.text).toContain('{}');
+    expect(error.text).not.toBe('{}');
   });
 
   it('an object in a code fence: core unwraps it, and it passes', async () => {
     const result = await askJson({ wrap: 'fence' });
     expect(result.isError).toBeFalsy();
-    expect(texts(result)).toEqual(['{"answer":"Echo: hi"}']);
+    // (The emulator answers the schema core states for json: true, any object: `{}`.)
+    expect(texts(result)).toEqual(['{}']);
   });
 
   it('a plain object: passes as the JSON alone', async () => {
     const result = await askJson(null);
     expect(result.isError).toBeFalsy();
-    expect(JSON.parse(texts(result)[0]!)).toEqual({ answer: 'Echo: hi' });
+    expect(JSON.parse(texts(result)[0]!)).toEqual({});
   });
 });

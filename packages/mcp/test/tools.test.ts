@@ -392,11 +392,12 @@ describe.each([
       const { error } = result.structuredContent as {
         error: { code: string; missing: string[]; alternatives: string[]; what_to_do: string };
       };
-      expect(error.code).toBe('unsupported_model_capability');
-      expect(error.missing).toEqual(['json_object']);
+      // (json: true is core's structured output by json_object alone: a model without it is
+      // skipped, as with output_schema.)
+      expect(error.code).toBe('no_model_can_serve');
       expect(error.alternatives).toContain('community/general');
       expect(error.what_to_do).toContain('community/general');
-      expect(textOf(result)).toMatch(/^Gateway error unsupported_model_capability: /);
+      expect(textOf(result)).toMatch(/^Gateway error no_model_can_serve: /);
       expect(requests().chat).toBe(0);
     });
 
