@@ -296,7 +296,8 @@ describe('breakers: a burst is one trip, one probe at a time (issue 53)', () => 
     });
     const stop = new AbortController();
     const probe = client.chat(hi(), { ...list, signal: stop.signal }).catch((error) => error);
-    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(3), { timeout: 10_000 });
+    await gateway.untilRequests(3);
+    expect(emulator.counters.requests.chat).toBe(3);
     const asked = () => emulator.counters.requests.chat;
     for (let round = 0; round < 3; round++) {
       clock.advance(5_000);

@@ -4,7 +4,7 @@
 // gateway. The gateway here notices a disconnect 30 ms late, as one behind a proxy does: the
 // emulator's own in-process fetch would notice at once and hide the race.
 import type { Emulator } from '@infergate/emulator';
-import { emulate } from '@infergate/emulator/testing';
+import { drivenClock, emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { createGatewayClient } from '../src/index';
@@ -70,8 +70,13 @@ describe('a cut request keeps its slot until the gateway can have seen the close
     ).finally(() => {
       settled = true;
     });
-    while (!settled) await vi.advanceTimersByTimeAsync(10);
-    const texts = await calls;
+    // Moved 10 ms at a time (the streams' work runs between the steps) until all 8 settle (about
+    // 150 s of the clock here). Bounded at 10 min of it: a hang fails at the last step, naming the
+    // wait, not at the suite's timeout.
+    for (let moved = 10; !settled && moved < 600_000; moved += 10) {
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    const texts = await drivenClock(vi).settledAfter(10, calls);
     expect(texts).toEqual(Array.from({ length: 8 }, (_, i) => `Echo: call ${i}`));
     expect(emulator.counters.concurrencyRejections).toBe(0);
     expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);

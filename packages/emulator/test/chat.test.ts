@@ -1,7 +1,8 @@
 import { Validator } from '@cfworker/json-schema';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { createEmulator, DEFAULT_KEYS, type Emulator } from '../src/index';
+import { drivenClock } from '../src/testing/driven-clock';
 import { call, chat, errorBodyOf, type Json, userChat } from './helpers';
 
 const weatherTool = {
@@ -245,19 +246,29 @@ describe('a chat request occupies its model from arrival', () => {
   });
 
   it('counts it during the scenario latency and once only', async () => {
+    // The latency is the subject: a driven clock keeps both requests in it until it moves.
+    const clock = drivenClock(vi);
+    clock.drive();
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const slow = createEmulator({
       models: { 'community/plain': { capacity: 1 } },
       latencyMs: 2_000,
     });
     // Both arrive before either's latency ends: the later one finds the model busy.
-    const [a, b] = await Promise.all([
-      chat(slow, userChat('community/plain', 'one')),
-      chat(slow, userChat('community/plain', 'two'), { key: DEFAULT_KEYS.nofallback }),
-    ]);
+    const [a, b] = await clock.settledAfter(
+      2_000,
+      Promise.all([
+        chat(slow, userChat('community/plain', 'one')),
+        chat(slow, userChat('community/plain', 'two'), { key: DEFAULT_KEYS.nofallback }),
+      ]),
+    );
     expect(a.status).toBe(200);
     expect(await errorBodyOf(b)).toMatchObject({ status: 429, code: 'model_busy' });
     // Alone, it is counted once (not once at arrival and again by the endpoint).
-    expect((await chat(slow, userChat('community/plain', 'three'))).status).toBe(200);
+    const three = chat(slow, userChat('community/plain', 'three'));
+    expect((await clock.settledAfter(2_000, three)).status).toBe(200);
   });
 });
 

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, drivenClock, emulate } from '@infergate/emulator/testing';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import {
   type AIMessageChunk,
@@ -14,7 +14,7 @@ import type { ChatGenerationChunk } from '@langchain/core/outputs';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
 import { API_KEY, emulatedModel, intercepting, recordingGateway, recordingModel } from './helpers';
@@ -642,6 +642,12 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
   });
 
   it("timeouts reach the request: the model's timeout and a call's timeout", async () => {
+    // The timeouts are the subject: a driven clock moves them (and the slow headers' 5 s) itself.
+    const clock = drivenClock(vi);
+    clock.drive();
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const gateway = await emulate();
     const { emulator, connection } = gateway;
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5_000 });
@@ -650,12 +656,12 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
       timeout: 30,
       maxRetries: 0,
     });
-    const modelTimeout = await caught(model.invoke('hi'));
+    const modelTimeout = await clock.settledAfter(30, caught(model.invoke('hi')));
     expect(isGatewayError(modelTimeout) && modelTimeout.code).toBe('timeout');
     // The request itself was ended, not left to run on behind the error.
     await gateway.untilIdle({ key: gateway.apiKey });
     const plain = new GatewayChatModel('community/general', { ...connection, maxRetries: 0 });
-    const callTimeout = await caught(plain.invoke('hi', { timeout: 30 }));
+    const callTimeout = await clock.settledAfter(30, caught(plain.invoke('hi', { timeout: 30 })));
     expect(isGatewayError(callTimeout) && callTimeout.code).toBe('timeout');
     await gateway.untilIdle({ key: gateway.apiKey });
     emulator.clearFaults();

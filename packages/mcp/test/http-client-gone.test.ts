@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   harnessOfFile,
   heldChatServerOfFile,
@@ -31,9 +31,8 @@ describe('a Streamable HTTP client gone while its tool call runs', () => {
     // Still held by the emulator: only an abort from the server frees it.
     await harness().gateway.untilIdle();
     // The client's own slot comes back once the aborted call has unwound.
-    await vi.waitFor(() => expect(harness().mcp.client.budget.active).toBe(0), {
-      timeout: 30_000,
-    });
+    await harness().mcp.client.budget.whenIdle();
+    expect(harness().mcp.client.budget.active).toBe(0);
   });
 
   it('a raw POST whose fetch is aborted: the same, and the session goes on', async () => {

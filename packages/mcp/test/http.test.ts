@@ -117,7 +117,8 @@ describe('Streamable HTTP', () => {
     await harness.gateway.until((c) => c.requests.translations === 1 && c.inflight[key] === 1);
     controller.abort();
     await expect(call).rejects.toThrow();
-    await vi.waitFor(() => expect(harness.mcp.client.budget.active).toBe(0), { timeout: 30_000 });
+    await harness.mcp.client.budget.whenIdle();
+    expect(harness.mcp.client.budget.active).toBe(0);
     await harness.gateway.untilIdle({ key });
   });
 

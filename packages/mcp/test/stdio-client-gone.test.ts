@@ -4,7 +4,7 @@
  * would, so the gateway request is aborted and the key's slot freed, not left running for nobody.
  */
 import { PassThrough } from 'node:stream';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serveStdio } from '../src/index';
 import { harnessOfFile, RAW_INITIALIZE, untilChatsHeld } from './harness';
 
@@ -40,9 +40,8 @@ describe('a stdio client that closes stdin while its tool call runs', () => {
       await stdio.closed;
       // Still held by the emulator: only an abort from the server frees it.
       await harness().gateway.untilIdle();
-      await vi.waitFor(() => expect(harness().mcp.client.budget.active).toBe(0), {
-        timeout: 30_000,
-      });
+      await harness().mcp.client.budget.whenIdle();
+      expect(harness().mcp.client.budget.active).toBe(0);
       // Nobody reads an answer to call 2 any more.
       expect(answers.join('')).not.toContain('"id":2');
     } finally {
