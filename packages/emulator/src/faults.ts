@@ -198,7 +198,8 @@ export function parseFaultHeader(header: string): ChosenFault | string {
     if (COUNTING_OPTIONS.includes(key)) {
       return `X-Emulator-Fault parameter '${key}' counts requests or time, so it only works in a fault rule (scenario faults or injectFault), not in a header that applies to one request`;
     }
-    const number = Number(value);
+    // (`Number('')` is 0: a parameter without a value would pass as zero.)
+    const number = value === '' ? Number.NaN : Number(value);
     const option = HEADER_OPTIONS.find((name) => name === key);
     if (option === undefined || !Number.isFinite(number) || number < 0) {
       return `Invalid X-Emulator-Fault parameter '${param}' (use ${HEADER_OPTIONS.join(', ')} with a number)`;
