@@ -8,6 +8,7 @@
  * (`@infergate/core`). test/internal-surface.test.ts checks that every name has such a user.
  */
 export { budgetId } from './budget/budget-id';
+export { redisUrlFault } from './budget/redis-url-form';
 export { CALL_OPTIONS, checkCallOptions, readCapabilityList } from './call/call-options';
 export { callEndedError } from './call/call-scope';
 export { withDeadlineStarted } from './call/deadline-start';

@@ -2,9 +2,14 @@
 // shared), §4.7 (the stall-timeout flags): the command's options and variables.
 import { parseArgs } from 'node:util';
 import { TIMEOUT_OPTIONS, type TimeoutOptions } from '@infergate/core';
-import { describeGiven, readNumber, refuseUnknownOptions } from '@infergate/core/internal';
+import {
+  describeGiven,
+  readNumber,
+  redisUrlFault,
+  refuseUnknownOptions,
+} from '@infergate/core/internal';
 import { bearerTokenFault, MIN_TOKEN_LENGTH } from './bearer-token';
-import { isRedisUrlForm, redisUrlSecrets } from './redis-url-shown';
+import { redisUrlSecrets } from './redis-url-shown';
 
 /** What each of core's `timeouts` options does here, for the help (a new one needs its line). */
 const TIMEOUT_FLAG_HELP: Record<keyof TimeoutOptions, string> = {
@@ -244,18 +249,14 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
 }
 
 /**
- * A `--redis` value that is no redis:// or rediss:// URL is refused here by its length alone: it
- * may be a password put in the wrong place, and only a URL's password can be masked in the
- * messages that name the Redis later (@infergate/redis then checks the rest of the URL). The rule
- * and words are @infergate/redis's `redisUrlFault`, which this command cannot import here (that
- * package is an optional peer, loaded only once the arguments are checked, and may be absent);
- * test/redis-url-one-rule.test.ts holds the two to the same answers.
+ * A `--redis` value that is no Redis URL is refused here, before anything starts, by core's rule
+ * (`redisUrlFault`, the one @infergate/redis's `createRedisBudget` applies: this command cannot
+ * wait for that optional package), in its words: nothing of a refused value is quoted, as it may
+ * be a password put in the wrong place, and only a URL's password can be masked later.
  */
 function checkRedisUrlForm(url: string, source: string): void {
-  if (isRedisUrlForm(url)) return;
-  throw new CliUsageError(
-    `${source} must be a URL redis://HOST:PORT (rediss://HOST:PORT for TLS, USER:PASSWORD@ before HOST for an ACL user), got a value of ${url.length} characters (not shown: it may hold a password)`,
-  );
+  const fault = redisUrlFault(url);
+  if (fault !== undefined) throw new CliUsageError(`${source} ${fault}`);
 }
 
 function timeoutsOf(values: Record<string, unknown>): TimeoutOptions {

@@ -2,11 +2,10 @@
 // the Redis of `--redis URL` in what it prints, and which pieces of that URL it never prints.
 
 /**
- * Whether `value` has the form of a Redis URL: it starts with `redis://` or `rediss://` and parses
- * as a URL (the rule of @infergate/redis's `redisUrlFault`, which this package cannot import before
- * the arguments are checked: that package is an optional peer, and may be absent).
+ * Whether `value` parses as a redis:// or rediss:// URL, so its password can be masked where it is
+ * named (whether it is one the budget takes is core's `redisUrlFault`).
  */
-export function isRedisUrlForm(value: string): boolean {
+function isRedisUrlForm(value: string): boolean {
   return /^rediss?:\/\//i.test(value) && URL.canParse(value);
 }
 

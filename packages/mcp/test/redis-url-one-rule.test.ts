@@ -31,6 +31,10 @@ const VALUES = [
   'not a url',
   'redis://127.0.0.1:6379',
   'REDISS://me:hunter2pw@cache.test:6380/2',
+  'redis://127.0.0.1:6379/abc',
+  'redis://me:hunter2pw@127.0.0.1:6379/0?password=x',
+  'redis://me:hunt%ZZer2pw@127.0.0.1:6379',
+  'redis://127.0.0.1:6379/99999999999',
 ];
 
 describe("the Redis URL's form: @infergate/redis's rule", () => {

@@ -1,3 +1,4 @@
+export { redisUrlFault } from '@infergate/core/internal';
 export {
   createRedisBudget,
   type RedisBudget,
@@ -5,4 +6,3 @@ export {
   type RedisBudgetStats,
 } from './redis-budget';
 export type { RedisTlsOptions } from './redis-connection';
-export { redisUrlFault } from './url-form';

@@ -6,12 +6,12 @@ import {
   type EveryKey,
   MAX_TIMEOUT_MS,
   readNumber,
+  redisUrlFault,
   refusal,
   refuseUnknownOptions,
 } from '@infergate/core/internal';
 import type { RedisBudgetOptions } from './redis-budget';
 import type { RedisTlsOptions } from './redis-connection';
-import { redisUrlFault } from './url-form';
 
 const WHERE = 'createRedisBudget';
 

@@ -1,5 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import { GatewayError } from '@infergate/core';
+import { redisUrlFault } from '@infergate/core/internal';
 import { createClient } from 'redis';
 import type { LeaseKeys } from './lease-scripts';
 import { checkAccess, PROBE_SCRIPT, refusalOf } from './redis-access';
@@ -15,7 +16,6 @@ import {
 } from './redis-outage';
 import { schemeMismatch } from './scheme-check';
 import { tlsSettingsRefusal } from './tls-settings';
-import { redisUrlFault } from './url-form';
 
 type RedisClient = ReturnType<typeof createClient>;
 

@@ -1,9 +1,10 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots, shared through Redis): the form of the Redis
-// URL, one rule for every place that takes one (createRedisBudget, infergate-mcp's --redis).
-import { kindOf } from '@infergate/core/internal';
+// URL, one rule for every place that takes one (@infergate/redis's createRedisBudget, and
+// infergate-mcp's --redis, which checks it before that optional package is loaded).
+import { kindOf } from '../call/option-groups';
 
 /** The form every refusal of a Redis URL names. */
-export const REDIS_URL_FORM =
+const REDIS_URL_FORM =
   'a URL redis://HOST:PORT (rediss://HOST:PORT for TLS, USER:PASSWORD@ before HOST for an ACL user)';
 
 /**
