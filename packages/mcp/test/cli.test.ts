@@ -119,11 +119,11 @@ describe('infergate-mcp', () => {
     const run = (...args: string[]) =>
       spawnSync(process.execPath, [bin, ...args], { env: gatewayEnv(), encoding: 'utf8' });
     const redis = run('--http', '--redis', 'redis://:hunter2-pass@127.0.0.1:6379/not-a-db');
-    expect(redis.status).toBe(1);
-    expect(redis.stderr).toContain(
-      // A path that is no database number is not shown (`/…`): only `/N` is.
-      'The Redis URL redis://***@127.0.0.1:6379/… (--redis / INFERGATE_REDIS_URL) cannot be used',
-    );
+    // A path that is no database number: refused before anything starts, nothing of it shown.
+    expect(redis.status).toBe(2);
+    expect(redis.stderr).toContain('--redis must be a URL redis://HOST:PORT');
+    expect(redis.stderr).toContain('got one whose path is not a database index');
+    expect(redis.stderr).not.toContain('not-a-db');
     const origin = run('--http', '--allowed-origin', 'http://user:origin-pass@evil.example/');
     expect(origin.status).toBe(2);
     expect(origin.stderr).toContain('got "http://***@evil.example/"');

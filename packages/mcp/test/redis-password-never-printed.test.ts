@@ -87,17 +87,18 @@ describe('the --redis password is never printed', () => {
     ['redis://default:9/S3cretPW@127.0.0.1:1', '9/S3cretPW'],
     ['redis://pa/S3cretPW@127.0.0.1:1', 'pa/S3cretPW'],
   ])(
-    'built command, %s (a password with an unencoded /): exit 1 naming the URL by its length, no piece shown',
+    'built command, %s (a password with an unencoded /): refused before anything starts (exit 2, its path no database index), no piece shown',
     (url, password) => {
-      for (const [args, env] of [
-        [['--redis', url], {}],
-        [[`--redis=${url}`], {}],
-        [[], { INFERGATE_REDIS_URL: url }],
+      for (const [args, env, source] of [
+        [['--redis', url], {}, '--redis'],
+        [[`--redis=${url}`], {}, '--redis'],
+        [[], { INFERGATE_REDIS_URL: url }, 'INFERGATE_REDIS_URL'],
       ] as const) {
         const outcome = runToExit(args, env);
-        expect(outcome.status).toBe(1);
+        expect(outcome.status).toBe(2);
+        expect(outcome.stderr).toContain(`${source} must be a URL redis://HOST:PORT`);
         expect(outcome.stderr).toContain(
-          `The Redis URL [a value of ${url.length} characters, not shown: it may hold a password] (--redis / INFERGATE_REDIS_URL) cannot be used`,
+          'got one whose path is not a database index (only /0 to /2147483647 may follow HOST:PORT, or nothing for database 0) (not shown: it may hold a password)',
         );
         expectNoPieceOf(password, `${outcome.stderr}\n${outcome.stdout}`);
       }
