@@ -825,10 +825,10 @@ function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
 
 /**
  * The error a walk ended with, carrying the route: its skips, and every hop that failed, a hedged
- * call's of both runs (the hedge's own failure too, when it is no failover: an `ended` hop where
- * it happened, before the one of the error that ends the call, the last hop: the first run's
- * failure that ended it — or the hedge's, when its first
- * content decided the race and it failed after; a run cut then is its `lost` hop, no failure). A
+ * call's of both runs, in the order they happened (a run's own failure too, when it is no
+ * failover: an `ended` hop), except the hop of the error that ends the call: always the last,
+ * whichever run ended later — the first run's failure, or the hedge's when its first content
+ * decided the race and it failed after (a run cut then is its `lost` hop, no failure). A
  * call that ended during a wait ends its route with its error's hop too; its message does not count
  * that as an attempt. A call that its own abort or deadline ended (`callEnded`) before any attempt
  * failed keeps that end's message (`The call was aborted`), hedged or not: its runs' ends are in
@@ -843,6 +843,8 @@ function failedCall(error: unknown, plan: HopPlan, runs: HedgeRuns, callEnded: b
   const failed = [...walk.failed];
   const recorded = new Set(failed.map((hop) => hop.error));
   const ends: HedgeRunState[] = [second, { ...first, error: first.error ?? error }];
+  // The hop of the error that ends the call: the route's last, whichever run's end came later.
+  let last = failedHopOf(walk, error);
   for (const { walk: run, error: end, cut, lostAt, endedAt } of ends) {
     const lost = cut && run?.unlistedHop();
     // (Among the hops at the place it was cut: before the later failures of the run that cut it.)
@@ -851,11 +853,9 @@ function failedCall(error: unknown, plan: HopPlan, runs: HedgeRuns, callEnded: b
     if (cut || !run || !isGatewayError(end) || recorded.has(end)) continue;
     const usage = end.usage === undefined ? {} : { usage: end.usage };
     const hop: ChatRouteHop = { model: run.model, outcome: 'ended', code: end.code, ...usage };
-    // The hedge's end that did not end the call goes where it happened: the last hop is the
-    // failure that ended the call (the first run's later failures come after it).
-    if (end !== error && endedAt !== undefined && run !== walk) {
-      hops.splice(plan.skipped.length + endedAt, 0, hop);
-    } else hops.push(hop);
+    // (Where it happened: among the hops the route had then, before the later ones.)
+    hops.splice(endedAt === undefined ? hops.length : plan.skipped.length + endedAt, 0, hop);
+    if (end === error) last = hop;
     // Every attempt of the run has its hop already: the call ended while it waited (to retry, or
     // for a slot after a failover), and its end is no attempt.
     const waiting = run.unlistedHop() === undefined && failed.length > 0;
@@ -863,9 +863,16 @@ function failedCall(error: unknown, plan: HopPlan, runs: HedgeRuns, callEnded: b
       waiting ? { model: run.model, error: end, waiting } : { model: run.model, error: end },
     );
   }
+  if (last !== undefined) hops.push(...hops.splice(hops.indexOf(last), 1));
   const route = { requested: plan.requested, hops };
   keepSentRequest(error, route, (id) => walk.bodyOf(id));
   return withRoute(error, route, noneFailed ? [] : failed);
+}
+
+/** The `failed` hop the walk recorded for `error` (its failures and their hops go in step). */
+function failedHopOf(walk: FailoverWalk, error: unknown): ChatRouteHop | undefined {
+  const nth = walk.failed.findIndex((hop) => hop.error === error);
+  return nth < 0 ? undefined : walk.hops.filter((hop) => hop.outcome === 'failed')[nth];
 }
 
 /**
