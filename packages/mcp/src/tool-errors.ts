@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`Retry-After`): what
 // to do about each, as a tool result.
-import { type GatewayError, isGatewayError } from '@infergate/core';
+import { type FailoverReason, type GatewayError, isGatewayError } from '@infergate/core';
 import { isWorthNewCall } from '@infergate/core/internal';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileAccessError } from './allowed-roots';
@@ -122,8 +122,8 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
       // A stall is the model server going quiet (slow to start, or stopped mid-answer), not the
       // input's size: a smaller input would not help, another call or another model may.
       if (error.stall !== undefined) {
-        if (tooManyTried(error)) {
-          return 'Every model named was too slow (none answered): try again later, or name other models from list_models.';
+        if (tooManyTried(error, 'first_chunk_stall')) {
+          return 'Every model tried was too slow (none answered): try again later, or name other models from list_models.';
         }
         return error.stall.phase === 'first-chunk'
           ? 'The model was too slow to start answering: try again, or add fallback_models (another model).'
@@ -227,8 +227,8 @@ export function jsonAnswerRefused(error: GatewayError): CallToolResult {
   const details = (result.structuredContent as { error: Record<string, unknown> }).error;
   const todo = answerCut(error)
     ? CUT_TODO
-    : tooManyTried(error)
-      ? 'Every model named answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
+    : tooManyTried(error, 'invalid_structured_output')
+      ? 'Every model tried answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
       : 'Call again (the model may answer with an object next time), add fallback_models (models with json_object), or pass output_schema to say what the object holds.';
   const full = redactMessage(error.invalidOutput.text);
   const text =
@@ -264,8 +264,24 @@ function answerCut(error: GatewayError): boolean {
   );
 }
 
-/** Whether the call named more than one model (its own and `fallback_models`), all failed. */
-const tooManyTried = (error: GatewayError) => (error.route?.requested.length ?? 0) > 1;
+/**
+ * Whether more than one model was sent the call and failed it the way the call ended (`reason`:
+ * the route's failover reason for that failure): its hops, not the models named — a model left
+ * out before sending (skipped, never tried) did not fail it, and "every model named" would be
+ * false with one model asked.
+ */
+function tooManyTried(error: GatewayError, reason: FailoverReason): boolean {
+  const failedAlike = new Set(
+    (error.route?.hops ?? [])
+      .filter(
+        (hop) =>
+          (hop.outcome === 'failed' && hop.reason === reason) ||
+          (hop.outcome === 'ended' && hop.code === error.code),
+      )
+      .map((hop) => hop.model),
+  );
+  return failedAlike.size > 1;
+}
 
 /** An error this server finds on its own (not core's): the model can only stop or report it. */
 const INTERNAL_ERROR_TODO =
