@@ -221,6 +221,7 @@ const REFUSED_TEXT_CHARS = 2000;
  */
 export function jsonAnswerRefused(error: GatewayError): CallToolResult {
   const result = toolErrorResult(error, askModelArgument);
+  if (error.code === 'no_model_can_serve') return noJsonObjectModel(error, result);
   if (error.code !== 'invalid_structured_output' || error.invalidOutput === undefined) {
     return result;
   }
@@ -246,6 +247,46 @@ export function jsonAnswerRefused(error: GatewayError): CallToolResult {
       },
       { type: 'text', text: `The answer as given:\n${text}` },
     ],
+    structuredContent: { error: details },
+  };
+}
+
+/** Core's words (chat-capabilities) for a model that lacks a way to serve the schema. */
+const NO_SCHEMA_WAY = /cannot serve a JSON schema|serves a JSON schema only by/;
+
+/**
+ * `json: true` refused before sending (`no_model_can_serve`) because no model named has
+ * `json_object`: in the tool's words (core's name `structuredOutput.methods`, and json_schema or
+ * tools, which `json: true` never uses, left out), `missing: ['json_object']`, the alternatives
+ * kept. A refusal for another reason (a model not in the catalog) is core's as it is.
+ */
+function noJsonObjectModel(error: GatewayError, result: CallToolResult): CallToolResult {
+  const skipped = error.skipped ?? [];
+  const lacking = skipped.filter((entry) => NO_SCHEMA_WAY.test(entry.detail));
+  if (lacking.length === 0) return result;
+  const details = (result.structuredContent as { error: Record<string, unknown> }).error;
+  const why = (model: string) => `Model "${model}" does not list json_object`;
+  const reasons = skipped.map((entry) =>
+    lacking.includes(entry) ? why(entry.model) : entry.detail,
+  );
+  const alternatives = error.alternatives ?? [];
+  const others = alternatives.length > 10 ? ` and ${alternatives.length - 10} more` : '';
+  const could = alternatives.length
+    ? ` Models with json_object: ${alternatives.slice(0, 10).join(', ')}${others}.`
+    : '';
+  const message = redactMessage(
+    `json: true needs a model with json_object: ${reasons.join('; ')}.${could}`,
+  );
+  const todo = alternatives.length
+    ? `Name a model with json_object from list_models, such as ${alternatives.slice(0, 10).join(', ')}; or pass output_schema instead (more models serve it).`
+    : 'Call list_models and name a model with json_object; or pass output_schema instead (more models serve it).';
+  details.message = message;
+  details.missing = ['json_object'];
+  details.skipped = skipped.map((entry, i) => ({ ...entry, detail: reasons[i] }));
+  details.what_to_do = todo;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `Gateway error no_model_can_serve: ${message}\n${todo}` }],
     structuredContent: { error: details },
   };
 }
