@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`Retry-After`): what
 // to do about each, as a tool result.
 import { type FailoverReason, type GatewayError, isGatewayError } from '@infergate/core';
-import { isWorthNewCall } from '@infergate/core/internal';
+import { clip, isWorthNewCall } from '@infergate/core/internal';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileAccessError } from './allowed-roots';
 import { redactMessage } from './redact-message';
@@ -232,10 +232,11 @@ export function jsonAnswerRefused(error: GatewayError): CallToolResult {
       ? 'Every model tried answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
       : 'Call again (the model may answer with an object next time), add fallback_models (models with json_object), or pass output_schema to say what the object holds.';
   const full = redactMessage(error.invalidOutput.text);
+  // Core's `clip` cuts at a code point (never half an emoji: strict JSON readers refuse it);
+  // what is left out is counted in characters (code points), as a person counts them.
+  const kept = clip(full, REFUSED_TEXT_CHARS);
   const text =
-    full.length > REFUSED_TEXT_CHARS
-      ? `${full.slice(0, REFUSED_TEXT_CHARS)}… (${full.length - REFUSED_TEXT_CHARS} more characters)`
-      : full;
+    kept === full ? full : `${kept} (${[...full.slice(kept.length - 1)].length} more characters)`;
   details.what_to_do = todo;
   details.text = text;
   return {
