@@ -76,8 +76,11 @@ const MAX_BODY_BYTES = 40 * 1024 * 1024;
 /** How long an idle kept-alive connection stays open (longer than a client's own idle timer). */
 const KEEP_ALIVE_MS = 65_000;
 
-/** What a body over the limit is told (HTTP has no `*_path` arguments to point to). */
-const BODY_TOO_LARGE = `Request body over ${MAX_BODY_BYTES} bytes (40 MiB), this server's limit per message: give a file over 23 MiB as a URL (image_url / audio_url), or fewer or shorter texts per call`;
+/**
+ * What a body over the limit is told: it holds a 23 MiB file as base64, and a larger file is
+ * refused however it is given (a URL download has the same limit), so it names no argument.
+ */
+const BODY_TOO_LARGE = `Request body over ${MAX_BODY_BYTES} bytes (40 MiB), this server's limit per message: enough for a 23 MiB file as base64, and 23 MiB is the most a file may be however it is given (a URL too): send a smaller file, or fewer or shorter texts per call`;
 
 class BodyTooLarge extends Error {}
 

@@ -85,7 +85,12 @@ function oversizedAnswer(line: OversizedLine): JSONRPCMessage | undefined {
   return { jsonrpc: '2.0', id, result: toolErrorResult(error) };
 }
 
-const FILE_ADVICE = 'enough for a 23 MiB file as base64: give a larger file as';
+/**
+ * A file over 23 MiB is refused however it is given (base64, a path, a URL download: the same
+ * limit), so the advice names no other argument: whichever a session takes, none takes it.
+ */
+const FILE_ADVICE =
+  'enough for a 23 MiB file as base64, and 23 MiB is the most a file may be however it is given (a path or a URL too): send a smaller';
 /** What fits instead, per tool: the argument that made the message too big, and what to do. */
 const OVERSIZED_ADVICE: Readonly<Record<string, [string, string]>> = {
   embed: [
@@ -95,8 +100,8 @@ const OVERSIZED_ADVICE: Readonly<Record<string, [string, string]>> = {
   similarity: ['texts', 'send fewer or shorter texts per call (rank them in several calls)'],
   translate: ['text', 'send a shorter text per call (split it over several translate calls)'],
   ask_model: ['prompt', 'send a shorter prompt'],
-  ocr: ['image_base64', `${FILE_ADVICE} image_path or image_url`],
-  transcribe: ['audio_base64', `${FILE_ADVICE} audio_path or audio_url`],
+  ocr: ['image_base64', `${FILE_ADVICE} image`],
+  transcribe: ['audio_base64', `${FILE_ADVICE} or shorter recording`],
 };
 /** A message whose tool is not known: both ways. */
-const ANY_ADVICE = `${FILE_ADVICE} image_path / audio_path or a URL; send texts in fewer or shorter pieces per call`;
+const ANY_ADVICE = `${FILE_ADVICE} file; send texts in fewer or shorter pieces per call`;

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`Retry-After`): what
 // to do about each, as a tool result.
-import { type GatewayError, isGatewayError } from '@infergate/core';
-import { isWorthNewCall } from '@infergate/core/internal';
+import { type FailoverReason, type GatewayError, isGatewayError } from '@infergate/core';
+import { clip, isWorthNewCall } from '@infergate/core/internal';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileAccessError } from './allowed-roots';
 import { redactMessage } from './redact-message';
@@ -122,8 +122,8 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
       // A stall is the model server going quiet (slow to start, or stopped mid-answer), not the
       // input's size: a smaller input would not help, another call or another model may.
       if (error.stall !== undefined) {
-        if (tooManyTried(error)) {
-          return 'Every model named was too slow (none answered): try again later, or name other models from list_models.';
+        if (tooManyTried(error, 'first_chunk_stall')) {
+          return 'Every model tried was too slow (none answered): try again later, or name other models from list_models.';
         }
         return error.stall.phase === 'first-chunk'
           ? 'The model was too slow to start answering: try again, or add fallback_models (another model).'
@@ -221,20 +221,22 @@ const REFUSED_TEXT_CHARS = 2000;
  */
 export function jsonAnswerRefused(error: GatewayError): CallToolResult {
   const result = toolErrorResult(error, askModelArgument);
+  if (error.code === 'no_model_can_serve') return noJsonObjectModel(error, result);
   if (error.code !== 'invalid_structured_output' || error.invalidOutput === undefined) {
     return result;
   }
   const details = (result.structuredContent as { error: Record<string, unknown> }).error;
   const todo = answerCut(error)
     ? CUT_TODO
-    : tooManyTried(error)
-      ? 'Every model named answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
+    : tooManyTried(error, 'invalid_structured_output')
+      ? 'Every model tried answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
       : 'Call again (the model may answer with an object next time), add fallback_models (models with json_object), or pass output_schema to say what the object holds.';
   const full = redactMessage(error.invalidOutput.text);
+  // Core's `clip` cuts at a code point (never half an emoji: strict JSON readers refuse it);
+  // what is left out is counted in characters (code points), as a person counts them.
+  const kept = clip(full, REFUSED_TEXT_CHARS);
   const text =
-    full.length > REFUSED_TEXT_CHARS
-      ? `${full.slice(0, REFUSED_TEXT_CHARS)}… (${full.length - REFUSED_TEXT_CHARS} more characters)`
-      : full;
+    kept === full ? full : `${kept} (${[...full.slice(kept.length - 1)].length} more characters)`;
   details.what_to_do = todo;
   details.text = text;
   return {
@@ -246,6 +248,46 @@ export function jsonAnswerRefused(error: GatewayError): CallToolResult {
       },
       { type: 'text', text: `The answer as given:\n${text}` },
     ],
+    structuredContent: { error: details },
+  };
+}
+
+/** Core's words (chat-capabilities) for a model that lacks a way to serve the schema. */
+const NO_SCHEMA_WAY = /cannot serve a JSON schema|serves a JSON schema only by/;
+
+/**
+ * `json: true` refused before sending (`no_model_can_serve`) because no model named has
+ * `json_object`: in the tool's words (core's name `structuredOutput.methods`, and json_schema or
+ * tools, which `json: true` never uses, left out), `missing: ['json_object']`, the alternatives
+ * kept. A refusal for another reason (a model not in the catalog) is core's as it is.
+ */
+function noJsonObjectModel(error: GatewayError, result: CallToolResult): CallToolResult {
+  const skipped = error.skipped ?? [];
+  const lacking = skipped.filter((entry) => NO_SCHEMA_WAY.test(entry.detail));
+  if (lacking.length === 0) return result;
+  const details = (result.structuredContent as { error: Record<string, unknown> }).error;
+  const why = (model: string) => `Model "${model}" does not list json_object`;
+  const reasons = skipped.map((entry) =>
+    lacking.includes(entry) ? why(entry.model) : entry.detail,
+  );
+  const alternatives = error.alternatives ?? [];
+  const others = alternatives.length > 10 ? ` and ${alternatives.length - 10} more` : '';
+  const could = alternatives.length
+    ? ` Models with json_object: ${alternatives.slice(0, 10).join(', ')}${others}.`
+    : '';
+  const message = redactMessage(
+    `json: true needs a model with json_object: ${reasons.join('; ')}.${could}`,
+  );
+  const todo = alternatives.length
+    ? `Name a model with json_object from list_models, such as ${alternatives.slice(0, 10).join(', ')}; or pass output_schema instead (more models serve it).`
+    : 'Call list_models and name a model with json_object; or pass output_schema instead (more models serve it).';
+  details.message = message;
+  details.missing = ['json_object'];
+  details.skipped = skipped.map((entry, i) => ({ ...entry, detail: reasons[i] }));
+  details.what_to_do = todo;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `Gateway error no_model_can_serve: ${message}\n${todo}` }],
     structuredContent: { error: details },
   };
 }
@@ -264,8 +306,24 @@ function answerCut(error: GatewayError): boolean {
   );
 }
 
-/** Whether the call named more than one model (its own and `fallback_models`), all failed. */
-const tooManyTried = (error: GatewayError) => (error.route?.requested.length ?? 0) > 1;
+/**
+ * Whether more than one model was sent the call and failed it the way the call ended (`reason`:
+ * the route's failover reason for that failure): its hops, not the models named — a model left
+ * out before sending (skipped, never tried) did not fail it, and "every model named" would be
+ * false with one model asked.
+ */
+function tooManyTried(error: GatewayError, reason: FailoverReason): boolean {
+  const failedAlike = new Set(
+    (error.route?.hops ?? [])
+      .filter(
+        (hop) =>
+          (hop.outcome === 'failed' && hop.reason === reason) ||
+          (hop.outcome === 'ended' && hop.code === error.code),
+      )
+      .map((hop) => hop.model),
+  );
+  return failedAlike.size > 1;
+}
 
 /** An error this server finds on its own (not core's): the model can only stop or report it. */
 const INTERNAL_ERROR_TODO =

@@ -35,11 +35,31 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** A download's failure, named by its code (never the thrower's message: it can quote the URL). */
 class DownloadFailed extends Error {
   readonly code: string;
-  constructor(code: string) {
+  /** Whether it may be gone later (a timeout), not the answer as such (an impossible status). */
+  readonly transient: boolean;
+  constructor(code: string, transient = false) {
     super(code);
     this.code = code;
+    this.transient = transient;
   }
 }
+
+/**
+ * Node's (and undici's) codes of a connection that failed for now: timed out, reset, refused, a
+ * DNS server that did not answer. Any other (a host name that does not exist, a certificate
+ * refused, a TLS failure) fails the same way again.
+ */
+const TRANSIENT_CODES = new Set([
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ECONNREFUSED',
+  'EPIPE',
+  'EAI_AGAIN',
+]);
+const isTransientCode = (code: unknown) =>
+  typeof code === 'string' && (TRANSIENT_CODES.has(code) || code.startsWith('UND_ERR_'));
 
 /** The URL, if it may be downloaded at all: http(s), no credentials. */
 function checkedUrl(url: URL): URL {
@@ -132,7 +152,8 @@ function failure(error: unknown, host: string, signal: AbortSignal): unknown {
   const failed = new FileAccessError(
     `the download from ${host} failed (${typeof named === 'string' ? named : 'network error'})`,
   );
-  failed.transient = true;
+  const own = [error, cause].find((thrown) => thrown instanceof DownloadFailed);
+  failed.transient = own ? own.transient : isTransientCode(code) || isTransientCode(cause?.code);
   return failed;
 }
 
@@ -167,14 +188,15 @@ function requestOnce(
     );
     req.on('timeout', () => {
       // Before the headers the request fails; after them, the body being read.
-      const stalled = new DownloadFailed(`nothing received for ${timeouts.idleMs} ms`);
+      const stalled = new DownloadFailed(`nothing received for ${timeouts.idleMs} ms`, true);
       if (answer === undefined) req.destroy(stalled);
       else answer.destroy(stalled);
     });
     req.on('socket', (socket) => {
       if (!socket.connecting) return;
       const timer = setTimeout(
-        () => req.destroy(new DownloadFailed(`no connection within ${timeouts.connectMs} ms`)),
+        () =>
+          req.destroy(new DownloadFailed(`no connection within ${timeouts.connectMs} ms`, true)),
         timeouts.connectMs,
       );
       socket.once('connect', () => clearTimeout(timer));

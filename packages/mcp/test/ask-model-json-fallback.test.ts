@@ -57,7 +57,7 @@ describe('ask_model json: true with fallback_models', () => {
       route: { requested: ['community/general', 'community/json-object'] },
     });
     expect(error.what_to_do).toMatch(
-      /^Every model named answered something other than a JSON object/,
+      /^Every model tried answered something other than a JSON object/,
     );
     expect(error.what_to_do).toContain('list_models');
   });

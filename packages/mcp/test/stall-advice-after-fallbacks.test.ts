@@ -51,7 +51,7 @@ describe('the what_to_do of a stall on every model named', () => {
     expect(error.code).toBe('timeout');
     expect(error.route?.requested).toEqual(['community/general', 'community/json-object']);
     expect(error.what_to_do).toBe(
-      'Every model named was too slow (none answered): try again later, or name other models from list_models.',
+      'Every model tried was too slow (none answered): try again later, or name other models from list_models.',
     );
     await settledAfter(STALL_LIMIT_MS, mcp().client.budget.whenIdle());
   });

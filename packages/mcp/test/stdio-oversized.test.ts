@@ -29,7 +29,7 @@ it('a message over 40 MiB is a failed call, and the session goes on', async () =
   const oversized = await client.callTool({ name: 'ocr', arguments: { image_base64: image } });
   expect(oversized.isError).toBe(true);
   expect(textOf(oversized)).toMatch(/the message is \d+ bytes; .* at most 41943040 bytes/);
-  expect(textOf(oversized)).toContain('give a larger file as image_path or image_url');
+  expect(textOf(oversized)).toContain('23 MiB is the most a file may be however it is given');
   expect(oversized.structuredContent).toMatchObject({ error: { field: 'image_base64' } });
   const after = await client.callTool({
     name: 'translate',
