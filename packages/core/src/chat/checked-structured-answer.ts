@@ -37,7 +37,8 @@ export interface StructuredAsk {
  * `answer` of `model` (asked by `method`) checked: its value, its JSON text (a fence's content; a
  * forced tool call's arguments) and the reasoning of a think block before the JSON (§4.8 item 3).
  * Throws `invalid_structured_output` when it fails; a refusal, when `asked.returnRefused`, is
- * `checked: false` instead: the JSON read (a refusal's words left out), unchecked; an answer with none (not JSON, no call of
+ * `checked: false` instead: the JSON read from `content` (the answer without the refusal's words:
+ * a stream's content pieces), unchecked; an answer with none (not JSON, no call of
  * the schema's tool) has `value` undefined and `json` the text its method reads it from (the text
  * after a think block, a fence's content; the tool call's arguments; '' when the tool was not
  * called: the model's own text is not the answer, and a stream left it out).
@@ -47,6 +48,7 @@ export async function checkedStructuredAnswer(
   method: StructuredOutputMethod,
   answer: AssembledChat,
   asked: StructuredAsk,
+  content: AssembledChat = withoutRefusal(answer),
 ): Promise<{ value: unknown; json: string; reasoning?: string; checked: boolean }> {
   // An answer cut at the length limit: its error says so (unfinished JSON is the likely cause).
   const cutAtLength = classifyFinishReason(answer.finishReason) === 'length';
@@ -56,8 +58,8 @@ export async function checkedStructuredAnswer(
     read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
   } catch (error) {
     if (!isGatewayError(error) || !asked.returnRefused) throw withAnswerUsage(error, answer);
-    // (A refusal's words are not the JSON: the answer's text keeps them once, after it.)
-    const where = structuredJsonText(withoutRefusal(answer), asked.given, method);
+    // (A refusal's words are not the JSON: it is read from `content`, the answer without them.)
+    const where = structuredJsonText(content, asked.given, method);
     const json = where?.json ?? '';
     return { value: undefined, json, reasoning: where?.reasoning, checked: false };
   }
@@ -72,19 +74,12 @@ export async function checkedStructuredAnswer(
 }
 
 /**
- * `answer` with its text without its refusal's words (read after the content in a whole answer;
- * in a stream, as they came: after or before it).
+ * A whole `answer` with its text without its refusal's words (read after the content: its end).
  */
 export function withoutRefusal(answer: AssembledChat): AssembledChat {
   const { text, refusal } = answer;
-  if (refusal === undefined) return answer;
-  if (text.endsWith(refusal))
-    return { ...answer, text: text.slice(0, text.length - refusal.length) };
-  if (text.startsWith(refusal)) return { ...answer, text: text.slice(refusal.length) };
-  const at = text.lastIndexOf(refusal);
-  return at === -1
-    ? answer
-    : { ...answer, text: text.slice(0, at) + text.slice(at + refusal.length) };
+  if (refusal === undefined || !text.endsWith(refusal)) return answer;
+  return { ...answer, text: text.slice(0, text.length - refusal.length) };
 }
 
 /** Refusal words quoted in the error's message (the whole text is on the error). */

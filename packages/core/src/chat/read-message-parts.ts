@@ -24,7 +24,7 @@ const refusalDeltas = new WeakSet<object>();
 
 /**
  * `event` (a stream's text delta of `delta.refusal`) marked as a refusal's words: structured
- * output's event maps read the JSON from the other text and hand these on once, after it.
+ * output's event maps read the JSON from the other text and hand these on as they came.
  */
 export function markRefusal<Event extends object>(event: Event): Event {
   refusalDeltas.add(event);

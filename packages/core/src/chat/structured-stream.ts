@@ -18,7 +18,6 @@ import {
   ownToolCalls,
   type StructuredAsk,
   structuredFinish,
-  withoutRefusal,
 } from './checked-structured-answer';
 import { isRefusalDelta } from './read-message-parts';
 import type { DecodedEvents, MappedEvents, StructuredStream } from './stream/sse-chat-stream';
@@ -36,17 +35,20 @@ export interface StreamCheck extends StructuredAsk {
 export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput): StructuredStream {
   const { model, method, given } = asked;
   const name = schemaName(given);
+  /** The events' trace (of the last decoder read: a held start's, then the caller's). */
+  let trace = newTrace();
   return {
-    events: (decoder) =>
-      mapped(
-        decoder,
+    events: (decoder) => {
+      trace = newTrace();
+      const map =
         method === 'tools'
           ? schemaToolAsText(name, wrapsRoot(given.schema))
           : strayCallsLeftOut(
               asked.check.tools ?? [],
               jsonTextEvents({ ownTools: asked.ownTools, schema: true }),
-            ),
-      ),
+            );
+      return mapped(decoder, map, trace);
+    },
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked
       // (but for calls of tools nobody offered, left out of its events too).
@@ -54,20 +56,24 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
       if (own.length > 0) {
         return own.length === answer.toolCalls.length ? answer : { ...answer, toolCalls: own };
       }
+      trace.drain();
+      const refused = answer.refusal !== undefined;
+      // The JSON is read from the content alone. A refusal after choice 0's finish was given
+      // (which said the answer was not refused) fails the answer, even one handed on refused.
       const { value, json, reasoning, checked } = await checkedStructuredAnswer(
         model,
         method,
         answer,
-        asked,
+        trace.late ? { ...asked, returnRefused: false } : asked,
+        refused ? { ...answer, text: trace.content } : answer,
       );
       if (hop) hop.checked = checked;
       // No call is handed on: the schema's is the JSON, any other names a tool nobody offered. A
-      // refusal's words follow the JSON once (as in a whole answer and the events).
-      const refused = answer.refusal !== undefined;
+      // refused answer's text is its events' (the refusal's words where they came, once).
       const finishReason = answerFinish(answer.finishReason, refused);
-      const text = json + (answer.refusal ?? '');
+      const text = refused ? trace.given : json;
       const clean: AssembledChat = { ...answer, text, toolCalls: [], finishReason };
-      // (A refused answer handed on, `returnRefused`: its text clean, no checked value.)
+      // (A refused answer handed on, `returnRefused`: its text as streamed, no checked value.)
       if (checked) clean.structured = structuredResult(value, method, answer, asked);
       // A think block before the JSON: the answer's reasoning, as its events gave it.
       if (reasoning !== undefined) clean.reasoning = (answer.reasoning ?? '') + reasoning;
@@ -82,13 +88,18 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
  * as its JSON unless the answer is a tool step (`ownTools`: the request has tools of its own).
  */
 export function jsonTextHooks(ownTools: boolean): StructuredStream {
+  let trace = newTrace();
   return {
-    events: (decoder) => mapped(decoder, jsonTextEvents({ ownTools })),
+    events: (decoder) => {
+      trace = newTrace();
+      return mapped(decoder, jsonTextEvents({ ownTools }), trace);
+    },
     check: async (answer) => {
       if (answer.toolCalls.length > 0) return answer;
-      // A refusal's words follow the JSON once, as the events give them.
-      const text = jsonInText(withoutRefusal(answer).text) + (answer.refusal ?? '');
-      return { ...answer, text };
+      // A refused answer's text is its events' (the refusal's words where they came, once).
+      if (answer.refusal === undefined) return { ...answer, text: jsonInText(answer.text) };
+      trace.drain();
+      return { ...answer, text: trace.given };
     },
   };
 }
@@ -182,31 +193,56 @@ function namedCalls(): (
 }
 
 /**
- * The decoder's events through `map`, but a refusal's words (choice 0's `delta.refusal`), which
- * are held and handed on once, after the JSON, just before choice 0's finish (then reported as
- * refused: `content_filter` where it is `stop`, as in a whole answer) or the stream's failure.
+ * What a structured stream's events met, for its check: choice 0's text as the decoder gave it
+ * but the refusal's pieces (`content`: where the JSON is read from), the text of the events given
+ * (`given`: the refusal's pieces among the JSON's, as they came), whether a refusal came
+ * (`refused`) and whether after choice 0's finish was given (`late`: that finish cannot say so).
+ * `drain` maps the decoder's events not taken yet (the check runs once the decoder has them all).
  */
-function mapped(decoder: DecodedEvents, map: EventMap): MappedEvents {
+interface StreamTrace {
+  content: string;
+  given: string;
+  refused: boolean;
+  late: boolean;
+  drain(): void;
+}
+
+function newTrace(): StreamTrace {
+  return { content: '', given: '', refused: false, late: false, drain: () => {} };
+}
+
+/**
+ * The decoder's events through `map`, but a refusal's words (choice 0's `delta.refusal`), which
+ * are given as they come, unmapped (they are not the JSON); a finish of choice 0 after them is
+ * reported as refused (`content_filter` where it is `stop`, as in a whole answer). `trace` is
+ * told what they were.
+ */
+function mapped(decoder: DecodedEvents, map: EventMap, trace: StreamTrace): MappedEvents {
   /** Events `take` mapped but has not given yet. */
   let queued: ChatStreamEvent[] = [];
-  /** The refusal's pieces not given yet; undefined while none came. */
-  let refusal: ChatStreamEvent[] | undefined;
+  /** Choice 0's finish was given. */
+  let finished = false;
+  const given = (event: ChatStreamEvent): ChatStreamEvent => {
+    if (event.type === 'text-delta' && !event.choiceIndex) trace.given += event.delta;
+    if (event.type !== 'finish' || event.choiceIndex) return event;
+    finished = true;
+    if (!trace.refused) return event;
+    const reason = answerFinish(event.reason, true) ?? event.reason;
+    return reason === event.reason ? event : { ...event, reason, sent: event.sent ?? event.reason };
+  };
   const through = (event: ChatStreamEvent | undefined): ChatStreamEvent[] => {
-    if (event !== undefined && isRefusalDelta(event) && !(event as TextDelta).choiceIndex) {
-      refusal ??= [];
-      refusal.push(event);
-      return [];
+    if (event?.type === 'text-delta' && !event.choiceIndex) {
+      if (isRefusalDelta(event)) {
+        trace.refused = true;
+        trace.late ||= finished;
+        return [given(event)];
+      }
+      trace.content += event.delta;
     }
-    const out = [map(event) ?? []].flat();
-    if (refusal === undefined) return out;
-    const at = out.findIndex((each) => each.type === 'finish' && !each.choiceIndex);
-    if (at === -1 && event !== undefined) return out;
-    const held = refusal.splice(0);
-    if (at === -1) return out.concat(held);
-    const finish = out[at] as Extract<ChatStreamEvent, { type: 'finish' }>;
-    const reason = answerFinish(finish.reason, true) ?? finish.reason;
-    const sent = reason === finish.reason ? {} : { sent: finish.sent ?? finish.reason };
-    return [...out.slice(0, at), ...held, { ...finish, reason, ...sent }, ...out.slice(at + 1)];
+    return [map(event) ?? []].flat().map(given);
+  };
+  trace.drain = () => {
+    queued = queued.concat(decoder.takeAll()?.flatMap(through) ?? []);
   };
   return {
     take() {
@@ -230,5 +266,3 @@ function mapped(decoder: DecodedEvents, map: EventMap): MappedEvents {
     },
   };
 }
-
-type TextDelta = Extract<ChatStreamEvent, { type: 'text-delta' }>;
