@@ -20,12 +20,13 @@ export const REQUEST_BOUND_IO: boolean = (() => {
     EdgeRuntime?: unknown;
     WebSocketPair?: unknown;
   };
-  // workerd is known by its user agent, or, when a Worker has no `navigator` (compatibility flag
-  // `no_global_navigator`, an old compatibility date), by `WebSocketPair`: a global only workerd
-  // (and the runtimes that emulate it) defines.
+  // workerd is known by its user agent, or, when a Worker has no `navigator` at all (compatibility
+  // flag `no_global_navigator`, an old compatibility date), by `WebSocketPair`. That global alone
+  // is not enough: Node test environments and polyfills that emulate Workers (Miniflare 2) define
+  // it too, and they have a `navigator` (Node >= 21 always does).
   return (
     global.navigator?.userAgent === 'Cloudflare-Workers' ||
-    typeof global.WebSocketPair === 'function' ||
+    (global.navigator === undefined && typeof global.WebSocketPair === 'function') ||
     global.EdgeRuntime !== undefined
   );
 })();

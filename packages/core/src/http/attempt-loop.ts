@@ -11,6 +11,7 @@ import {
   type NextAttempt,
   ownAbort,
 } from './attempt-policy';
+import { closeBody } from './read-bounded-body';
 import { wholeAnswerChecked } from './reported-in-answer';
 import type { RequestSpec, Slot } from './request-types';
 import { type SendConfig, type Sending, sendOnce } from './send-once';
@@ -175,12 +176,12 @@ async function acceptedOrCut(
   try {
     refused = await policy.accept?.(outcome, sending.request);
   } catch (error) {
-    outcome.reader?.cancel(error).catch(() => {});
+    closeBody(outcome.reader, error);
     throw error;
   }
   if (refused === undefined) return outcome;
   if (outcome.readToEnd === true) return refused;
-  (outcome.reader ?? outcome.response.body)?.cancel(refused).catch(() => {});
+  closeBody(outcome.reader ?? outcome.response.body, refused);
   sending.answerStatus.cut = true;
   return refused;
 }

@@ -70,14 +70,7 @@ export function webBody(response: Response): ReadableStream<Uint8Array> | null |
   if (body === null || body === undefined) return null;
   const stream = body as Partial<Record<'getReader' | 'destroy' | 'cancel', unknown>>;
   if (typeof stream.getReader === 'function') return body as ReadableStream<Uint8Array>;
-  try {
-    if (typeof stream.destroy === 'function') (stream.destroy as () => void)();
-    else if (typeof stream.cancel === 'function') {
-      Promise.resolve((stream.cancel as () => unknown)()).catch(() => {});
-    }
-  } catch {
-    // (Closing it is a courtesy: the refusal is the call's outcome either way.)
-  }
+  closeBody(body);
   return new GatewayError({
     code: 'configuration_error',
     field: 'fetch',
@@ -86,6 +79,32 @@ export function webBody(response: Response): ReadableStream<Uint8Array> | null |
       'stream, as node-fetch v2 gives?): pass a fetch whose Response.body has getReader(), such ' +
       "as the runtime's own fetch or undici's",
   });
+}
+
+/**
+ * Closes a body (or a reader of one) of any kind, so its request ends: a web stream or reader is
+ * cancelled (with `reason`), a Node Readable destroyed, an object that is only async-iterable
+ * told to `return()`. A body of no known kind is left as it is; closing never throws (it is a
+ * courtesy: the call's outcome is decided elsewhere).
+ */
+export function closeBody(body: unknown, reason?: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  const stream = body as Partial<Record<'cancel' | 'destroy' | 'return', unknown>> & {
+    [Symbol.asyncIterator]?: unknown;
+  };
+  try {
+    let closing: unknown;
+    if (typeof stream.cancel === 'function') closing = stream.cancel(reason);
+    else if (typeof stream.destroy === 'function') stream.destroy();
+    else if (typeof stream.return === 'function') closing = stream.return();
+    else if (typeof stream[Symbol.asyncIterator] === 'function') {
+      const iterator = (stream[Symbol.asyncIterator] as () => { return?: () => unknown })();
+      closing = iterator.return?.();
+    }
+    Promise.resolve(closing).catch(() => {});
+  } catch {
+    // (Nothing to do: the body is left to the collector.)
+  }
 }
 
 /**

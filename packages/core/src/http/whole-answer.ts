@@ -1,12 +1,12 @@
 // docs/gateway-protocol.md §2.5 (the slot is given back once the body is read), §10.3 (a body
 // that is not JSON, or too large).
-import { type GatewayError, isGatewayError } from '../errors/errors';
+import { GatewayError, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import { responseHeadersOf } from '../errors/response-headers';
 import type { CallEvents } from '../events/call-events';
 import { tooLarge, unreadBody } from './answer-errors';
 import { keptErrorBody } from './kept-error-body';
-import { declaredLength, readBoundedBody } from './read-bounded-body';
+import { closeBody, declaredLength, readBoundedBody, webBody } from './read-bounded-body';
 import type { OpenResponse, RequestSpec } from './request-types';
 import { startsAsEventStream } from './stream-first-bytes';
 import { failureInsteadOfAnswer } from './unusable-answer';
@@ -49,7 +49,11 @@ export async function readWholeAnswer(
     const limit = options.maxResponseBytes;
     const declared = declaredLength(response.headers);
     if (declared !== undefined && declared > limit) {
-      response.body?.cancel().catch(() => {});
+      // A body that is not a web stream is the `fetch` option's fault, as it is without the
+      // header (and not retried): that is refused first (`webBody` destroys it).
+      const web = webBody(response);
+      if (web instanceof GatewayError) throw web;
+      closeBody(web);
       throw tooLarge(response, spec, limit, declared);
     }
     // The call's deadline and abort end the read, whatever the body does (no stall clock runs on

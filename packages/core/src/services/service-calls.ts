@@ -185,6 +185,7 @@ function unlistedEngine(error: unknown): never {
     code: error.code,
     status: error.status,
     type: error.type,
+    field: error.field,
     retryAfterMs: error.retryAfterMs,
     body: error.body,
     responseHeaders: error.responseHeaders,

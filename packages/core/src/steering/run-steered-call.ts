@@ -15,6 +15,7 @@ import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { HedgeSkipReason } from '../events/gateway-events';
 import type { AttemptAnswer } from '../http/attempt-policy';
+import { closeBody } from '../http/read-bounded-body';
 import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
 import type { StructuredResult } from '../protocol/chat-result-types';
@@ -895,7 +896,7 @@ function headersOf(answer: unknown, stream: boolean): Headers | undefined {
 /** A stream opened for nothing (a hedged call's loser that answered late): its slot given back. */
 function discardStream(answer: unknown): void {
   const open = answer as OpenResponse;
-  (open.reader ?? open.response.body)?.cancel().catch(() => {});
+  closeBody(open.reader ?? open.response.body);
   open.release(true);
   open.scope.dispose();
 }
