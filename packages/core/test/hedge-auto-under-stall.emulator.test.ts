@@ -8,6 +8,7 @@ import type { ChatCallOptions } from '../src/index';
 import { AUTO_HEDGE } from '../src/steering/hedge-delay';
 import {
   driveClock,
+  FOREVER,
   hedgesOnDrivenClock,
   hi,
   only,
@@ -15,9 +16,7 @@ import {
   settledAfter,
 } from './helpers';
 
-/** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
-const FOREVER = 60_000;
-
+/** `model`'s every request stalls before its first chunk: a stall the hedge must beat. */
 const held = (emulator: Emulator, model: string) =>
   emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER });
 
