@@ -5,7 +5,15 @@
 // output (V4 usage has no total of its own), so a hop without `total_tokens` counts fully, and a
 // hop reporting a total alone adds no input or output (its total stays on its hop of the route).
 import type { Usage } from '@infergate/core';
-import { CLAIMED_MODEL, emulate, withClaimedModel } from '@infergate/emulator/testing';
+import {
+  CLAIMED_MODEL,
+  emulate,
+  partsOnly,
+  totalOnly,
+  type UsageShape,
+  usageReshapedFetch,
+  withClaimedModel,
+} from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
@@ -15,35 +23,13 @@ const emulated = await emulate({ scenario: withClaimedModel(), hooks: { afterEac
 const Place = z.object({ city: z.string() });
 const QUESTION = 'Where is "Oslo"?';
 
-type Shape = (usage: Record<string, unknown>) => Record<string, unknown>;
-/** The server reports prompt and completion tokens, no total. */
-const partsOnly: Shape = ({ total_tokens: _, ...usage }) => usage;
-/** The server reports a total alone. */
-const totalOnly: Shape = ({ total_tokens }) => ({ total_tokens });
-
-/** Every `usage` in a chat answer's body (whole or SSE) rewritten by `shape`. */
-function reshaped(text: string, shape: Shape): string {
-  const each = (json: string) => {
-    const body = JSON.parse(json) as { usage?: Record<string, unknown> | null };
-    if (body.usage) body.usage = shape(body.usage);
-    return JSON.stringify(body);
-  };
-  if (!text.startsWith('data:')) return each(text);
-  return text.replace(/^data: (\{.*\})$/gm, (_, json: string) => `data: ${each(json)}`);
-}
-
 /** `CLAIMED_MODEL` falling back to `community/general`, answers of `shapes`' models reshaped. */
-function claimedFirst(shapes: Record<string, Shape>) {
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    const answer = await emulated.fetch(request.clone());
-    if (!request.url.endsWith('/chat/completions')) return answer;
-    const shape = shapes[((await request.json()) as { model: string }).model];
-    if (shape === undefined || !answer.ok) return answer;
-    return new Response(reshaped(await answer.text(), shape), answer);
-  };
+function claimedFirst(shapes: Record<string, UsageShape>) {
   // A new provider each test: its per-key state (the breakers) starts clean.
-  const gateway = createGateway({ ...emulated.connection, fetch });
+  const gateway = createGateway({
+    ...emulated.connection,
+    fetch: usageReshapedFetch(emulated.fetch, shapes),
+  });
   return gateway(CLAIMED_MODEL, { fallbackModels: ['community/general'] });
 }
 

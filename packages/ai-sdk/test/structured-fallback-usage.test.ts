@@ -4,7 +4,12 @@
 // hop's tokens (core's `callUsage`, as LangChain's `usage_metadata` counts them), and the answering
 // model's own stays in `providerMetadata.infergate.usage`.
 import type { Usage } from '@infergate/core';
-import { CLAIMED_MODEL, emulate, withClaimedModel } from '@infergate/emulator/testing';
+import {
+  CLAIMED_MODEL,
+  emulate,
+  withClaimedModel,
+  withOffSchemaModel,
+} from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
@@ -12,16 +17,10 @@ import { createGateway, type GatewayProviderMetadata } from '../src';
 
 /** A second model whose every JSON answer breaks the schema. */
 const BAD = 'x/bad';
-const scenario = withClaimedModel();
-scenario.models = {
-  ...scenario.models,
-  [BAD]: {
-    owned_by: 'service-community',
-    capabilities: ['chat', 'streaming', 'json_schema'],
-    jsonAnswers: { offSchemaShare: 1 },
-  },
-};
-const emulated = await emulate({ scenario, hooks: { afterEach, afterAll } });
+const emulated = await emulate({
+  scenario: withOffSchemaModel(withClaimedModel(), BAD),
+  hooks: { afterEach, afterAll },
+});
 const Place = z.object({ city: z.string() });
 const QUESTION = 'Where is "Oslo"?';
 

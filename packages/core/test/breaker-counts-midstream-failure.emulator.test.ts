@@ -4,29 +4,16 @@
 // stream is held until the stream ends; the caller's own stop says nothing of the model.
 import type { GatewayEvent } from '@infergate/core';
 import { emulate } from '@infergate/emulator/testing';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../src';
+import { steppedClockEachTest } from './helpers';
 
 const FAILING = 'community/general';
 const FALLBACK = 'community/tools';
 const list = { fallbackModels: [FALLBACK] };
 const request = { model: FAILING, messages: [{ role: 'user' as const, content: 'one two three' }] };
 
-/** Core's monotonic clock (`performance.now()`) moved forward by hand: a cooldown passes at once. */
-function steppedClock() {
-  const real = performance.now.bind(performance);
-  let skew = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => real() + skew);
-  return {
-    advance(ms: number) {
-      skew += ms;
-    },
-  };
-}
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const steppedClock = steppedClockEachTest();
 
 async function setUp(failures: number) {
   const gateway = await emulate();
@@ -111,7 +98,7 @@ describe("a stream holding its model's probe", () => {
     setup.emulator.injectFault({ fault: 'bad_gateway', model: FAILING, times: 2 });
     for (let i = 0; i < 2; i++) await setup.client.chat(request, list);
     expect(setup.circuit).toEqual([`circuit-open ${FAILING}`]);
-    clock.advance(60_001);
+    clock.ahead(60_001);
     setup.circuit.length = 0;
     return setup;
   }

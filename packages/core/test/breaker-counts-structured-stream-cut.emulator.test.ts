@@ -15,6 +15,9 @@ const schema = {
   },
 };
 
+/** FAILING's hop of a route. */
+const failingModel = (outcome: string, reason: string) => ({ model: FAILING, outcome, reason });
+
 describe('a structured stream cut mid-body', () => {
   it("counts as the model's failure: its breaker opens, the next call skips it", async () => {
     const gateway = await emulate();
@@ -34,23 +37,17 @@ describe('a structured stream cut mid-body', () => {
       response_format: schema,
     };
     const list = { fallbackModels: [FALLBACK] };
-    for (let i = 0; i < 2; i++) {
+    /** The failing model's hop of one call's route, once the stream ended. */
+    const failingHop = async () => {
       const stream = await client.chatStream(request, list);
       await stream.result();
-      expect(stream.route.hops[0]).toEqual({
-        model: FAILING,
-        outcome: 'failed',
-        reason: 'stream_incomplete',
-      });
+      return stream.route.hops[0];
+    };
+    for (let i = 0; i < 2; i++) {
+      expect(await failingHop()).toEqual(failingModel('failed', 'stream_incomplete'));
     }
     expect(circuit).toEqual([`circuit-open ${FAILING}`]);
-    const stream = await client.chatStream(request, list);
-    await stream.result();
-    expect(stream.route.hops[0]).toEqual({
-      model: FAILING,
-      outcome: 'skipped',
-      reason: 'circuit_open',
-    });
+    expect(await failingHop()).toEqual(failingModel('skipped', 'circuit_open'));
     await gateway.close();
   });
 });

@@ -7,33 +7,23 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createGatewayClient } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { clientsSharingEvents, DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
+import {
+  clientsSharingEvents,
+  DEFAULT_KEYS,
+  hi,
+  only,
+  recordingClient,
+  steppedClockEachTest,
+} from './helpers';
 
 const list = { fallbackModels: ['community/streamer'] };
 // A cooldown no loaded machine lets pass between two calls: only the moved clock ends it.
 const breaker = { failures: 2, cooldownMs: 60_000, maxCooldownMs: 600_000 };
 
-/**
- * Core's monotonic clock (`performance.now()`, read through call/monotonic-clock.ts) moved forward
- * by hand: a cooldown passes without waiting for it.
- */
-function steppedClock() {
-  const real = performance.now.bind(performance);
-  let skew = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => real() + skew);
-  return {
-    advance(ms: number) {
-      skew += ms;
-    },
-  };
-}
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const steppedClock = steppedClockEachTest();
 
 describe('circuit breakers of calls with fallbackModels', () => {
   it('open after N failures in a row: calls skip the model without a request', async () => {
@@ -76,7 +66,7 @@ describe('circuit breakers of calls with fallbackModels', () => {
       { model: 'community/streamer', outcome: 'answered' },
     ]);
     expect(emulator.counters.requests.chat - before).toBe(1);
-    clock.advance(60_001);
+    clock.ahead(60_001);
     expect(await firstTried()).toBe('community/general');
   });
 
@@ -88,7 +78,7 @@ describe('circuit breakers of calls with fallbackModels', () => {
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 2 });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     expect((await client.chat(hi(), list)).route.hops[0]?.outcome).toBe('skipped');
-    clock.advance(60_001);
+    clock.ahead(60_001);
     // Healed: the probe answers, and the model is used again.
     expect((await client.chat(hi(), list)).servedModel).toBe('community/general');
     expect((await client.chat(hi(), list)).servedModel).toBe('community/general');
@@ -121,7 +111,7 @@ describe('circuit breakers of calls with fallbackModels', () => {
     for (let i = 0; i < 10; i++) await client.chat(hi(), list);
     expect(only(events, 'circuit-open')).toHaveLength(1);
     // Within the minute its failures count for: it fails often, yet its probe goes first.
-    clock.advance(5_001);
+    clock.ahead(5_001);
     const probed = await client.chat(hi(), list);
     expect(probed.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
     expect(only(events, 'circuit-close')).toHaveLength(1);
@@ -134,12 +124,12 @@ describe('circuit breakers of calls with fallbackModels', () => {
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/general' });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
-    clock.advance(60_001);
+    clock.ahead(60_001);
     await client.chat(hi(), list);
     expect(only(events, 'circuit-open').map((event) => event.cooldownMs)).toEqual([
       60_000, 120_000,
     ]);
-    clock.advance(60_001);
+    clock.ahead(60_001);
     expect((await client.chat(hi(), list)).route.hops[0]?.outcome).toBe('skipped');
   });
 
@@ -221,7 +211,7 @@ describe('breakers: shared observations, each client its own thresholds (issue 5
     const eager = another({ circuitBreaker: { failures: 1, cooldownMs: 5_000 } });
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
     await patient.chat(hi(), list);
-    clock.advance(5_001);
+    clock.ahead(5_001);
     expect((await patient.chat(hi(), list)).route.hops[0]?.outcome).toBe('skipped');
     expect((await eager.chat(hi(), list)).servedModel).toBe('community/general');
   });
@@ -269,7 +259,7 @@ describe('breakers: a burst is one trip, one probe at a time (issue 53)', () => 
     expect(emulator.counters.requests.chat).toBe(12);
     expect(only(events, 'model-skipped')).toHaveLength(4);
     expect(only(events, 'circuit-open').map((event) => event.cooldownMs)).toEqual([1_000]);
-    clock.advance(1_001);
+    clock.ahead(1_001);
     // The model healed (the rule's requests left unused: the calls that skipped it).
     emulator.clearFaults();
     expect((await client.chat(hi(), list)).servedModel).toBe('community/general');
@@ -286,7 +276,7 @@ describe('breakers: a burst is one trip, one probe at a time (issue 53)', () => 
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
     await client.chat(hi(), list);
-    clock.advance(1_001);
+    clock.ahead(1_001);
     // The probe's request is held by the gateway for longer than many cooldowns.
     emulator.injectFault({
       fault: 'slow_headers',
@@ -300,7 +290,7 @@ describe('breakers: a burst is one trip, one probe at a time (issue 53)', () => 
     expect(emulator.counters.requests.chat).toBe(3);
     const asked = () => emulator.counters.requests.chat;
     for (let round = 0; round < 3; round++) {
-      clock.advance(5_000);
+      clock.ahead(5_000);
       const before = asked();
       const calls = await Promise.all(Array.from({ length: 4 }, () => client.chat(hi(), list)));
       for (const result of calls) {
@@ -365,7 +355,7 @@ describe('breakers in OpenTelemetry', () => {
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
     await client.chat(hi(), list);
-    clock.advance(60_001);
+    clock.ahead(60_001);
     await client.chat(hi(), list);
     const calls = exporter.getFinishedSpans().filter((span) => span.name.startsWith('chat '));
     const circuit = calls.map((span) =>

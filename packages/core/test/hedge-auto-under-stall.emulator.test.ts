@@ -1,7 +1,6 @@
 // 'auto' hedging under a first-content limit (rv-steer7 F1): its wait is capped at half of the
 // first attempt's stall timeout (or of the deadline left), so the hedge races the slow start
 // before the stall moves the call on, instead of never being due.
-import type { Emulator } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChatCallOptions } from '../src/index';
@@ -13,13 +12,8 @@ import {
   only,
   recordingClient,
   settledAfter,
+  stalledOnce,
 } from './helpers';
-
-/** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
-const FOREVER = 60_000;
-
-const held = (emulator: Emulator, model: string) =>
-  emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER });
 
 /**
  * A call to a held `community/general` listing `community/streamer`, hedged with 'auto' on a fresh
@@ -29,7 +23,8 @@ const held = (emulator: Emulator, model: string) =>
 async function autoHedgedAt(stream: boolean, options: ChatCallOptions, hedgedAt: number) {
   const gateway = await emulate();
   const { client, events } = recordingClient(gateway, { maxRetries: 0 });
-  held(gateway.emulator, 'community/general');
+  // Its one request (no retries) stalls FOREVER: a stall the hedge must beat.
+  stalledOnce(gateway.emulator, 'community/general');
   driveClock();
   const call = {
     ...options,

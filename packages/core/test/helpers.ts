@@ -14,6 +14,8 @@ import {
   emulate,
   type GatewayConnection,
   inflightOf,
+  type SteppedClock,
+  steppedClock,
 } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, expect, vi } from 'vitest';
 import { createInProcessBudget } from '../src/budget/in-process-budget';
@@ -725,4 +727,21 @@ export async function stubbedChatClient(stub: ChatStub, options: Record<string, 
     ...options,
   });
   return { client, sent, events };
+}
+
+/**
+ * The kit's `steppedClock` for every test of a file (cooldowns passing on core's clock, moved by
+ * hand): call the function it returns to start one; it is restored after each test.
+ */
+export function steppedClockEachTest(): () => SteppedClock {
+  let clock: SteppedClock | undefined;
+  afterEach(() => {
+    clock?.restore();
+    clock = undefined;
+  });
+  return () => {
+    clock?.restore();
+    clock = steppedClock();
+    return clock;
+  };
 }

@@ -4,7 +4,15 @@
 // is core's sum (`callUsage`): a hop without `total_tokens` adds its prompt + completion to the
 // total, a hop with only `total_tokens` adds that; a call every model refused counts its last
 // refusal (the error's own, its route's last hop) once.
-import { CLAIMED_MODEL, withClaimedModel } from '@infergate/emulator/testing';
+import {
+  CLAIMED_MODEL,
+  partsOnly,
+  totalOnly,
+  type UsageShape,
+  usageReshapedFetch,
+  withClaimedModel,
+  withOffSchemaModel,
+} from '@infergate/emulator/testing';
 import type { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -19,49 +27,15 @@ const SCHEMA = {
   json_schema: { name: 'place', schema: z.toJSONSchema(Place) },
 } as const;
 
-type Shape = (usage: Record<string, unknown>) => Record<string, unknown>;
-/** The server reports prompt and completion tokens, no total. */
-const partsOnly: Shape = ({ total_tokens: _, ...usage }) => usage;
-/** The server reports a total alone. */
-const totalOnly: Shape = ({ total_tokens }) => ({ total_tokens });
-
-/** Every `usage` in a chat answer's body (whole or SSE) rewritten by `shape`. */
-function reshaped(text: string, shape: Shape): string {
-  const each = (json: string) => {
-    const body = JSON.parse(json) as { usage?: Record<string, unknown> | null };
-    if (body.usage) body.usage = shape(body.usage);
-    return JSON.stringify(body);
-  };
-  if (!text.startsWith('data:')) return each(text);
-  return text.replace(/^data: (\{.*\})$/gm, (_, json: string) => `data: ${each(json)}`);
-}
-
 /**
  * `CLAIMED_MODEL` (answers off the schema) falling back to `fallback`, on an emulator whose
  * answers from the models in `shapes` report their usage in that shape.
  */
-async function modelWith(fallback: string, shapes: Record<string, Shape>) {
-  const scenario = withClaimedModel();
-  scenario.models = {
-    ...scenario.models,
-    [BAD]: {
-      owned_by: 'service-community',
-      capabilities: ['chat', 'streaming', 'json_schema'],
-      jsonAnswers: { offSchemaShare: 1 },
-    },
-  };
-  const { connection } = await recordingGateway(scenario);
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    const answer = await connection.fetch(request.clone());
-    if (!request.url.endsWith('/chat/completions')) return answer;
-    const shape = shapes[((await request.json()) as { model: string }).model];
-    if (shape === undefined || !answer.ok) return answer;
-    return new Response(reshaped(await answer.text(), shape), answer);
-  };
+async function modelWith(fallback: string, shapes: Record<string, UsageShape>) {
+  const { connection } = await recordingGateway(withOffSchemaModel(withClaimedModel(), BAD));
   return new GatewayChatModel(CLAIMED_MODEL, {
     ...connection,
-    fetch,
+    fetch: usageReshapedFetch(connection.fetch, shapes),
     fallbackModels: [fallback],
   });
 }

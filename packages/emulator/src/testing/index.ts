@@ -35,6 +35,13 @@ export {
 } from './emulate';
 export { hugeErrorIn200 } from './huge-error-in-200';
 export { type SteppedClock, steppedClock } from './stepped-clock';
+export {
+  partsOnly,
+  totalOnly,
+  type UsageShape,
+  usageReshapedFetch,
+  withOffSchemaModel,
+} from './usage-shapes';
 export * from './wait-for-state';
 export { type WatchedChatReads, watchedChatReads } from './watched-chat-reads';
 export {
