@@ -1,31 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { mapUsage } from './map-usage';
+import { spentUsage } from './map-usage';
 
-describe('mapUsage', () => {
+describe('spentUsage', () => {
   it('maps the counts and adds a missing total; the details are `{}` when none was counted', () => {
-    expect(mapUsage({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 })).toEqual({
+    expect(
+      spentUsage({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }, undefined),
+    ).toEqual({
       input_tokens: 3,
       output_tokens: 2,
       total_tokens: 5,
       input_token_details: {},
       output_token_details: {},
     });
-    expect(mapUsage({ prompt_tokens: 3, completion_tokens: 2 } as never)).toMatchObject({
+    expect(
+      spentUsage({ prompt_tokens: 3, completion_tokens: 2 } as never, undefined),
+    ).toMatchObject({
       total_tokens: 5,
     });
-    expect(mapUsage(undefined)).toBeUndefined();
-    expect(mapUsage({} as never)).toBeUndefined();
+    expect(spentUsage(undefined, undefined)).toBeUndefined();
+    expect(spentUsage({} as never, undefined)).toBeUndefined();
   });
 
   it('reports cached and reasoning tokens when the model server adds them', () => {
     expect(
-      mapUsage({
-        prompt_tokens: 10,
-        completion_tokens: 8,
-        total_tokens: 18,
-        prompt_tokens_details: { cached_tokens: 4 },
-        completion_tokens_details: { reasoning_tokens: 5 },
-      }),
+      spentUsage(
+        {
+          prompt_tokens: 10,
+          completion_tokens: 8,
+          total_tokens: 18,
+          prompt_tokens_details: { cached_tokens: 4 },
+          completion_tokens_details: { reasoning_tokens: 5 },
+        },
+        undefined,
+      ),
     ).toEqual({
       input_tokens: 10,
       output_tokens: 8,
@@ -44,7 +51,7 @@ describe('mapUsage', () => {
     [{ cache_creation_input_tokens: 1100 }, { cache_creation: 1100 }],
   ])('reports the prompt tokens written to the cache (%j)', (fields, details) => {
     const usage = { prompt_tokens: 1200, completion_tokens: 10, total_tokens: 1210, ...fields };
-    expect(mapUsage(usage)).toEqual({
+    expect(spentUsage(usage, undefined)).toEqual({
       input_tokens: 1200,
       output_tokens: 10,
       total_tokens: 1210,
@@ -70,7 +77,7 @@ describe('mapUsage', () => {
   ])('reports audio tokens (prompt details %j)', (prompt, completion, input, output) => {
     const usage = { prompt_tokens: 30, completion_tokens: 20, total_tokens: 50 };
     const details = { prompt_tokens_details: prompt, completion_tokens_details: completion };
-    expect(mapUsage({ ...usage, ...details })).toEqual({
+    expect(spentUsage({ ...usage, ...details }, undefined)).toEqual({
       input_tokens: 30,
       output_tokens: 20,
       total_tokens: 50,

@@ -1,22 +1,15 @@
 // docs/gateway-protocol.md §4.3 (`usage`).
 import type { ChatRoute, FailedChatRoute, Usage, UsageCounts } from '@infergate/core';
-import { callUsage, readUsage } from '@infergate/core/internal';
+import { callUsage } from '@infergate/core/internal';
 import type { TokenUsage } from '@langchain/core/language_models/base';
 import type { UsageMetadata } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 
 /**
- * Gateway usage (docs/gateway-protocol.md §4.3), read by core's `readUsage` (no count negative, the
- * output counting the reasoning) → LangChain usage metadata (`usageMetadata`).
- */
-export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undefined {
-  return usageMetadata(readUsage(usage));
-}
-
-/**
  * What a call spent (core's `callUsage`: its answer's usage and that of every answer of its route
- * the call left, a hop whose answer failed the schema's check, each answer counted once) as
- * LangChain usage metadata — what `usage_metadata` and so the callbacks' token counts report.
+ * the call left, a hop whose answer failed the schema's check, each answer counted once; without a
+ * route, the answer's usage read by core's `readUsage`: no count negative, the output counting the
+ * reasoning) as LangChain usage metadata — what `usage_metadata` and so the callbacks' token counts report.
  * `response_metadata.usage` stays the answer's own, and each hop's is on its hop.
  */
 export function spentUsage(
