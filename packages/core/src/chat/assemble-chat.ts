@@ -104,10 +104,16 @@ export class ChatAssembler {
     if (this.#deltas.length === PIECE_DELTAS) this.#flatten();
   }
 
-  /** A refusal piece: text of the answer, and the marker of a refused choice 0. */
+  /**
+   * A refusal piece: text of the answer, and the marker of a refused choice 0 (one after its
+   * finish makes that finish refused too, as in a whole answer: a `stop` is `content_filter`).
+   */
   addRefusal(delta: string, choiceIndex: number): void {
     if (choiceIndex !== 0) return;
     this.#refused = true;
+    if (this.finishReason !== undefined && this.sentFinishReason === undefined) {
+      this.setFinish(this.finishReason, 0);
+    }
     this.addText(delta, choiceIndex);
     if (this.keepText) this.#refusal.push(delta);
   }

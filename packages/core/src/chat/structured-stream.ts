@@ -222,8 +222,13 @@ function mapped(decoder: DecodedEvents, map: EventMap, trace: StreamTrace): Mapp
   let queued: ChatStreamEvent[] = [];
   /** Choice 0's finish was given. */
   let finished = false;
+  /** Choice 0's content (not the refusal's) reached the caller as a text event. */
+  let shown = false;
   const given = (event: ChatStreamEvent): ChatStreamEvent => {
-    if (event.type === 'text-delta' && !event.choiceIndex) trace.given += event.delta;
+    if (event.type === 'text-delta' && !event.choiceIndex) {
+      trace.given += event.delta;
+      shown ||= !isRefusalDelta(event);
+    }
     if (event.type !== 'finish' || event.choiceIndex) return event;
     finished = true;
     if (!trace.refused) return event;
@@ -235,7 +240,10 @@ function mapped(decoder: DecodedEvents, map: EventMap, trace: StreamTrace): Mapp
       if (isRefusalDelta(event)) {
         trace.refused = true;
         trace.late ||= finished;
-        return [given(event)];
+        // Content the map holds until the JSON is known (prose, a think block before it) came
+        // first: it goes before the refusal, which ends that wait (as the map's end gives it).
+        const held = trace.content !== '' && !shown ? [map(undefined) ?? []].flat() : [];
+        return [...held, event].map(given);
       }
       trace.content += event.delta;
     }

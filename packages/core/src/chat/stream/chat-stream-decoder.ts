@@ -7,6 +7,7 @@ import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
 import { ChatAssembler } from '../assemble-chat';
+import { refusedFinishReason } from '../classify-finish-reason';
 import {
   argumentsText,
   markRefusal,
@@ -63,6 +64,8 @@ export class ChatStreamDecoder {
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
   #otherChoiceFinished = false;
   #choiceZeroSeen = false;
+  /** The choices other than 0 that sent a refusal (their `stop` is `content_filter`). */
+  #refusedChoices: Set<number> | undefined;
   /** The choices other than 0 decoded so far (a request with `n` > 1): none for most answers. */
   #otherChoices: Set<number> | undefined;
   /** Highest tool-call index seen, and the index of the latest piece (for pieces without one). */
@@ -405,7 +408,11 @@ export class ChatStreamDecoder {
     // its first reason is the one kept (the result says what the finish event said); the chunk's
     // usage is its own event.
     if (this.#finished.has(choiceIndex)) return;
-    const reason = this.#assembler.setFinish(finishReason, choiceIndex);
+    // (Another choice's refused `stop` is `content_filter` too: choice 0's rule, as a whole answer's.)
+    const reason =
+      choiceIndex !== 0 && this.#refusedChoices?.has(choiceIndex)
+        ? refusedFinishReason(finishReason)
+        : this.#assembler.setFinish(finishReason, choiceIndex);
     this.#finished.add(choiceIndex);
     this.#answered++;
     // (A refused `stop` is reported as `content_filter`: the server's word goes along.)
@@ -422,6 +429,10 @@ export class ChatStreamDecoder {
   /** The model declined (OpenAI's `delta.refusal`): its words are the answer's text. */
   #refusal(delta: string, choiceIndex: number): void {
     this.#assembler.addRefusal(delta, choiceIndex);
+    if (choiceIndex !== 0) {
+      this.#refusedChoices ??= new Set();
+      this.#refusedChoices.add(choiceIndex);
+    }
     this.#answered++;
     this.#queue.push(markRefusal({ type: 'text-delta', delta, choiceIndex }));
   }
