@@ -95,6 +95,7 @@ export type {
   ModelSkipReason,
   SkippedModel,
   StandardSchemaLike,
+  StructuredOutputFailure,
   StructuredOutputIssue,
   StructuredOutputMethod,
 } from './protocol/chat-route';

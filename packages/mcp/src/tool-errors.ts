@@ -133,7 +133,8 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
     case 'response_too_large':
       return 'The answer was too large: ask for less (fewer texts, a shorter answer).';
     case 'invalid_structured_output':
-      if (answerCut(error)) return CUT_TODO;
+      if (error.invalidOutput?.reason === 'refused') return refusedTodo('changing output_schema');
+      if (error.invalidOutput?.reason === 'cut') return CUT_TODO;
       return 'The answer did not follow output_schema (issues says where): add fallback_models, choose a model with json_schema from list_models, simplify the schema, or say more about it in the prompt.';
     case 'no_model_can_serve':
       return alternatives
@@ -173,6 +174,7 @@ export function toolErrorResult(error: unknown, argumentOf?: ToolArgumentOf): Ca
     if (error.stall !== undefined) details.stall = error.stall;
     if (error.route !== undefined) details.route = error.route;
     if (error.invalidOutput !== undefined) details.issues = error.invalidOutput.issues;
+    if (error.invalidOutput?.reason !== undefined) details.reason = error.invalidOutput.reason;
     details.what_to_do = todo;
     return {
       isError: true,
@@ -226,11 +228,7 @@ export function jsonAnswerRefused(error: GatewayError): CallToolResult {
     return result;
   }
   const details = (result.structuredContent as { error: Record<string, unknown> }).error;
-  const todo = answerCut(error)
-    ? CUT_TODO
-    : tooManyTried(error, 'invalid_structured_output')
-      ? 'Every model tried answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
-      : 'Call again (the model may answer with an object next time), add fallback_models (models with json_object), or pass output_schema to say what the object holds.';
+  const todo = jsonObjectTodo(error);
   const full = redactMessage(error.invalidOutput.text);
   // Core's `clip` cuts at a code point (never half an emoji: strict JSON readers refuse it);
   // what is left out is counted in characters (code points), as a person counts them.
@@ -250,6 +248,16 @@ export function jsonAnswerRefused(error: GatewayError): CallToolResult {
     ],
     structuredContent: { error: details },
   };
+}
+
+/** What to do about `json: true`'s answer refused by core's check, by why it failed. */
+function jsonObjectTodo(error: GatewayError): string {
+  const reason = error.invalidOutput?.reason;
+  if (reason === 'refused') return refusedTodo('passing output_schema');
+  if (reason === 'cut') return CUT_TODO;
+  return tooManyTried(error, 'invalid_structured_output')
+    ? 'Every model tried answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
+    : 'Call again (the model may answer with an object next time), add fallback_models (models with json_object), or pass output_schema to say what the object holds.';
 }
 
 /** Core's words (chat-capabilities) for a model that lacks a way to serve the schema. */
@@ -296,14 +304,13 @@ function noJsonObjectModel(error: GatewayError, result: CallToolResult): CallToo
 const CUT_TODO = 'Raise max_tokens (the answer was cut before its JSON ended) and call again.';
 
 /**
- * Whether core refused a structured answer cut at the length limit. Core's error has no field
- * for it: its issue says so in words (`finish_reason "length"`, structured-output-request.ts).
+ * What to do about a structured answer the model refused to give (core's `invalidOutput.reason`
+ * `refused`: OpenAI's `refusal`, quoted in `issues`): the model declined the request itself, so
+ * reword it or ask another model; `schemaChange` (what the tool's schema argument could do) would
+ * not help, and the advice says so.
  */
-function answerCut(error: GatewayError): boolean {
-  return (
-    error.invalidOutput?.issues.some((issue) => issue.message.includes('finish_reason "length"')) ??
-    false
-  );
+function refusedTodo(schemaChange: string): string {
+  return `The model refused to answer (issues quotes its words): reword the prompt, or ask another model (fallback_models, or a model from list_models); ${schemaChange} will not help.`;
 }
 
 /**

@@ -81,6 +81,12 @@ const toolError = z.object({
     .describe(
       'invalid_structured_output: how the answer broke output_schema (path: a JSON pointer)',
     ),
+  reason: z
+    .string()
+    .optional()
+    .describe(
+      'invalid_structured_output: why the answer failed: refused (the model declined to answer), cut (at max_tokens, before its JSON ended), no_json (no JSON where it was asked for), schema (JSON that breaks the schema)',
+    ),
 });
 
 /**

@@ -102,7 +102,8 @@ function refusedStructuredOutput(
       ? ` (${refusal.length} characters, first ${REFUSAL_QUOTED} quoted)`
       : '';
   const message = `the model refused to answer (OpenAI's \`refusal\`): ${quoted}${cut}`;
-  return invalidStructuredOutput(model, { method, text: answer.text, issues: [{ message }] });
+  const issues = [{ message }];
+  return invalidStructuredOutput(model, { method, text: answer.text, issues, reason: 'refused' });
 }
 
 /**

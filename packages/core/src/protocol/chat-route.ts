@@ -157,12 +157,23 @@ export interface StructuredOutputIssue {
   path?: string;
 }
 
+/**
+ * Why a structured answer failed its check: the model refused (OpenAI's `refusal`: there is no
+ * answer to check); `cut`: no JSON where its method puts it, and the answer ended at the length
+ * limit (`finish_reason` `length`: raising `max_tokens` is the likely fix); `no_json`: no JSON
+ * where its method puts it otherwise (not JSON, empty, prose; `tools`: no call of the schema's
+ * tool); `schema`: JSON that breaks the schema.
+ */
+export type StructuredOutputFailure = 'refused' | 'cut' | 'no_json' | 'schema';
+
 /** A structured answer that failed its check (`invalid_structured_output`): how, what, why. */
 export interface InvalidStructuredOutput {
   method: StructuredOutputMethod;
   /** The answer's text as the model sent it (a tool call's arguments for `tools`). */
   text: string;
   issues: StructuredOutputIssue[];
+  /** Why it failed. Core sets it on every error it raises; absent on one built by hand. */
+  reason?: StructuredOutputFailure;
 }
 
 /**

@@ -52,7 +52,7 @@ export async function checkStructuredAnswer(
       : await checkStandard(check.standard, answer.value);
   if (result.issues === undefined) return result.value;
   const issues = result.issues.slice(0, MAX_ISSUES);
-  throw invalidStructuredOutput(model, { method, text: answer.text, issues });
+  throw invalidStructuredOutput(model, { method, text: answer.text, issues, reason: 'schema' });
 }
 
 type CheckResult = { value: unknown; issues?: undefined } | { issues: StructuredOutputIssue[] };

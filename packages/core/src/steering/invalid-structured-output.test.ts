@@ -16,13 +16,19 @@ describe('invalidStructuredOutput', () => {
       method: 'json_object',
       text: '{}',
       issues,
+      reason: 'schema',
     });
     expect(error.code).toBe('invalid_structured_output');
     expect(error.isRetryable).toBe(false);
     expect(error.message).toBe(
       'vendor/m answered structured output (method json_object) that fails its check: /lat: must be a number; /lon: is required; /kind: must be one of town, village; and 1 more',
     );
-    expect(error.invalidOutput).toEqual({ method: 'json_object', text: '{}', issues });
+    expect(error.invalidOutput).toEqual({
+      method: 'json_object',
+      text: '{}',
+      issues,
+      reason: 'schema',
+    });
   });
 
   it('redacts the key from the kept text and issues, and cuts a long text in toJSON', () => {
@@ -34,6 +40,7 @@ describe('invalidStructuredOutput', () => {
       method: 'tools',
       text,
       issues: [{ message: `unexpected ${key}`, path: '/note' }],
+      reason: 'schema',
     });
     redactOwnKey(error, owner);
     expect(JSON.stringify(error.invalidOutput)).not.toContain(key);

@@ -4,7 +4,7 @@
  * that raises it: a call that asks for no schema never loads it.
  */
 import { GatewayError } from '../errors/errors';
-import type { InvalidStructuredOutput } from '../protocol/chat-route';
+import type { InvalidStructuredOutput, StructuredOutputFailure } from '../protocol/chat-route';
 
 /** Issues quoted in the message of an `invalid_structured_output` error (all are on the error). */
 const ISSUES_IN_MESSAGE = 3;
@@ -12,11 +12,12 @@ const ISSUES_IN_MESSAGE = 3;
 /**
  * `invalid_structured_output` (docs/gateway-protocol.md §4.8): a 2xx answer whose structured
  * output is not JSON, is not where its method puts it, or breaks the schema. The message names the
- * model, the method and the first issues; the error keeps the whole text and every issue.
+ * model, the method and the first issues; the error keeps the whole text, every issue and why it
+ * failed (`reason`, which every raiser states: a caller tells a refusal from a cut answer by it).
  */
 export function invalidStructuredOutput(
   model: string,
-  output: InvalidStructuredOutput,
+  output: InvalidStructuredOutput & { reason: StructuredOutputFailure },
 ): GatewayError {
   const quoted = output.issues
     .slice(0, ISSUES_IN_MESSAGE)

@@ -197,6 +197,7 @@ describe('readStructuredAnswer', () => {
       method: 'tools',
       text: 'Oslo',
       issues: [{ message: 'the answer did not call the tool "place": it called no tool' }],
+      reason: 'no_json',
     });
   });
 

@@ -246,8 +246,10 @@ export function readStructuredAnswer(
     const name = schemaName(given);
     const called = answer.toolCalls.map((other) => JSON.stringify(other.name.slice(0, 64)));
     const instead = called.length > 0 ? `called ${called.join(', ')} instead` : 'called no tool';
-    const issues = [{ message: `the answer did not call the tool "${name}": it ${instead}` }];
-    throw invalidStructuredOutput(model, { method, text: answer.text, issues });
+    const cut = cutAtLength ? `: ${CUT_WORDS}` : '';
+    const issues = [{ message: `the answer did not call the tool "${name}": it ${instead}${cut}` }];
+    const reason = cutAtLength ? 'cut' : 'no_json';
+    throw invalidStructuredOutput(model, { method, text: answer.text, issues, reason });
   }
   const read = parsed(model, method, where.text, where.json, cutAtLength, strayCalls(answer));
   if (where.reasoning !== undefined) read.reasoning = where.reasoning;
@@ -293,8 +295,17 @@ function unwrapped(model: string, read: StructuredAnswer): StructuredAnswer {
     return { ...read, value: found.inner, json: JSON.stringify(found.inner) };
   }
   const message = `the arguments have no "${WRAPPED_ROOT}": the schema's root is not an object, so it was asked for as the value of "${WRAPPED_ROOT}"`;
-  throw invalidStructuredOutput(model, { method: 'tools', text: read.text, issues: [{ message }] });
+  const issues = [{ message }];
+  throw invalidStructuredOutput(model, {
+    method: 'tools',
+    text: read.text,
+    issues,
+    reason: 'schema',
+  });
 }
+
+/** What an issue adds when the answer ended at the length limit (`reason: 'cut'`). */
+const CUT_WORDS = 'it was cut at the length limit (finish_reason "length"); raise max_tokens';
 
 /** `cut`: the answer ended at the length limit, the likely reason its JSON is unfinished. */
 function parsed(
@@ -312,7 +323,8 @@ function parsed(
     const where = position === undefined ? '' : ` (at ${position})`;
     let what = text.trim() === '' ? 'the answer is empty' : `the answer is not JSON${where}`;
     if (method !== 'tools') what += stray;
-    if (cut) what += ': it was cut at the length limit (finish_reason "length"); raise max_tokens';
-    throw invalidStructuredOutput(model, { method, text, issues: [{ message: what }] });
+    if (cut) what += `: ${CUT_WORDS}`;
+    const issues = [{ message: what }];
+    throw invalidStructuredOutput(model, { method, text, issues, reason: cut ? 'cut' : 'no_json' });
   }
 }
