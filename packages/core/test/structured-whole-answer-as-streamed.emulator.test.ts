@@ -1,4 +1,4 @@
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, oneMessageAnswer } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { type ChatRequest, createGatewayClient } from '../src/index';
 
@@ -9,9 +9,6 @@ import { type ChatRequest, createGatewayClient } from '../src/index';
 // bytes the emulator does not.
 
 type Answer = (body: ChatRequest) => { message: Record<string, unknown>; finish: string };
-
-const frame = (choice: object) =>
-  `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', created: 1, choices: [choice] })}\n\n`;
 
 /** A client whose chat answers are `answer`'s, whole or as a stream of one delta. */
 async function clientAnswering(answer: Answer) {
@@ -24,26 +21,7 @@ async function clientAnswering(answer: Answer) {
       if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
       const body = JSON.parse(String(init?.body)) as ChatRequest;
       const { message, finish } = answer(body);
-      if (body.stream !== true) {
-        const choices = [
-          { index: 0, message: { role: 'assistant', ...message }, finish_reason: finish },
-        ];
-        return Response.json({
-          id: 'c',
-          object: 'chat.completion',
-          created: 1,
-          model: body.model,
-          choices,
-        });
-      }
-      const delta = { role: 'assistant', ...message };
-      const frames = [
-        frame({ index: 0, delta }),
-        frame({ index: 0, delta: {}, finish_reason: finish }),
-      ];
-      return new Response(`${frames.join('')}data: [DONE]\n\n`, {
-        headers: { 'content-type': 'text/event-stream' },
-      });
+      return oneMessageAnswer(body.model, message, finish, body.stream === true);
     },
   });
 }

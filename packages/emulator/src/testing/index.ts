@@ -34,6 +34,7 @@ export {
   type GatewayConnection,
 } from './emulate';
 export { hugeErrorIn200 } from './huge-error-in-200';
+export { choiceZeroChunk, oneMessageAnswer, streamedAnswer } from './scripted-answers';
 export { type SteppedClock, steppedClock } from './stepped-clock';
 export {
   partsOnly,
