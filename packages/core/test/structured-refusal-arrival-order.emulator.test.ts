@@ -1,5 +1,6 @@
 import {
   caught,
+  chatsAnsweredBy,
   choiceZeroChunk as chunk,
   emulate,
   type StreamChunk,
@@ -16,16 +17,9 @@ import { type ChatRequest, createGatewayClient } from '../src/index';
 
 /** A client whose chat streams are `chunks`, then `[DONE]`. */
 async function clientStreaming(chunks: StreamChunk[]) {
-  const gateway = await emulate();
-  const { fetch: gatewayFetch } = gateway.connection;
-  return createGatewayClient({
-    ...gateway.connection,
-    circuitBreaker: false,
-    fetch: async (input, init) => {
-      if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
-      return streamedAnswer((JSON.parse(String(init?.body)) as ChatRequest).model, chunks);
-    },
-  });
+  const { connection } = await emulate();
+  const fetch = chatsAnsweredBy(connection, (body) => streamedAnswer(body.model, chunks));
+  return createGatewayClient({ ...connection, circuitBreaker: false, fetch });
 }
 
 const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };

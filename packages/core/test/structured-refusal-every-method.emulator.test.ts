@@ -1,4 +1,4 @@
-import { emulate, oneMessageAnswer } from '@infergate/emulator/testing';
+import { chatsAnsweredBy, emulate, oneMessageAnswer } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { type ChatRequest, createGatewayClient } from '../src/index';
 
@@ -13,17 +13,11 @@ type Message = Record<string, unknown>;
 
 /** A client whose chat answers are `message` and `finish`, whole or as a stream of one delta. */
 async function clientAnswering(message: Message, finish: string) {
-  const gateway = await emulate();
-  const { fetch: gatewayFetch } = gateway.connection;
-  return createGatewayClient({
-    ...gateway.connection,
-    circuitBreaker: false,
-    fetch: async (input, init) => {
-      if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
-      const body = JSON.parse(String(init?.body)) as ChatRequest;
-      return oneMessageAnswer(body.model, message, finish, body.stream === true);
-    },
-  });
+  const { connection } = await emulate();
+  const fetch = chatsAnsweredBy(connection, (body) =>
+    oneMessageAnswer(body.model, message, finish, body.stream === true),
+  );
+  return createGatewayClient({ ...connection, circuitBreaker: false, fetch });
 }
 
 const asking = (model: string): ChatRequest => ({

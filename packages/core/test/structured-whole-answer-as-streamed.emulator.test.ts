@@ -1,4 +1,4 @@
-import { emulate, oneMessageAnswer } from '@infergate/emulator/testing';
+import { chatsAnsweredBy, emulate, oneMessageAnswer } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { type ChatRequest, createGatewayClient } from '../src/index';
 
@@ -12,18 +12,12 @@ type Answer = (body: ChatRequest) => { message: Record<string, unknown>; finish:
 
 /** A client whose chat answers are `answer`'s, whole or as a stream of one delta. */
 async function clientAnswering(answer: Answer) {
-  const gateway = await emulate();
-  const { fetch: gatewayFetch } = gateway.connection;
-  return createGatewayClient({
-    ...gateway.connection,
-    circuitBreaker: false,
-    fetch: async (input, init) => {
-      if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
-      const body = JSON.parse(String(init?.body)) as ChatRequest;
-      const { message, finish } = answer(body);
-      return oneMessageAnswer(body.model, message, finish, body.stream === true);
-    },
+  const { connection } = await emulate();
+  const fetch = chatsAnsweredBy(connection, (body) => {
+    const { message, finish } = answer(body as ChatRequest);
+    return oneMessageAnswer(body.model, message, finish, body.stream === true);
   });
+  return createGatewayClient({ ...connection, circuitBreaker: false, fetch });
 }
 
 const asking = (model: string): ChatRequest => ({

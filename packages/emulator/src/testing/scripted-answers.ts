@@ -37,3 +37,26 @@ export function oneMessageAnswer(
   const delta = { role: 'assistant', ...message, ...(calls && { tool_calls: calls }) };
   return streamedAnswer(model, [choiceZeroChunk(delta), choiceZeroChunk({}, finish)]);
 }
+
+/** What `chatsAnsweredBy`'s answers read of a chat request's body. */
+export interface ScriptedChatBody {
+  model: string;
+  stream?: boolean;
+  [field: string]: unknown;
+}
+
+/**
+ * A `fetch` that answers every chat request (`…/chat/completions`) with `answer(body)`, and sends
+ * every other request (the catalog read…) to `connection`'s emulator.
+ */
+export function chatsAnsweredBy(
+  connection: { fetch: typeof fetch },
+  answer: (body: ScriptedChatBody) => Response,
+): typeof fetch {
+  return async (input, init) => {
+    if (!String(input instanceof Request ? input.url : input).endsWith('/chat/completions')) {
+      return connection.fetch(input, init);
+    }
+    return answer(JSON.parse(String(init?.body)) as ScriptedChatBody);
+  };
+}
