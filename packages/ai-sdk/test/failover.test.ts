@@ -3,18 +3,38 @@
 // its outcomes in the kit's CORE_OUTCOMES); here the provider passes the options and maps the
 // outcome (response.modelId, providerMetadata.infergate, errors carrying core's code).
 
-import { DEFAULT_KEYS } from '@infergate/emulator';
-import { type CoreOutcome, coreOutcomesOf, emulate } from '@infergate/emulator/testing';
+import { DEFAULT_KEYS, type FaultRule } from '@infergate/emulator';
+import {
+  type CoreOutcome,
+  coreOutcomesOf,
+  emulate,
+  type GatewayConnection,
+} from '@infergate/emulator/testing';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { GatewayChatModelSettings, GatewayChatOptions, GatewayProviderSettings } from '../src';
+import { settledOnSteps, stepUntil, warmedDrivenClock } from './driven-clock';
 import { BASE_URL, providersOn } from './providers';
 import { WEATHER_TOOL } from './weather-tool';
 
 const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
 const { emulator } = emulated;
 const { gateway, gatewayV3 } = providersOn(emulated);
+
+// A stall limit, a hedge's delay: a test whose subject is one drives the clock (after a first call
+// with both, on real timers: core's steering loaded before a test fakes them).
+// (With `onEvent` too: the call events' module is loaded on first use as well.)
+const driveClock = warmedDrivenClock(async () => {
+  const model = gateway({ onEvent: () => {} })('community/general', {
+    fallbackModels: ['community/streamer'],
+    firstChunkTimeoutMs: 60_000,
+    chunkTimeoutMs: 60_000,
+    hedge: { afterMs: 30_000 },
+  });
+  await ai7.generateText({ model, prompt: 'hi' });
+  return ai7.streamText({ model, prompt: 'hi' }).text;
+});
 
 // A test shrinks the model's capacity: undone after each.
 const generalCapacity = emulator.scenario.models['community/general']?.capacity;
@@ -111,6 +131,18 @@ function major(name: string, ai: AiModule, provider: ProviderOf): Major {
 const AI7 = major('ai@7', ai7, gateway);
 const AI6 = major('ai@6', ai6 as unknown as AiModule, gatewayV3);
 
+/**
+ * A fresh gateway for a test whose subject is a stall limit or a hedge's delay, `faults` injected,
+ * the clock driven from now on. (Served by its own `fetch`: msw's interception is left to the
+ * tests on real timers.)
+ */
+async function drivenGateway(...faults: FaultRule[]) {
+  const fresh = await emulate();
+  for (const fault of faults) fresh.emulator.injectFault(fault);
+  driveClock();
+  return fresh;
+}
+
 /** The key's requests in flight at the emulator now. */
 const inflight = () => emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0;
 
@@ -135,7 +167,12 @@ async function runRow(entry: (call: Call) => Promise<Outcome>, row: CoreOutcome)
     prompt: row.tools ? 'Use weather for "Lviv"' : undefined,
   };
   for (let i = 0; i < (row.callsBefore ?? 0); i++) await entry(call).catch(() => undefined);
-  const result = await entry(call).then(
+  // A stall limit or a hedge's delay is passed on the driven clock, moved until the call settles.
+  const { firstChunkTimeoutMs, chunkTimeoutMs, hedge } = row.steering;
+  const timed = [firstChunkTimeoutMs, chunkTimeoutMs, hedge].some((limit) => limit !== undefined);
+  if (timed) driveClock();
+  const settled = timed ? settledOnSteps(entry(call)) : entry(call);
+  const result = await settled.then(
     (outcome) => ({ outcome, error: outcome.error }),
     (error: unknown) => ({ outcome: undefined, error }),
   );
@@ -242,24 +279,24 @@ describe.each([AI7, AI6])("core's outcomes (the kit's CORE_OUTCOMES) through $na
 
 describe.each([AI7, AI6])('a hedged call through $name', (major) => {
   it('streamText: a hedge that failed with a 500 before the first answered is its failure in the route, not lost', async () => {
-    emulator.injectFault({ fault: 'upstream_text', model: 'community/streamer' });
+    const fresh = await drivenGateway({ fault: 'upstream_text', model: 'community/streamer' });
     // The first attempt is held at the gateway until the client has seen the hedge (the call's
     // second attempt) fail: its slot given back.
-    let hedgeFailed: () => void = () => {};
-    const failed = new Promise<void>((resolve) => (hedgeFailed = resolve));
+    let hedgeFailed = false;
     const onEvent = (event: { type: string; attempt?: number }) => {
-      if (event.type === 'released' && event.attempt === 2) hedgeFailed();
+      if (event.type === 'released' && event.attempt === 2) hedgeFailed = true;
     };
-    const release = emulated.hold();
+    const release = fresh.hold();
     const outcome = major.stream({
       model: 'community/general',
-      provider: { onEvent },
+      provider: { ...fresh.connection, onEvent },
       infergate: { fallbackModels: ['community/streamer'], hedge: { afterMs: 50, maxExtra: 1 } },
     });
-    await failed;
-    expect(inflight()).toBe(1);
+    // The hedge starts once the driven clock passed its 50 ms.
+    await stepUntil(() => hedgeFailed, 10);
+    expect(fresh.emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(1);
     release();
-    const { text, modelId, metadata, error } = await outcome;
+    const { text, modelId, metadata, error } = await settledOnSteps(outcome);
     expect(error).toBeUndefined();
     expect({ text, modelId }).toEqual({ text: 'Echo: hello there', modelId: 'community/general' });
     // Core's route, as providerMetadata carries it: the hedge's 500 ended its one attempt.
@@ -267,13 +304,12 @@ describe.each([AI7, AI6])('a hedged call through $name', (major) => {
       { model: 'community/streamer', outcome: 'ended', code: 'upstream_error' },
       { model: 'community/general', outcome: 'answered' },
     ]);
-    await requestsClosed();
+    await fresh.untilIdle({ key: DEFAULT_KEYS.full });
   });
 
   it.each(['generate', 'stream'] as const)(
     "%sText: the hedge wins; the cut attempt's response and released come before done, the last event",
     async (kind) => {
-      emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
       const events: { type: string; attempt?: number; code?: string }[] = [];
       let ended: () => void = () => {};
       const done = new Promise<void>((resolve) => (ended = resolve));
@@ -282,16 +318,27 @@ describe.each([AI7, AI6])('a hedged call through $name', (major) => {
         events.push(event);
         if (event.type === 'done') ended();
       };
-      const { text, modelId } = await major[kind]({
+      const fresh = await drivenGateway({
+        fault: 'stall_first_chunk',
         model: 'community/general',
-        provider: { onEvent },
-        infergate: { fallbackModels: ['community/streamer'], hedge: { afterMs: 50, maxExtra: 1 } },
+        ms: 60_000,
       });
+      const { text, modelId } = await settledOnSteps(
+        major[kind]({
+          model: 'community/general',
+          provider: { ...fresh.connection, onEvent },
+          infergate: {
+            fallbackModels: ['community/streamer'],
+            hedge: { afterMs: 50, maxExtra: 1 },
+          },
+        }),
+      );
       expect({ text, modelId }).toEqual({
         text: 'Echo: hello there',
         modelId: 'community/streamer',
       });
       await done;
+      await fresh.untilIdle({ key: fresh.apiKey });
       // (otelEvents forgets a call at its `done`: the cut attempt's span ends with its abort.)
       expect(events.at(-1)?.type).toBe('done');
       const cut = events.filter((event) => event.attempt === 1);
@@ -303,7 +350,6 @@ describe.each([AI7, AI6])('a hedged call through $name', (major) => {
         'released',
       ]);
       expect(cut[3]).toMatchObject({ code: 'aborted' });
-      await requestsClosed();
     },
   );
 });
@@ -327,14 +373,27 @@ describe('under load', () => {
 });
 
 describe("ai@7's own timeout next to ours", () => {
-  /** A streamText of ai@7 with ai's `timeout`, its parts and its error. */
+  /** A streamText of ai@7 with ai's `timeout`, its parts and its error, on the driven clock. */
   async function streamWithTimeout(
+    settings: GatewayChatModelSettings,
+    timeout: ai7.TimeoutConfiguration<ai7.ToolSet>,
+    fault: FaultRule,
+  ) {
+    const fresh = await drivenGateway(fault);
+    const read = await settledOnSteps(readWithTimeout(fresh.connection, settings, timeout));
+    // What the limit cut is closed at the gateway: no slot is left held.
+    await fresh.untilIdle({ key: DEFAULT_KEYS.full });
+    return read;
+  }
+
+  async function readWithTimeout(
+    fresh: GatewayConnection,
     settings: GatewayChatModelSettings,
     timeout: ai7.TimeoutConfiguration<ai7.ToolSet>,
   ) {
     let error: unknown;
     const result = ai7.streamText({
-      model: gateway()('community/general', settings),
+      model: gateway(fresh)('community/general', settings),
       prompt: 'hello there',
       timeout,
       maxRetries: 0,
@@ -348,10 +407,10 @@ describe("ai@7's own timeout next to ours", () => {
   }
 
   it("before the first byte only ours runs: ai's firstChunkMs starts once doStream has returned", async () => {
-    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
     const { result, types } = await streamWithTimeout(
       { fallbackModels: ['community/streamer'], firstChunkTimeoutMs: 300 },
       { firstChunkMs: 20 },
+      { fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 },
     );
     expect(types).not.toContain('abort');
     expect(await result.text).toBe('Echo: hello there');
@@ -359,49 +418,49 @@ describe("ai@7's own timeout next to ours", () => {
   });
 
   it("between chunks the shorter limit fires: ai's chunkMs aborts the call, the slot freed", async () => {
-    emulator.injectFault({
-      fault: 'stall_stream',
-      model: 'community/general',
-      afterChunks: 2,
-      ms: 60_000,
-    });
-    const { types, error } = await streamWithTimeout({ chunkTimeoutMs: 60_000 }, { chunkMs: 50 });
+    const { types, error } = await streamWithTimeout(
+      { chunkTimeoutMs: 60_000 },
+      { chunkMs: 50 },
+      { fault: 'stall_stream', model: 'community/general', afterChunks: 2, ms: 60_000 },
+    );
     // ai's limit is a hard stop: it aborts the call (an `abort` part, no error of ours).
     expect(types).toContain('abort');
     expect(types).not.toContain('error');
     expect(error).toBeUndefined();
-    await requestsClosed();
   });
 
   it('between chunks the shorter limit fires: ours fails the stream with timeout', async () => {
-    emulator.injectFault({
-      fault: 'stall_stream',
-      model: 'community/general',
-      afterChunks: 2,
-      ms: 60_000,
-    });
-    const { types, error } = await streamWithTimeout({ chunkTimeoutMs: 50 }, { chunkMs: 60_000 });
+    const { types, error } = await streamWithTimeout(
+      { chunkTimeoutMs: 50 },
+      { chunkMs: 60_000 },
+      { fault: 'stall_stream', model: 'community/general', afterChunks: 2, ms: 60_000 },
+    );
     expect(types).not.toContain('abort');
     expect(types.slice(-3)).toEqual(['error', 'finish-step', 'finish']);
     expect((error as ai7.APICallError).data).toMatchObject({
       code: 'timeout',
       stall: { phase: 'between-chunks', limitMs: 50 },
     });
-    await requestsClosed();
   });
 });
 
 describe('steering options: where they are read and what is sent', () => {
   it('the provider timeouts apply to every model; the steering fields are never request fields', async () => {
-    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
-    const result = await ai7.generateText({
-      model: gateway({ firstChunkTimeoutMs: 300 })('community/general', {
-        fallbackModels: ['community/streamer'],
-      }),
-      prompt: 'hello there',
-      providerOptions: { infergate: { user: 'user-42', chunkTimeoutMs: 1000 } },
-      include: { requestBody: true },
+    const fresh = await drivenGateway({
+      fault: 'stall_first_chunk',
+      model: 'community/general',
+      ms: 60_000,
     });
+    const result = await settledOnSteps(
+      ai7.generateText({
+        model: gateway({ ...fresh.connection, firstChunkTimeoutMs: 300 })('community/general', {
+          fallbackModels: ['community/streamer'],
+        }),
+        prompt: 'hello there',
+        providerOptions: { infergate: { user: 'user-42', chunkTimeoutMs: 1000 } },
+        include: { requestBody: true },
+      }),
+    );
     expect(result.response.modelId).toBe('community/streamer');
     const body = result.request.body as Record<string, unknown>;
     expect(body.user).toBe('user-42');

@@ -3,6 +3,7 @@
 // words once (a `tools`-served refusal is its text, as @ai-sdk/openai-compatible reads it), its
 // finish content-filter (also when the refusal came with a call); a refusal after fenced JSON is
 // no valid object, as after unfenced JSON.
+import { oneMessageAnswer } from '@infergate/emulator/testing';
 import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
@@ -12,33 +13,11 @@ const { gateway } = await providersOnMsw();
 const Place = z.object({ city: z.string() });
 const REFUSAL = "I can't help with that.";
 
-const frame = (choice: object) =>
-  `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', created: 1, choices: [choice] })}\n\n`;
-
 /** A fetch answering every chat request with `message` and `finish`, whole or streamed. */
 const answering = (message: Record<string, unknown>, finish = 'stop') =>
-  answeringChats((body: ChatBody) => {
-    const calls = (message.tool_calls as object[] | undefined)?.map((call, index) => ({
-      index,
-      ...call,
-    }));
-    if (body.stream !== true) {
-      const choice = {
-        index: 0,
-        message: { role: 'assistant', ...message },
-        finish_reason: finish,
-      };
-      return Response.json({ id: 'g', object: 'chat.completion', choices: [choice] });
-    }
-    const delta = { role: 'assistant', ...message, ...(calls && { tool_calls: calls }) };
-    const frames = [
-      frame({ index: 0, delta }),
-      frame({ index: 0, delta: {}, finish_reason: finish }),
-    ];
-    return new Response(`${frames.join('')}data: [DONE]\n\n`, {
-      headers: { 'content-type': 'text/event-stream' },
-    });
-  });
+  answeringChats((body: ChatBody) =>
+    oneMessageAnswer(body.model, message, finish, body.stream === true),
+  );
 
 /** generateText's and streamText's failure (Output.object) on `model` answered by `fetch`. */
 async function failures(model: string, fetch: typeof globalThis.fetch) {

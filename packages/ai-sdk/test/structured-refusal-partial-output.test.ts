@@ -2,6 +2,11 @@
 // unfinished: the refusal's words come as they were sent, so a refusal before the JSON never
 // lands inside a partial object (as @ai-sdk/openai-compatible gives them: no partial), and the
 // stream finishes content-filter. A refusal after the finish chunk is no valid object either.
+import {
+  choiceZeroChunk as chunk,
+  type StreamChunk,
+  streamedAnswer,
+} from '@infergate/emulator/testing';
 import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
@@ -10,22 +15,9 @@ import { answeringChats, providersOnMsw } from './providers';
 const { gateway } = await providersOnMsw();
 const Place = z.object({ city: z.string() });
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({
-    id: 's',
-    object: 'chat.completion.chunk',
-    created: 1,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  })}\n\n`;
-
 /** streamText (Output.object) on `community/json-schema` answering `chunks`. */
-function streaming(chunks: string[]) {
-  const fetch = answeringChats(
-    () =>
-      new Response(`${chunks.join('')}data: [DONE]\n\n`, {
-        headers: { 'content-type': 'text/event-stream' },
-      }),
-  );
+function streaming(chunks: StreamChunk[]) {
+  const fetch = answeringChats((body) => streamedAnswer(body.model, chunks));
   return ai.streamText({
     model: gateway({ fetch, circuitBreaker: false })('community/json-schema'),
     output: ai.Output.object({ schema: Place }),

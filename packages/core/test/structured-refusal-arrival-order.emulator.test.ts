@@ -1,4 +1,11 @@
-import { caught, emulate } from '@infergate/emulator/testing';
+import {
+  caught,
+  chatsAnsweredBy,
+  choiceZeroChunk as chunk,
+  emulate,
+  type StreamChunk,
+  streamedAnswer,
+} from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { type ChatRequest, createGatewayClient } from '../src/index';
 
@@ -8,28 +15,11 @@ import { type ChatRequest, createGatewayClient } from '../src/index';
 // as refused (its finish, given already, said `stop`). The emulator serves the catalog
 // (`community/json-schema` by `json_schema`); a stub sends the chunks the emulator does not.
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({
-    id: 's',
-    object: 'chat.completion.chunk',
-    created: 1,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  })}\n\n`;
-
 /** A client whose chat streams are `chunks`, then `[DONE]`. */
-async function clientStreaming(chunks: string[]) {
-  const gateway = await emulate();
-  const { fetch: gatewayFetch } = gateway.connection;
-  return createGatewayClient({
-    ...gateway.connection,
-    circuitBreaker: false,
-    fetch: async (input, init) => {
-      if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
-      return new Response(`${chunks.join('')}data: [DONE]\n\n`, {
-        headers: { 'content-type': 'text/event-stream' },
-      });
-    },
-  });
+async function clientStreaming(chunks: StreamChunk[]) {
+  const { connection } = await emulate();
+  const fetch = chatsAnsweredBy(connection, (body) => streamedAnswer(body.model, chunks));
+  return createGatewayClient({ ...connection, circuitBreaker: false, fetch });
 }
 
 const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
@@ -43,7 +33,7 @@ const asking = (jsonObject: boolean): ChatRequest => ({
 const returned = { structuredOutput: { lastAnswer: 'returned' as const } };
 
 /** The stream of `chunks` asked by `jsonObject` or a schema: its events' text, finish, result. */
-async function streamed(chunks: string[], jsonObject = false) {
+async function streamed(chunks: StreamChunk[], jsonObject = false) {
   const client = await clientStreaming(chunks);
   const stream = await client.chatStream(asking(jsonObject), jsonObject ? {} : returned);
   let text = '';

@@ -1,4 +1,4 @@
-import { emulate } from '@infergate/emulator/testing';
+import { chatsAnsweredBy, emulate, oneMessageAnswer } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { type ChatRequest, createGatewayClient } from '../src/index';
 
@@ -11,39 +11,13 @@ import { type ChatRequest, createGatewayClient } from '../src/index';
 
 type Message = Record<string, unknown>;
 
-const frame = (choice: object) =>
-  `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', created: 1, choices: [choice] })}\n\n`;
-
 /** A client whose chat answers are `message` and `finish`, whole or as a stream of one delta. */
 async function clientAnswering(message: Message, finish: string) {
-  const gateway = await emulate();
-  const { fetch: gatewayFetch } = gateway.connection;
-  return createGatewayClient({
-    ...gateway.connection,
-    circuitBreaker: false,
-    fetch: async (input, init) => {
-      if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
-      const body = JSON.parse(String(init?.body)) as ChatRequest;
-      if (body.stream !== true) {
-        const choices = [
-          { index: 0, message: { role: 'assistant', ...message }, finish_reason: finish },
-        ];
-        return Response.json({ id: 'c', object: 'chat.completion', created: 1, choices });
-      }
-      const calls = (message.tool_calls as object[] | undefined)?.map((call, index) => ({
-        index,
-        ...call,
-      }));
-      const delta = { role: 'assistant', ...message, ...(calls && { tool_calls: calls }) };
-      const frames = [
-        frame({ index: 0, delta }),
-        frame({ index: 0, delta: {}, finish_reason: finish }),
-      ];
-      return new Response(`${frames.join('')}data: [DONE]\n\n`, {
-        headers: { 'content-type': 'text/event-stream' },
-      });
-    },
-  });
+  const { connection } = await emulate();
+  const fetch = chatsAnsweredBy(connection, (body) =>
+    oneMessageAnswer(body.model, message, finish, body.stream === true),
+  );
+  return createGatewayClient({ ...connection, circuitBreaker: false, fetch });
 }
 
 const asking = (model: string): ChatRequest => ({

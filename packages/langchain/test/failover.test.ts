@@ -14,6 +14,7 @@ import {
   type CoreOutcome,
   caught,
   coreOutcomesOf,
+  drivenClock,
   emulate,
   type GatewayConnection,
   until,
@@ -23,10 +24,10 @@ import type { AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
 import { createAgent } from 'langchain';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
-import { recordingGateway } from './helpers';
+import { recordingGateway, settledOnSteps } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -68,6 +69,28 @@ const busy = (emulator: Emulator, model = 'community/general') =>
 /** LangChain's code (`lc_error_code`) of the table's errors that are one of its cases. */
 const LANGCHAIN_CODE: Record<string, string> = { model_busy: 'MODEL_RATE_LIMIT' };
 
+// Core loads its steering (and its call events) on first use, and a module load under vitest waits
+// on timers: one call with both, on real timers, before a test drives the clock.
+const clock = drivenClock(vi);
+beforeAll(async () => {
+  const { connection } = await emulate();
+  const warm = new GatewayChatModel('community/general', {
+    ...connection,
+    onEvent: () => {},
+  });
+  const steering = {
+    fallbackModels: ['community/streamer'],
+    firstChunkTimeoutMs: 60_000,
+    chunkTimeoutMs: 60_000,
+    hedge: { afterMs: 30_000 },
+  };
+  await warm.invoke('hi', steering);
+  await streamed(await warm.stream('hi', steering));
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 /**
  * `row` of the kit's table through `invoke` (core's chat) or `stream` (chatStream), on a fresh
  * gateway (its own catalog, breakers and hedge budget): the message, or the error it threw.
@@ -89,7 +112,11 @@ async function runRow(row: CoreOutcome, entry: 'chat' | 'chatStream') {
       ? model.invoke(prompt, row.steering)
       : streamed(await model.stream(prompt, row.steering));
   for (let i = 0; i < (row.callsBefore ?? 0); i++) await call().catch(() => undefined);
-  const result = await call().then(
+  // A stall limit or a hedge's delay is passed on the driven clock, moved until the call settles.
+  const { firstChunkTimeoutMs, chunkTimeoutMs, hedge } = row.steering;
+  const timed = [firstChunkTimeoutMs, chunkTimeoutMs, hedge].some((limit) => limit !== undefined);
+  if (timed) clock.drive();
+  const result = await (timed ? settledOnSteps(call()) : call()).then(
     (message) => ({ message, error: undefined }),
     (error: unknown) => ({ message: undefined, error }),
   );

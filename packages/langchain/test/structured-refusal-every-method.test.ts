@@ -2,7 +2,7 @@
 // stream alike, on every method: the raw message's content the JSON then the refusal's words once
 // (a `tools`-served refusal is its content), no parsed value, its finish content_filter (also
 // when the refusal came with a call, `tool_calls`).
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, oneMessageAnswer } from '@infergate/emulator/testing';
 import type { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -13,34 +13,12 @@ const Place = z.object({ city: z.string() });
 type RawResult = { raw: AIMessage; parsed: unknown };
 const REFUSAL = "I can't help with that.";
 
-const frame = (choice: object) =>
-  `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', created: 1, choices: [choice] })}\n\n`;
-
 /** `model` on the emulator, its chat answered with `message` and `finish`, whole or streamed. */
 async function answering(model: string, message: Record<string, unknown>, finish = 'stop') {
   const connection = intercepting(await emulate(), async (request) => {
     if (!request.url.endsWith('/chat/completions')) return undefined;
     const body = (await request.json()) as { stream?: boolean };
-    if (body.stream !== true) {
-      const choice = {
-        index: 0,
-        message: { role: 'assistant', ...message },
-        finish_reason: finish,
-      };
-      return Response.json({ id: 'a', object: 'chat.completion', model, choices: [choice] });
-    }
-    const calls = (message.tool_calls as object[] | undefined)?.map((call, index) => ({
-      index,
-      ...call,
-    }));
-    const delta = { role: 'assistant', ...message, ...(calls && { tool_calls: calls }) };
-    const frames = [
-      frame({ index: 0, delta }),
-      frame({ index: 0, delta: {}, finish_reason: finish }),
-    ];
-    return new Response(`${frames.join('')}data: [DONE]\n\n`, {
-      headers: { 'content-type': 'text/event-stream' },
-    });
+    return oneMessageAnswer(model, message, finish, body.stream === true);
   });
   const chat = new GatewayChatModel(model, { ...connection, maxRetries: 0 });
   return chat.withStructuredOutput(Place, { includeRaw: true });

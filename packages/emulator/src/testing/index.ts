@@ -34,6 +34,13 @@ export {
   type GatewayConnection,
 } from './emulate';
 export { hugeErrorIn200 } from './huge-error-in-200';
+export {
+  chatsAnsweredBy,
+  choiceZeroChunk,
+  oneMessageAnswer,
+  type ScriptedChatBody,
+  streamedAnswer,
+} from './scripted-answers';
 export { type SteppedClock, steppedClock } from './stepped-clock';
 export {
   partsOnly,
