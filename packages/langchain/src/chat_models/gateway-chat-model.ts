@@ -80,7 +80,7 @@ import {
   OUR_FIELDS,
   SERIALIZABLE_FIELDS,
 } from './gateway-chat-model-options';
-import { refuseCallOptions } from './request-fields';
+import { refuseCallOptions, refuseSteeringKwargs } from './request-fields';
 import { refuseStreamedChoices } from './streamed-choices';
 import { structuredOutput } from './structured-output';
 
@@ -218,6 +218,8 @@ export class GatewayChatModel
     // (The key, pasted by mistake as a key's name at any depth, is never quoted in a refusal.)
     const secret = () => apiKeyOrEnv(typeof fields.apiKey === 'string' ? fields.apiKey : undefined);
     const capabilities = keyKeptOut(secret, () => {
+      // ChatOpenAI's names first: each is refused saying what to use (`verbosity`, not `verbose`).
+      refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
       refuseNearMisses(
         fields,
         OUR_FIELDS,
@@ -227,7 +229,7 @@ export class GatewayChatModel
         CLIENT_OPTION_HINTS,
         false,
       );
-      refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
+      refuseSteeringKwargs(fields.modelKwargs, 'model setting');
       // Core's reader: a list, else refused (`'chat'` is not spread into its letters).
       return readCapabilityList(fields.capabilities, 'model setting');
     });
