@@ -85,4 +85,9 @@ export {
   planChatCall,
   streamsOptionally,
 } from './steering/chat-call-plan';
-export { readCircuitBreaker, readSteering, refuseUnsentHedge } from './steering/steering-options';
+export {
+  readCircuitBreaker,
+  readSteering,
+  refuseUnsentHedge,
+  refuseUnsentModelHedge,
+} from './steering/steering-options';

@@ -23,6 +23,7 @@ import {
   readSteering,
   readToolArguments,
   refuseNearMisses,
+  refuseUnsentModelHedge,
   streamsOptionally,
   withDeadlineStarted,
 } from '@infergate/core/internal';
@@ -662,6 +663,11 @@ export class GatewayChatModel
         refuseCallOptions(options, 'call options');
         const steering = resolveSteering(this, options);
         readSteering(steering, 'call option', this.model);
+        // A hedge the model's settings and the call's leave unsent: each value named as whose.
+        const timeout = options.timeout ?? this.timeout;
+        const deadline =
+          timeout === undefined ? undefined : { ms: timeout, own: options.timeout !== undefined };
+        refuseUnsentModelHedge(this, options, deadline);
         const given = agentStructuredOutput(options, options.structuredOutput);
         return { steering, structuredOutput: this.#structuredOutput(given) };
       },
