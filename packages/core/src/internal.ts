@@ -23,6 +23,7 @@ export {
   readNumber,
   refusal,
   refuseNearMisses,
+  refuseOptionsInRequestFields,
   refuseUnknownOptions,
 } from './call/option-groups';
 export { readHedge } from './call/steering-option-values';
@@ -80,7 +81,13 @@ export {
 export { runSiblingRequests } from './services/sibling-requests';
 export {
   type ListedCapabilities,
+  listedCapabilities,
   planChatCall,
   streamsOptionally,
 } from './steering/chat-call-plan';
-export { readCircuitBreaker, readSteering, refuseUnsentHedge } from './steering/steering-options';
+export {
+  readCircuitBreaker,
+  readSteering,
+  refuseUnsentHedge,
+  refuseUnsentModelHedge,
+} from './steering/steering-options';

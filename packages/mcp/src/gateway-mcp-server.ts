@@ -202,7 +202,10 @@ function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
       : typeof given === 'number' && given > 0
         ? given
         : Number(TIMEOUT_OPTIONS.fields.timeoutMs.default);
-  refuseUnsentHedge(steered.hedge, steered.firstChunkTimeoutMs, timeoutMs, 'server option');
+  // The stall timeout ask_model's calls run with: the server's, else its client's.
+  const firstChunkTimeoutMs =
+    steered.firstChunkTimeoutMs ?? options.clientOptions?.firstChunkTimeoutMs;
+  refuseUnsentHedge(steered.hedge, firstChunkTimeoutMs, timeoutMs, 'server option');
   const read: Record<string, unknown> = { ...steered };
   const steering: Record<string, unknown> = {};
   for (const key of SERVER_STEERING_KEYS) if (read[key] !== undefined) steering[key] = read[key];

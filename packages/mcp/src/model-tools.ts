@@ -15,6 +15,7 @@ import {
   capabilitiesOf,
   classifyFinishReason,
   isServiceOffered,
+  listedCapabilities,
   planChatCall,
   steersCall,
   streamsOptionally,
@@ -189,7 +190,12 @@ async function plan(
   // (An id the catalog does not list is core's to refuse, in the call.)
   const model = await client.model(args.model, { signal: options.signal }).catch(() => undefined);
   const known = model === undefined ? undefined : capabilitiesOf(model);
-  const streams = streamsOptionally(planChatCall(undefined, options, known));
+  // Over a list, each listed model's capabilities from the cached catalog (core's plan reads them).
+  const listed =
+    options.fallbackModels === undefined
+      ? undefined
+      : await client.models({ signal: options.signal }).then(listedCapabilities, () => undefined);
+  const streams = streamsOptionally(planChatCall(undefined, options, known, listed));
   return { streams, options };
 }
 

@@ -25,6 +25,7 @@ import {
   readMessagePieces,
   readSteering,
   refuseUnknownOptions,
+  refuseUnsentModelHedge,
   streamedChatRequest,
 } from '@infergate/core/internal';
 import {
@@ -237,6 +238,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     options: LanguageModelV4CallOptions,
     settings: GatewayChatOptions,
   ): ChatCallOptions {
+    // A hedge the model's settings and the call's leave unsent: each value named as whose.
+    refuseUnsentModelHedge(this.settings, settings);
     const call: ChatCallOptions = {
       signal: options.abortSignal,
       headers: withUserAgent(options.headers, false),

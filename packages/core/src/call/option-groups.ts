@@ -505,19 +505,42 @@ export function refuseNearMisses(
     // By edit distance only: a field of theirs inside one of ours (`stream`, `streamUsage`) passes.
     // A near miss of a name that belongs elsewhere (`apikey`) is named with where it goes; not of
     // a short one, a letter off other words (`mode`, `node`: LangGraph's keys, not `model`).
-    const elsewhere = Object.keys(hints).filter((name) => name.length > 5);
-    const [near = sameWords(key, ours, [...elsewhere, ...theirs])] = closeMatches(
-      key,
-      [...ours, ...elsewhere],
-      1,
-      false,
-    );
+    // A near miss of theirs too (`maxConcurency`, `timout`: a typo would leave the call without
+    // what it asked), unless it is one of theirs itself (passed above).
+    // The closest by letters, unless it is theirs and ours has the key's words (`fallbacks`:
+    // `fallbackModels`, not `callbacks`).
+    const long = (names: readonly string[]) => names.filter((name) => name.length > 5);
+    const elsewhere = long(Object.keys(hints));
+    const [best] = closeMatches(key, [...ours, ...elsewhere, ...long(theirs)], 1, false);
+    const near =
+      sameStems(key, [...ours, ...elsewhere, ...theirs]) ??
+      (best !== undefined && !theirs.includes(best) ? best : (sameWords(key, ours) ?? best));
     if (near === undefined) continue;
     // One of ours is named by the refusal's own search; another name with where it goes, if said.
     const goes = Object.hasOwn(hints, near) ? ` ${hints[near]}` : '';
     const hint = ours.includes(near) ? {} : { [key]: `did you mean \`${near}\`?${goes}` };
     throw unknownOptionError(key, ours, where, place, hint, keyOf(given));
   }
+}
+
+/**
+ * Refuses core's steering and timeout options in request fields passed on to the model server as
+ * they are (LangChain's `modelKwargs`): given there, exactly or spelled another way
+ * (`fallbackModels`, `fallback_models`, `fallbackModel`), one would reach the model server
+ * unsteered. Each is refused naming the option and where it goes (`goes`), as
+ * `providerOptions.infergate` refuses a near miss of one (`refuseNearMisses`, the one rule).
+ */
+export function refuseOptionsInRequestFields(
+  fields: object,
+  where: string,
+  place: OptionPlace,
+  goes: (option: string) => string,
+): void {
+  const hints: Record<string, string> = {};
+  for (const option of CORE_OPTION_SPELLINGS.values()) {
+    hints[option] = `\`${option}\` is no request field: ${goes(option)}`;
+  }
+  refuseNearMisses(fields, [], [], where, place, hints);
 }
 
 /** A name's words, lower-cased (`maxRetries` → max, retries; `fallback_models` → fallback, models). */
@@ -551,10 +574,7 @@ export function sameWords(
   others: readonly string[] = [],
 ): string | undefined {
   const words = wordsOf(key);
-  const stems = words.map(stemOf).join('');
-  const alike = [...ours, ...others].find(
-    (name) => name !== key && wordsOf(name).map(stemOf).join('') === stems,
-  );
+  const alike = sameStems(key, [...ours, ...others]);
   if (alike !== undefined) return alike;
   return ours.find((name) => {
     const theirs = wordsOf(name);
@@ -566,7 +586,20 @@ export function sameWords(
   });
 }
 
-/** The known name closest to `key`: by its letters (`closeMatches`), else by its words (`sameWords`). */
+/**
+ * The name among `names` with `key`'s words but for their endings or case (`maxRetry`,
+ * `maxRetires` → `maxRetries`; `maxconcurrency` → `maxConcurrency`): the closest of all when there
+ * is one, before a name that merely holds `key`'s letters (not `maxRetryAfterMs`).
+ */
+function sameStems(key: string, names: readonly string[]): string | undefined {
+  const stems = wordsOf(key).map(stemOf).join('');
+  return names.find((name) => name !== key && wordsOf(name).map(stemOf).join('') === stems);
+}
+
+/**
+ * The known name closest to `key`: the same words (`sameStems`), else by its letters
+ * (`closeMatches`), else by its words (`sameWords`).
+ */
 export function closestOption(key: string, known: readonly string[]): string | undefined {
-  return closeMatches(key, known, 1)[0] ?? sameWords(key, known);
+  return sameStems(key, known) ?? closeMatches(key, known, 1)[0] ?? sameWords(key, known);
 }

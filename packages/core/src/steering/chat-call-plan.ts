@@ -6,6 +6,8 @@
  * is built or bound apply, and whether to stream when streaming is the caller's option.
  */
 import type { SteeringOptions } from '../call/option-groups';
+import { capabilitiesOf } from '../catalog/model-capabilities';
+import type { GatewayModel } from '../protocol/wire-types';
 import { resolveSteering } from './steering-options';
 
 /** Whether a call's answer can be streamed: `unknown` when core cannot tell (see `streamsOptionally`). */
@@ -30,6 +32,12 @@ export interface ChatCallPlan {
 
 /** A listed model's capabilities as the catalog gives them (undefined: not listed, or not read). */
 export type ListedCapabilities = (model: string) => readonly string[] | undefined;
+
+/** Each catalog model's capabilities by its id (`models`: the catalog read), for `planChatCall`. */
+export function listedCapabilities(models: readonly GatewayModel[]): ListedCapabilities {
+  const byId = new Map(models.map((entry) => [entry.id, capabilitiesOf(entry)]));
+  return (id) => byId.get(id);
+}
 
 /**
  * The plan of a chat call from a model's steering settings, the call's own (the call's win, as in

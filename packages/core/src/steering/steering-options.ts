@@ -70,8 +70,8 @@ export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptio
  * be less than the first-content timeout (a stall moves the call on before the hedge is due) and
  * than the deadline (`timeoutMs`). Where the values come from two places (a call's over its
  * client's), it is refused at the call. `'auto'` passes, capped below the limit instead
- * (hedge-delay.ts), and no hedge; so does a stall timeout longer than the deadline, which the
- * deadline ends first (harmless).
+ * (hedge-delay.ts), and no hedge (a stall timeout the deadline ends first is
+ * `refuseStallPastDeadline`'s).
  */
 export function refuseUnsentHedge(
   hedge: Required<HedgeOptions> | false | undefined,
@@ -98,6 +98,29 @@ export function refuseUnsentHedge(
     'hedge.afterMs',
     `${of(afterMs, whose?.hedge)} is not less than ${name} ${of(limit, whose?.[name])}: ${why}`,
   );
+}
+
+/**
+ * A stall timeout that can never fire is refused, naming both values: `firstChunkTimeoutMs` or
+ * `chunkTimeoutMs` not less than the deadline (`timeoutMs`, its default when not given), which ends
+ * the call first — as a hedge the deadline leaves unsent is (`refuseUnsentHedge`). Checked where
+ * both are given together (a client's options). A call's own deadline shorter than its client's
+ * stall timeouts passes: a call may shorten its deadline, the client's timeouts then moot for it.
+ */
+export function refuseStallPastDeadline(
+  timeouts: { firstChunkTimeoutMs?: number | undefined; chunkTimeoutMs?: number | undefined },
+  timeoutMs: number,
+  place: RefusalPlace,
+): void {
+  for (const name of ['firstChunkTimeoutMs', 'chunkTimeoutMs'] as const) {
+    const value = timeouts[name];
+    if (value === undefined || value < timeoutMs) continue;
+    throw refusal(
+      place,
+      name,
+      `(${value}) is not less than timeoutMs (${timeoutMs}): the deadline ends the call before the stall timeout is due`,
+    );
+  }
 }
 
 /**
@@ -145,6 +168,33 @@ export function resolveSteering(
     if (value !== undefined && !noList) resolved[key] = value;
   }
   return resolved;
+}
+
+/**
+ * A hedge that an adapter's model settings and a call's options make unsendable together (the
+ * model's `hedge`, the call's `firstChunkTimeoutMs`), refused at the call with each value saying
+ * whose it is — the model's or the call's — before core's check of the call against its client,
+ * which sees both as the call's. `deadline`: the call's deadline as the adapter gives it, and whose.
+ */
+export function refuseUnsentModelHedge(
+  model: SteeringOptions | undefined,
+  call: SteeringOptions | undefined,
+  deadline?: { ms: number; own: boolean },
+): void {
+  const read = readSteeringValues(resolveSteering(model, call), 'call option');
+  const whose = (own: boolean) => (own ? "the call's" : "the model's");
+  const given = (key: 'hedge' | 'firstChunkTimeoutMs') => call?.[key] !== undefined;
+  refuseUnsentHedge(
+    read.hedge,
+    read.firstChunkTimeoutMs,
+    deadline?.ms ?? Number.POSITIVE_INFINITY,
+    'call option',
+    {
+      hedge: whose(given('hedge')),
+      firstChunkTimeoutMs: whose(given('firstChunkTimeoutMs')),
+      timeoutMs: whose(deadline?.own === true),
+    },
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   capabilitiesOf,
   checkCapabilities,
   type ListedCapabilities,
+  listedCapabilities,
 } from '@infergate/core/internal';
 import { throwIfAborted } from '../utils/errors';
 
@@ -124,9 +125,7 @@ export class ChatModelCapabilityGate {
    * look-up options (`GatewayChatModel`'s: its signal, deadline and retries), as `load` reads.
    */
   async listed(lookup: CallOptions = {}): Promise<ListedCapabilities> {
-    const models = await this.#client.models(lookup);
-    const byId = new Map(models.map((entry) => [entry.id, capabilitiesOf(entry)]));
-    return (id) => byId.get(id);
+    return listedCapabilities(await this.#client.models(lookup));
   }
 
   /**
@@ -145,8 +144,8 @@ export class ChatModelCapabilityGate {
       // Read from the client's cached catalog every time, so a changed catalog is seen.
       const listed = await this.#client.resolveModel(model, lookup);
       if (!listed) return undefined;
-      const listedCapabilities = capabilitiesOf(listed);
-      known = listedCapabilities && [...listedCapabilities];
+      const capabilities = capabilitiesOf(listed);
+      known = capabilities && [...capabilities];
       this.#learned = { model, capabilities: known };
     }
     return this.#client.checkModel(model, needs, { ...lookup, known });

@@ -23,6 +23,7 @@ import {
   readSteering,
   readToolArguments,
   refuseNearMisses,
+  refuseUnsentModelHedge,
   streamsOptionally,
   withDeadlineStarted,
 } from '@infergate/core/internal';
@@ -80,7 +81,7 @@ import {
   OUR_FIELDS,
   SERIALIZABLE_FIELDS,
 } from './gateway-chat-model-options';
-import { refuseCallOptions } from './request-fields';
+import { refuseCallOptions, refuseSteeringKwargs } from './request-fields';
 import { refuseStreamedChoices } from './streamed-choices';
 import { structuredOutput } from './structured-output';
 
@@ -218,6 +219,8 @@ export class GatewayChatModel
     // (The key, pasted by mistake as a key's name at any depth, is never quoted in a refusal.)
     const secret = () => apiKeyOrEnv(typeof fields.apiKey === 'string' ? fields.apiKey : undefined);
     const capabilities = keyKeptOut(secret, () => {
+      // ChatOpenAI's names first: each is refused saying what to use (`verbosity`, not `verbose`).
+      refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
       refuseNearMisses(
         fields,
         OUR_FIELDS,
@@ -227,7 +230,7 @@ export class GatewayChatModel
         CLIENT_OPTION_HINTS,
         false,
       );
-      refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
+      refuseSteeringKwargs(fields.modelKwargs, 'model setting');
       // Core's reader: a list, else refused (`'chat'` is not spread into its letters).
       return readCapabilityList(fields.capabilities, 'model setting');
     });
@@ -660,6 +663,11 @@ export class GatewayChatModel
         refuseCallOptions(options, 'call options');
         const steering = resolveSteering(this, options);
         readSteering(steering, 'call option', this.model);
+        // A hedge the model's settings and the call's leave unsent: each value named as whose.
+        const timeout = options.timeout ?? this.timeout;
+        const deadline =
+          timeout === undefined ? undefined : { ms: timeout, own: options.timeout !== undefined };
+        refuseUnsentModelHedge(this, options, deadline);
         const given = agentStructuredOutput(options, options.structuredOutput);
         return { steering, structuredOutput: this.#structuredOutput(given) };
       },

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.1 (unknown request fields reach the model server unchanged).
-import { refuseNearMisses } from '@infergate/core/internal';
+import { refuseNearMisses, refuseOptionsInRequestFields } from '@infergate/core/internal';
 import { refuseChatOpenAINames } from './chat-openai-names';
 import {
   CLIENT_OPTION_HINTS,
@@ -69,8 +69,10 @@ for (const key of [...OUR_FIELDS, ...OUR_CALL_OPTIONS, 'maxRetries']) {
  */
 export function refuseCallOptions(options: object, where: string, bound = false): void {
   // (Core's check finds near misses of ours and of the hinted names; a call's `apiKey` passes.)
-  refuseNearMisses(options, OUR_CALL_OPTIONS, CALL_THEIRS, where, 'call option', CALL_HINTS);
+  // ChatOpenAI's names first: each is refused saying what to use (`verbosity`, not `verbose`).
   refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
+  refuseNearMisses(options, OUR_CALL_OPTIONS, CALL_THEIRS, where, 'call option', CALL_HINTS);
+  refuseSteeringKwargs((options as { modelKwargs?: unknown }).modelKwargs, 'call option');
   if (!bound) return;
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || key.includes('_') || NOT_REQUEST_FIELDS.has(key)) continue;
@@ -93,4 +95,23 @@ export function requestFieldsOf(options: object): Record<string, unknown> | unde
     ([key, value]) => value !== undefined && key.includes('_') && !NOT_REQUEST_FIELDS.has(key),
   );
   return fields.length > 0 ? Object.fromEntries(fields) : undefined;
+}
+
+/**
+ * Core's steering and timeout options in `modelKwargs` (`fallbackModels`, `fallback_models`,
+ * `fallbackModel`), a model's or a call's: sent as they are, the model server would get them
+ * unsteered. Refused by core's rule, naming where each goes.
+ */
+export function refuseSteeringKwargs(
+  kwargs: unknown,
+  place: 'call option' | 'model setting',
+): void {
+  if (typeof kwargs !== 'object' || kwargs === null) return;
+  const where =
+    place === 'call option' ? 'call options.modelKwargs' : 'GatewayChatModel modelKwargs';
+  refuseOptionsInRequestFields(kwargs, where, place, (option) =>
+    option === 'timeoutMs'
+      ? 'use `timeout`'
+      : 'give it to the model or the call, not in `modelKwargs`',
+  );
 }

@@ -2,7 +2,12 @@
 
 import type { CallOptions } from '@infergate/core';
 import { type GatewayClient, LIMITS, type TranslationResponse } from '@infergate/core';
-import { describeGiven, invalidRequest, runSiblingRequests } from '@infergate/core/internal';
+import {
+  describeGiven,
+  invalidRequest,
+  refuseNearMisses,
+  runSiblingRequests,
+} from '@infergate/core/internal';
 import {
   validateTranslationLanguages,
   withCallerFieldNames,
@@ -10,6 +15,7 @@ import {
 import { Document } from '@langchain/core/documents';
 import { type BaseMessage, isBaseMessage } from '@langchain/core/messages';
 import { ensureConfig, Runnable, type RunnableConfig } from '@langchain/core/runnables';
+import { LANGCHAIN_KEYS } from '../chat_models/gateway-chat-model-options';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
@@ -31,6 +37,16 @@ const TRANSLATOR_FIELDS = {
 
 /** What the translator takes: a string, a Document, or a message (a chat model's answer). */
 export type TranslatorInput = string | Document | BaseMessage;
+
+const TRANSLATOR_FIELD = 'a translator field: give it to `new GatewayTranslator({ … })`';
+
+/** The translator's fields, which a call's options do not take (each call uses the translator's). */
+const PER_CALL_HINTS = {
+  targetLanguage: TRANSLATOR_FIELD,
+  sourceLanguage: TRANSLATOR_FIELD,
+  target_language: TRANSLATOR_FIELD,
+  source_language: TRANSLATOR_FIELD,
+};
 
 /**
  * A Runnable that translates with the gateway's translation service: a string gives a string,
@@ -96,6 +112,19 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     // never aborts, so an aborted translation rejects, and is recorded, as core's GatewayError
     // `timeout` / `aborted`, and a Retry-After that cannot fit fails at once with the gateway's
     // answer, as the chat model's and the tools' do.
+    // A translator field given per call would do nothing; a near miss of LangChain's own key
+    // (`timout`) would leave the call without its deadline: both refused before any request.
+    if (options !== undefined) {
+      refuseNearMisses(
+        options,
+        [],
+        LANGCHAIN_KEYS,
+        'GatewayTranslator call options',
+        'call option',
+        PER_CALL_HINTS,
+        false,
+      );
+    }
     const config = ensureConfig(options);
     const call = runnableCallOptions(config, this.#tuning);
     return this._callWithConfig(
