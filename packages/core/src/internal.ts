@@ -50,6 +50,7 @@ export {
   thoughtSignatureOf,
   toolCallOf,
 } from './chat/tool-call-extra';
+export { validateChatRequest } from './chat/validate-chat';
 export { steersCall } from './client/client';
 export { apiKeyOrEnv, normalizeBaseURL, settingsFound } from './client/options';
 export { withSettingNames } from './client/setting-names';

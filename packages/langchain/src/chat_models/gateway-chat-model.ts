@@ -25,6 +25,7 @@ import {
   refuseNearMisses,
   refuseUnsentModelHedge,
   streamsOptionally,
+  validateChatRequest,
   withDeadlineStarted,
 } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
@@ -582,7 +583,9 @@ export class GatewayChatModel
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
     const callOptions = this.#callOptions(options);
     const request = convertToGatewayRequest(messages, this, options);
-    refuseStreamedChoices(request);
+    // Checked before the catalog read that says whether it streams: a request core would refuse
+    // (no messages, a field out of range) sends nothing, as on `invoke`.
+    refuseStreamedChoices(validateChatRequest(request));
     return this.#queued(callOptions, async (started, lookup) => {
       // Core's rule: stream when the model (over a list: every listed model) is known to.
       const stream =
