@@ -38,6 +38,11 @@ interface StreamConversionOptions {
    * hop's (core's `callUsage`), the answer's own staying in `providerMetadata`.
    */
   route?: () => FailedChatRoute | undefined;
+  /**
+   * A stream handed on at its headers (opened-at-headers.ts): its first part waits for this, and
+   * core's failure it gives is written as `refusedAnswerStream` writes one.
+   */
+  opened?: Promise<{ error: unknown } | undefined>;
 }
 
 /**
@@ -67,6 +72,13 @@ export function convertGatewayChatStream(
       try {
         if (!started) {
           started = true;
+          const failed = options.opened && (await options.opened);
+          if (failed) {
+            settled = true;
+            writeRefused(failed.error, options, controller);
+            controller.close();
+            return;
+          }
           parts.start(controller);
         }
         // A batch may give no part (e.g. only usage): read on, since a pull that enqueues
@@ -116,16 +128,29 @@ export function refusedAnswerStream(
   refusal: GatewayError,
   options: Pick<StreamConversionOptions, 'warnings' | 'mapError'>,
 ): ReadableStream<LanguageModelV4StreamPart> {
-  // Nothing was read: the source is never asked for a batch nor for the answering model. Its
-  // usage is the call's: the refused answers' of the route (the last one's counted once).
-  const parts = new GatewayStreamParts(NO_SOURCE, { ...options, route: () => refusal.route });
   return new ReadableStream<LanguageModelV4StreamPart>({
     start(controller) {
-      controller.enqueue({ type: 'stream-start', warnings: options.warnings });
-      parts.failed(refusal, controller);
+      writeRefused(refusal, options, controller);
       controller.close();
     },
   });
+}
+
+/**
+ * `stream-start`, then the failure of a call no model answered (`GatewayStreamParts.failed`; an
+ * abort is thrown). Nothing was read: the source is never asked for a batch nor for the answering
+ * model. Its usage is the call's: the refused answers' of the route (the last one's counted once).
+ */
+function writeRefused(
+  refusal: unknown,
+  options: Pick<StreamConversionOptions, 'warnings' | 'mapError'>,
+  out: PartSink,
+): void {
+  const { warnings, mapError } = options;
+  const route = () => (isGatewayError(refusal) ? refusal.route : undefined);
+  const parts = new GatewayStreamParts(NO_SOURCE, { warnings, mapError, route });
+  out.enqueue({ type: 'stream-start', warnings });
+  parts.failed(refusal, out);
 }
 
 /** The source of a stream that failed before its response: nothing to read. */

@@ -12,6 +12,7 @@ import {
 import {
   type ChatCallOptions,
   type ChatRequest,
+  type ChatStream,
   isGatewayError,
   type ResponseFormat,
   resolveSteering,
@@ -49,6 +50,12 @@ import {
 import { hopRequestBody } from './hop-request-body';
 import { InvalidStructuredOutputError } from './invalid-structured-output-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
+import {
+  answeringResponse,
+  type OpenedAtHeaders,
+  openAtHeaders,
+  openedSource,
+} from './opened-at-headers';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
 import { refuseStreamedChoices } from './streamed-choices';
@@ -160,16 +167,22 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     // The body as core sends it (stream_options by the same rule), for `request.body`.
     const sent = streamedChatRequest(body, streamUsage ?? this.config.streamUsage);
 
-    let stream: Awaited<ReturnType<typeof client.chatStream>>;
+    const mapError = (failure: unknown) => this.mapError(failure, sent);
+    let opened: OpenedAtHeaders;
     try {
-      stream = await client.chatStream(body, {
-        ...this.callOptions(options, settings),
-        streamUsage,
-        // `raw` parts carry each SSE chunk's JSON (as @ai-sdk/openai-compatible's do): core keeps them.
-        ...(options.includeRawChunks === true && { rawChunks: true }),
-      });
+      // Handed on once an attempt's headers are in (ai's `timeout.firstChunkMs` runs from then);
+      // what core reads before its stream opens (its first event, a stall's failover) is read
+      // inside the stream.
+      opened = await openAtHeaders((onHeaders) =>
+        client.chatStream(body, {
+          ...this.callOptions(options, settings),
+          streamUsage,
+          // `raw` parts carry each SSE chunk's JSON (as @ai-sdk/openai-compatible's do): core keeps them.
+          ...(options.includeRawChunks === true && { rawChunks: true }),
+          onHeaders,
+        }),
+      );
     } catch (error) {
-      const mapError = (failure: unknown) => this.mapError(failure, sent);
       // An answer the schema check refused was spent: its usage comes in a `finish` part.
       if (!isGatewayError(error) || error.code !== 'invalid_structured_output') {
         throw mapError(error);
@@ -177,18 +190,22 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       const stream = refusedAnswerStream(error, { warnings, mapError });
       return { stream, request: { body: hopRequestBody(sent, error) } };
     }
-
-    return {
-      stream: convertGatewayChatStream(stream, {
-        warnings,
-        includeRawChunks: options.includeRawChunks,
-        mapError: (error) => this.mapError(error, sent),
-        providerMetadata: (usage) => providerMetadata(stream, usage),
-        route: () => stream.route,
-      }),
-      request: { body: hopRequestBody(sent, stream.route) },
-      response: { headers: headersToRecord(stream.headers) },
+    const stream = convertGatewayChatStream(openedSource(opened), {
+      warnings,
+      includeRawChunks: options.includeRawChunks,
+      mapError,
+      providerMetadata: (usage) => providerMetadata(opened.stream as ChatStream, usage),
+      route: () => opened.stream?.route,
+      opened: opened.settled,
+    });
+    // Read by ai once the stream's first parts came (core's stream opened, or failed): the body
+    // of the hop that answered, or whose failure ended the call.
+    const request = {
+      get body() {
+        return hopRequestBody(sent, opened.stream?.route ?? opened.failure);
+      },
     };
+    return { stream, request, response: answeringResponse(opened) };
   }
 
   /**

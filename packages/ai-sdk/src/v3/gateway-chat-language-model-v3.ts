@@ -39,7 +39,8 @@ export class GatewayChatLanguageModelV3 implements LanguageModelV3 {
     const { stream, request, response } = await this.model.doStream(convertV3CallOptions(options));
     return {
       stream: toV3Stream(stream),
-      ...(request !== undefined ? { request: { body: request.body } } : {}),
+      // (The same object: its `body`, the answering hop's, is read once the stream's first parts came.)
+      ...(request !== undefined ? { request } : {}),
       ...(response !== undefined ? { response } : {}),
     };
   }

@@ -138,7 +138,7 @@ const CHAT = [...COMMON, ...optionKeys(STEERING_OPTIONS), 'capabilities'];
  */
 export const CALL_KEYS: { readonly [Call in CallName]: readonly string[] } = {
   chat: CHAT,
-  chatStream: [...CHAT, 'assemble', 'streamUsage', 'rawChunks'],
+  chatStream: [...CHAT, 'assemble', 'streamUsage', 'rawChunks', 'onHeaders'],
   embed: COMMON,
   embedMany: [...COMMON, 'model', 'inputType', 'dimensions', 'maxConcurrency'],
   translate: COMMON,

@@ -64,6 +64,13 @@ export interface ChatStreamOptions extends ChatCallOptions {
    * Default `false` (nothing kept).
    */
   rawChunks?: boolean;
+  /**
+   * Called with each attempt's 2xx answer as its headers come, before its first event is read
+   * (the stream resolves once that event came; a stall or a failure reported before it may still
+   * be retried or fail over, which calls this again): for adapters whose framework hands on a
+   * stream once its headers are in.
+   */
+  onHeaders?: (answer: { status: number; headers: Headers }) => void;
 }
 
 /** What a chat call uses of its client. */
@@ -156,6 +163,9 @@ function readChatCall(
       if (value !== undefined && typeof value !== 'boolean') {
         throw refusal('call option', flag, `must be a boolean, got ${typeof value}`);
       }
+    }
+    if (opts?.onHeaders !== undefined && typeof opts.onHeaders !== 'function') {
+      throw refusal('call option', 'onHeaders', `must be a function, got ${typeof opts.onHeaders}`);
     }
   }
   return req;

@@ -13,7 +13,7 @@ import {
 } from './attempt-policy';
 import { closeBody } from './read-bounded-body';
 import { wholeAnswerChecked } from './reported-in-answer';
-import type { RequestSpec, Slot } from './request-types';
+import type { RequestSpec, Slot, StreamHeadersHook } from './request-types';
 import { type SendConfig, type Sending, sendOnce } from './send-once';
 import type { SlotSource } from './slot-source';
 
@@ -28,6 +28,8 @@ export interface AttemptRun {
   /** A slot the caller already holds: the first attempt's. */
   slot?: Slot;
   send: SendConfig;
+  /** A stream's 2xx answers, told as their headers come (the call's `onHeaders`). */
+  onHeaders?: StreamHeadersHook['onHeaders'];
 }
 
 /** The answer an attempt took, and its slot (now the caller's to release). */
@@ -147,8 +149,9 @@ function attemptOnce(
  */
 function sentAndAccepted(
   sending: Sending,
-  { send, policy }: AttemptRun,
+  { send, policy, onHeaders }: AttemptRun,
 ): Promise<AttemptAnswer | GatewayError> {
+  if (onHeaders) sending.onHeaders = onHeaders;
   const sent = sendOnce(sending, send);
   const accepted = policy.accept
     ? sent.then((outcome) => acceptedOrCut(outcome, policy, sending))

@@ -75,6 +75,12 @@ export interface RequestSpec {
   plainTextField?: string;
 }
 
+/** A stream call's hook on its answers' headers (`ChatStreamOptions.onHeaders`). */
+export interface StreamHeadersHook {
+  /** Called with each attempt's 2xx answer as its headers come, before its first event is read. */
+  onHeaders?: (answer: { status: number; headers: Headers }) => void;
+}
+
 /**
  * What `open` is given beyond the request and the call's options, by a caller that made them
  * itself (a call of several requests or runs, a catalog read within a call); without them `open`

@@ -10,7 +10,7 @@ import {
   type AttemptRequest,
   ownAbort,
 } from './attempt-policy';
-import type { RequestSpec } from './request-types';
+import type { RequestSpec, StreamHeadersHook } from './request-types';
 import { readFirstBytes } from './stream-first-bytes';
 
 const noResponse = (requestedModel: string | undefined) =>
@@ -38,6 +38,8 @@ export interface Sending {
   scope: CallScope;
   /** Written as the answer comes (its status), read by the policy and the attempt's events. */
   answerStatus: AnswerStatus;
+  /** A stream's 2xx answer, told as its headers come (the call's `onHeaders`). */
+  onHeaders?: StreamHeadersHook['onHeaders'];
 }
 
 /**
@@ -71,6 +73,7 @@ export async function sendOnce(
   sending.answerStatus.status = response.status;
   if (response.ok) {
     if (!spec.stream) return { response };
+    sending.onHeaders?.({ status: response.status, headers: response.headers });
     const { maxErrorBodyBytes, maxResponseBytes, maxRetryAfterMs, redact, apiKey } = config;
     const answer = sending.answerStatus;
     const limits = { maxErrorBodyBytes, maxResponseBytes, maxRetryAfterMs };

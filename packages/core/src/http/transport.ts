@@ -6,11 +6,17 @@ import { GatewayError } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
 import { redactSecret, registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
-import { runAttempts } from './attempt-loop';
+import { type AttemptRun, runAttempts } from './attempt-loop';
 import { type RetryAllowance, retrySameRequest } from './attempt-policy';
 import { isPlainHttpToRemote } from './plain-http';
 import { RequestHeaders } from './request-headers';
-import type { OpenResponse, OpenVia, RequestSpec, TransportConfig } from './request-types';
+import type {
+  OpenResponse,
+  OpenVia,
+  RequestSpec,
+  StreamHeadersHook,
+  TransportConfig,
+} from './request-types';
 import type { SendConfig } from './send-once';
 import { SlotSource } from './slot-source';
 import { warnPlainHttpOnce } from './warn-plain-http';
@@ -109,7 +115,7 @@ export class Transport {
    */
   async open(
     spec: RequestSpec,
-    options: CallOptions = NO_OPTIONS,
+    options: CallOptions & StreamHeadersHook = NO_OPTIONS,
     via: OpenVia = NO_OPTIONS,
   ): Promise<OpenResponse> {
     const scope = via.scope ?? scopeOf(options, this.timeoutMs);
@@ -122,7 +128,18 @@ export class Transport {
       const policy = via.policy ?? retrySameRequest(spec, this.retryAllowance(options));
       const headers = this.#headers.for(spec.body, spec.accept, options.headers);
       const send = this.#sendConfig();
-      const run = { spec, headers, scope, events, policy, slots: this.#slots, slot, send };
+      const run: AttemptRun = {
+        spec,
+        headers,
+        scope,
+        events,
+        policy,
+        slots: this.#slots,
+        slot,
+        send,
+      };
+      // (A stream's 2xx answers, told as their headers come: chatStream's `onHeaders`.)
+      if (options.onHeaders) run.onHeaders = options.onHeaders;
       // The loop owns the caller's slot from here (its first attempt sends in it).
       slot = undefined;
       const { answer, slot: held } = await runAttempts(run);
