@@ -14,6 +14,7 @@ export type {
   ModelCapability,
   ModelSkipReason,
   SteeringOptions,
+  StructuredOutputFailure,
   StructuredOutputIssue,
   StructuredOutputMethod,
 } from '@infergate/core';

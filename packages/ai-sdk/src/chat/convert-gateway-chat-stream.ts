@@ -7,6 +7,7 @@ import type {
 } from '@ai-sdk/provider';
 import { generateId } from '@ai-sdk/provider-utils';
 import {
+  type AssembledChat,
   type ChatStream,
   type ChatStreamEvent,
   type FailedChatRoute,
@@ -19,8 +20,12 @@ import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallInput } from './tool-call-input';
 import { toolCallMetadata } from './tool-call-metadata';
 
-/** What the conversion reads of core's `ChatStream`. */
-type ChatEventSource = Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'>;
+/**
+ * What the conversion reads of core's `ChatStream`; `result()` once the events have ended, for the
+ * answer's finish reason as core reports it.
+ */
+type ChatEventSource = Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'> &
+  Partial<Pick<ChatStream, 'result'>>;
 
 interface StreamConversionOptions {
   warnings: SharedV4Warning[];
@@ -90,6 +95,8 @@ export function convertGatewayChatStream(
             events = await stream.readBatch();
             if (settled) return;
             if (events !== undefined) for (const event of events) parts.event(event, controller);
+            else parts.answered(await answerOf(stream));
+            if (settled) return;
           } catch (error) {
             if (settled) return;
             settled = true;
@@ -263,6 +270,16 @@ class GatewayStreamParts {
   }
 
   /**
+   * The events have ended: choice 0's finish is the answer's as core's `result()` reports it (one
+   * rule, core's), which may differ from its `finish` event (a refusal sent after the finish chunk).
+   */
+  answered(answer: AssembledChat | undefined): void {
+    if (answer?.finishReason == null || this.#rawFinishReason === undefined) return;
+    this.#rawFinishReason = answer.finishReason;
+    this.#sentFinishReason = answer.sentFinishReason;
+  }
+
+  /**
    * The gateway stream failed: an `error` part and finish reason `error` (with the usage of an
    * answer refused by core's structured-output check: its tokens were spent); aborts are rethrown.
    */
@@ -383,6 +400,14 @@ class GatewayStreamParts {
       this.#put(out, { type: 'tool-input-delta', id: call.id, delta: event.argumentsDelta });
     }
   }
+}
+
+/**
+ * The ended stream's answer as core assembled it (nothing left to read): its finish reason is the
+ * one a whole answer reports (a refusal after the finish chunk makes a `stop` `content_filter`).
+ */
+async function answerOf(stream: ChatEventSource): Promise<AssembledChat | undefined> {
+  return stream.result?.().catch(() => undefined);
 }
 
 function isAbortError(error: unknown): boolean {

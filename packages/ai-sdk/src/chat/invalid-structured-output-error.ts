@@ -3,6 +3,7 @@ import { AISDKError, type LanguageModelV4Usage, TypeValidationError } from '@ai-
 import type {
   FailedChatRoute,
   GatewayError,
+  StructuredOutputFailure,
   StructuredOutputIssue,
   StructuredOutputMethod,
 } from '@infergate/core';
@@ -19,7 +20,7 @@ const SYMBOL = Symbol.for(MARKER);
  * not follow it, the last one this) as the AI SDK's `TypeValidationError`: the error `ai` puts
  * under `NoObjectGeneratedError` when its own check of an object fails (`NoObjectGeneratedError`
  * itself lives in `ai`, which a provider does not import). The message is core's: every model
- * tried and why. `text`, `issues` and `usage` are the last answer's; `route` lists every hop.
+ * tried and why. `text`, `issues`, `reason` and `usage` are the last answer's; `route` lists every hop.
  */
 export class InvalidStructuredOutputError extends TypeValidationError {
   /** The model whose answer failed last. */
@@ -30,6 +31,12 @@ export class InvalidStructuredOutputError extends TypeValidationError {
   readonly text: string;
   /** How it breaks the schema (`path`: a JSON pointer into the answer). */
   readonly issues: StructuredOutputIssue[];
+  /**
+   * Why that answer failed, as core tells it (`invalidOutput.reason`): `'refused'` (the model
+   * declined: reword or ask another model), `'cut'` (stopped at the length limit), `'no_json'`,
+   * `'schema'` (JSON that breaks the schema). Undefined when core's error gave none.
+   */
+  readonly reason: StructuredOutputFailure | undefined;
   /** Every model the call went through and why each was left (core's `GatewayError.route`). */
   readonly route: FailedChatRoute | undefined;
   /**
@@ -47,6 +54,7 @@ export class InvalidStructuredOutputError extends TypeValidationError {
     this.method = output.method;
     this.text = output.text;
     this.issues = output.issues;
+    this.reason = output.reason;
     this.route = failure.route;
     this.usage = failure.usage === undefined ? undefined : convertGatewayUsage(failure.usage);
     // Its own name (the parent's constructor set `AI_TypeValidationError`); the parent's marker

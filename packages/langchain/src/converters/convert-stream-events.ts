@@ -176,13 +176,15 @@ class StreamChunkConverter {
   }
 
   /**
-   * The last chunk: usage once, who answered and why it stopped, and the structured answer core
-   * checked at the stream's end (`additional_kwargs.parsed`, as `invoke` has it).
+   * The last chunk: usage once, who answered and why it stopped (`answered`: the finish reason of
+   * core's assembled answer), and the structured answer core checked at the stream's end
+   * (`additional_kwargs.parsed`, as `invoke` has it).
    */
-  finish(structured?: StructuredResult): ChatGenerationChunk {
+  finish(structured?: StructuredResult, answered?: string | null): ChatGenerationChunk {
     const responseMetadata = buildResponseMetadata(
       this.identity,
-      this.finishReason,
+      // Core's `result()` has the last word on why the answer ended (one rule, core's).
+      (this.finishReason !== undefined && answered) || this.finishReason,
       this.usage,
       this.id,
       { ...this.tags, model: this.model },
@@ -240,10 +242,12 @@ export async function* readChatChunks(
   } finally {
     if (!finished) await stream.cancel().catch(() => undefined);
   }
-  // A structured answer passed core's end check (its hop says so): its value, from the result.
+  // The answer as core assembled it (nothing left to read): its finish reason is the one `invoke`
+  // reports (a refusal after the finish chunk makes a `stop` `content_filter`); a structured
+  // answer that passed core's end check (its hop says so) has its value there.
+  const answer = await stream.result?.();
   const asked = stream.route.hops.some((hop) => 'structured' in hop && hop.structured?.checked);
-  const structured = asked ? (await stream.result?.())?.structured : undefined;
-  yield converter.finish(structured);
+  yield converter.finish(asked ? answer?.structured : undefined, answer?.finishReason);
 }
 
 /** A text chunk's `additional_kwargs`: the ordered pieces' entry when there is one. */
