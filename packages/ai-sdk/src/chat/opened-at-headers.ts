@@ -61,10 +61,12 @@ export async function openAtHeaders(
 /** The source the conversion reads: core's stream, once it opened. */
 export function openedSource(
   opened: OpenedAtHeaders,
-): Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'> {
+): Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel' | 'result'> {
   const stream = () => opened.stream as ChatStream;
   return {
     readBatch: () => stream().readBatch(),
+    // (Read once the events ended: the answer's finish as core reports it.)
+    result: () => stream().result(),
     // Cancelled before it opened: once it opens (an abort of the call ends it at once).
     cancel: async (reason) => {
       await opened.settled;
