@@ -77,7 +77,9 @@ export type {
   HedgeSkipReason,
 } from './events/gateway-events';
 export type {
+  AssembledAudio,
   AssembledChat,
+  AssembledImage,
   AssembledToolCall,
   ChatResult,
   ChatStream,

@@ -16,6 +16,7 @@ import {
   type Usage,
 } from '@infergate/core';
 import { convertGatewayUsage } from './convert-gateway-usage';
+import { audioFilePart, imageFilePart } from './generated-files';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallInput } from './tool-call-input';
 import { toolCallMetadata } from './tool-call-metadata';
@@ -203,6 +204,8 @@ class GatewayStreamParts {
   /** The server's word when core reports another (a refused `stop`: `content_filter`). */
   #sentFinishReason: string | undefined;
   #usage: Usage | undefined;
+  /** Choice 0's audio pieces (one `file` part at the end: a V4 file is whole). */
+  #audio: { id?: string; data: string[]; transcript: string[]; expiresAt?: number } | undefined;
 
   constructor(stream: ChatEventSource, options: StreamConversionOptions) {
     this.#stream = stream;
@@ -266,7 +269,44 @@ class GatewayStreamParts {
       case 'usage':
         this.#usage = event.usage;
         break;
+
+      case 'image':
+      case 'audio-delta':
+        this.#media(event, out);
+        break;
     }
+  }
+
+  /** A generated image: its `file` part at once; an audio piece: kept for `#endAudio`. */
+  #media(event: Extract<ChatStreamEvent, { type: 'image' | 'audio-delta' }>, out: PartSink): void {
+    if (event.choiceIndex !== 0) return;
+    if (event.type === 'image') {
+      const part = imageFilePart(event.url);
+      if (part !== undefined) this.#put(out, part);
+      return;
+    }
+    this.#audio ??= { data: [], transcript: [] };
+    const audio = this.#audio;
+    if (event.id !== undefined) audio.id = event.id;
+    if (event.data !== undefined) audio.data.push(event.data);
+    if (event.transcript !== undefined) audio.transcript.push(event.transcript);
+    if (event.expiresAt !== undefined) audio.expiresAt = event.expiresAt;
+  }
+
+  /** The audio the model spoke, joined, as one `file` part (generated-files.ts). */
+  #endAudio(out: PartSink): void {
+    const audio = this.#audio;
+    if (audio === undefined || audio.data.length === 0) return;
+    const { id, expiresAt } = audio;
+    const joined = { data: audio.data.join(''), transcript: audio.transcript.join('') };
+    this.#put(
+      out,
+      audioFilePart({
+        ...joined,
+        ...(id !== undefined && { id }),
+        ...(expiresAt !== undefined && { expiresAt }),
+      }),
+    );
   }
 
   /**
@@ -322,6 +362,7 @@ class GatewayStreamParts {
     }
     this.#endReasoning(out);
     this.#endText(out);
+    this.#endAudio(out);
     for (const call of this.#callsInOrder()) {
       this.#put(out, { type: 'tool-input-end', id: call.id });
       this.#put(out, {

@@ -1,6 +1,11 @@
 // docs/gateway-protocol.md §5 (a stream's chunks joined into the answer), §4.4 (tool calls), §5.4
 // (dialects).
-import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
+import type {
+  AssembledAudio,
+  AssembledChat,
+  AssembledImage,
+  AssembledToolCall,
+} from '../protocol/chat-result-types';
 import type { Usage } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
 import { uniqueCallId } from './read-message-parts';
@@ -96,6 +101,45 @@ export class ChatAssembler {
     if (this.#reasoning.length > 1)
       this.#reasoning.splice(0, this.#reasoning.length, this.#reasoning.join(''));
     return this.#reasoning[0] ?? '';
+  }
+
+  /** Choice 0's audio pieces: their `data` and `transcript` pieces, the latest id and expiry. */
+  #audio: { id?: string; data: string[]; transcript: string[]; expiresAt?: number } | undefined;
+  /** Choice 0's generated images, in the order sent. */
+  #images: AssembledImage[] | undefined;
+
+  /** A piece of the audio the model spoke (`delta.audio`): its fields kept, its text joined. */
+  addAudio(piece: Partial<AssembledAudio>, choiceIndex: number): void {
+    if (choiceIndex !== 0 || !this.keepText) return;
+    this.#audio ??= { data: [], transcript: [] };
+    const audio = this.#audio;
+    if (piece.id !== undefined) audio.id = piece.id;
+    if (piece.data !== undefined) audio.data.push(piece.data);
+    if (piece.transcript !== undefined) audio.transcript.push(piece.transcript);
+    if (piece.expiresAt !== undefined) audio.expiresAt = piece.expiresAt;
+  }
+
+  /** An image the model generated (`delta.images`). */
+  addImage(url: string, choiceIndex: number): void {
+    if (choiceIndex !== 0 || !this.keepText) return;
+    this.#images ??= [];
+    this.#images.push({ url });
+  }
+
+  /** The audio and images of choice 0 as `result()` gives them (none: nothing). */
+  #media(): Pick<AssembledChat, 'audio' | 'images'> {
+    const media: Pick<AssembledChat, 'audio' | 'images'> = {};
+    const audio = this.#audio;
+    if (audio !== undefined) {
+      media.audio = {
+        ...(audio.id !== undefined && { id: audio.id }),
+        data: audio.data.join(''),
+        transcript: audio.transcript.join(''),
+        ...(audio.expiresAt !== undefined && { expiresAt: audio.expiresAt }),
+      };
+    }
+    if (this.#images !== undefined) media.images = [...this.#images];
+    return media;
   }
 
   addText(delta: string, choiceIndex: number): void {
@@ -312,7 +356,7 @@ export class ChatAssembler {
     if (this.model !== undefined) result.model = this.model;
     if (this.created !== undefined) result.created = this.created;
     if (this.usage !== undefined) result.usage = this.usage;
-    return result;
+    return Object.assign(result, this.#media());
   }
 }
 

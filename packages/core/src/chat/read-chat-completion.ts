@@ -6,6 +6,7 @@ import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-t
 import { isJsonObject } from '../protocol/json-object';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
+import { readAudio, readImageUrls } from './generated-media';
 import { argumentsText, readContent, readReasoningField, uniqueCallId } from './read-message-parts';
 import { chatCompletionProblem } from './validate-chat-response';
 
@@ -121,6 +122,15 @@ function readChoice(
       arguments: argumentsText(functionCall.arguments),
     };
   }
+  return withMedia(result, message);
+}
+
+/** `result` with the audio and images the model generated (generated-media.ts), when it sent any. */
+function withMedia(result: AssembledChat, message: Record<string, unknown>): AssembledChat {
+  const audio = readAudio(message.audio);
+  if (audio !== undefined) result.audio = audio;
+  const images = readImageUrls(message.images);
+  if (images.length > 0) result.images = images.map((url) => ({ url }));
   return result;
 }
 

@@ -80,6 +80,21 @@ export type ChatStreamEvent =
       inContent?: true;
     }
   | { type: 'text-delta'; delta: string; choiceIndex: number }
+  /**
+   * A piece of the audio the model spoke (`delta.audio`, asked with `modalities` and `audio`): the
+   * fields this piece carried. `data` (base64) and `transcript` pieces add up; `id` and
+   * `expiresAt` come on any piece (see `AssembledChat.audio`).
+   */
+  | {
+      type: 'audio-delta';
+      choiceIndex: number;
+      id?: string;
+      data?: string;
+      transcript?: string;
+      expiresAt?: number;
+    }
+  /** An image the model generated (`delta.images`, OpenRouter's), whole: its URL, often a data URL. */
+  | { type: 'image'; url: string; choiceIndex: number }
   | {
       /**
        * A piece of one of choice 0's tool calls (the answer's: another choice's calls, as with
@@ -170,6 +185,27 @@ export interface AssembledToolCall {
   extraContent?: Record<string, unknown>;
 }
 
+/**
+ * The audio a model spoke (OpenAI's `message.audio`, asked with `modalities: ['text', 'audio']`
+ * and `audio: {voice, format}` sent as extra request fields), a stream's pieces joined.
+ */
+export interface AssembledAudio {
+  /** The server's id: send it back (`{role: 'assistant', audio: {id}}`) to refer to this audio. */
+  id?: string;
+  /** The audio, base64, in the format asked (`audio.format`); '' when none came. */
+  data: string;
+  /** What the audio says; '' when none came. */
+  transcript: string;
+  /** `expires_at`: Unix seconds after which the server no longer knows `id`. */
+  expiresAt?: number;
+}
+
+/** An image a model generated (OpenRouter's `message.images`). */
+export interface AssembledImage {
+  /** `image_url.url` as sent: usually a data URL (`data:image/png;base64,…`), else a link. */
+  url: string;
+}
+
 /** The answer of choice 0, read the same way from a stream or a non-streamed completion. */
 export interface AssembledChat {
   id?: string;
@@ -205,6 +241,10 @@ export interface AssembledChat {
   functionCall?: { name: string; arguments: string };
   /** A call asking for structured output: the checked value (as `ChatResult.structured`). */
   structured?: StructuredResult;
+  /** The audio the model spoke, when it sent any (`message.audio`, or `delta.audio` pieces). */
+  audio?: AssembledAudio;
+  /** The images the model generated, in the order sent (`message.images` / `delta.images`). */
+  images?: AssembledImage[];
 }
 
 export interface ChatStream extends AsyncIterable<ChatStreamEvent> {

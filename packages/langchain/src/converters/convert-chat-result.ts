@@ -8,6 +8,7 @@ import type {
 import { AIMessage } from '@langchain/core/messages';
 import { type ChatGeneration, ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { GatewayMessageChunk } from './gateway-message-chunk';
+import { audioKwarg, contentWithImages } from './generated-media';
 import { INTERLEAVED_KWARG, interleavedBlocks } from './interleaved-content';
 import { spentUsage } from './map-usage';
 import { readToolCalls } from './parse-tool-arguments';
@@ -50,7 +51,8 @@ function convertChoice(result: GatewayChatResult, answer: AssembledChat): ChatGe
     response,
   );
   const aiMessage = new AIMessage({
-    content: text,
+    // Generated images as `ChatOpenAI` gives them: image blocks after the text's block.
+    content: contentWithImages(text, answer.images),
     ...(answer.id ? { id: answer.id } : {}),
     additional_kwargs: {
       ...additionalKwargs(result, answer),
@@ -91,6 +93,8 @@ function additionalKwargs(
     // them) and a legacy `function_call` (not a tool call; the answer's only output when sent).
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map(rawToolCall) } : {}),
     ...(functionCall !== undefined ? { function_call: { ...functionCall } } : {}),
+    // The audio the model spoke, as `ChatOpenAI` keeps it (OpenAI's fields).
+    ...(answer.audio !== undefined ? { audio: audioKwarg(answer.audio) } : {}),
   };
 }
 

@@ -1,10 +1,17 @@
 // docs/gateway-protocol.md §5.1 (stream events as LangChain chunks).
-import type { ChatStream, ChatStreamEvent, StructuredResult, Usage } from '@infergate/core';
-import type { FunctionCall, OpenAIToolCall } from '@langchain/core/messages';
+import type {
+  AssembledImage,
+  ChatStream,
+  ChatStreamEvent,
+  StructuredResult,
+  Usage,
+} from '@infergate/core';
+import type { FunctionCall, MessageContent, OpenAIToolCall } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { throwIfAborted } from '../utils/errors';
 import { EXTRA_CONTENT_KWARG, structuredKwargs } from './convert-chat-result';
 import { GatewayMessageChunk } from './gateway-message-chunk';
+import { audioPieceKwarg, imageBlocks } from './generated-media';
 import { StreamedPieces } from './interleaved-content';
 import { spentUsage } from './map-usage';
 import {
@@ -40,6 +47,12 @@ class StreamChunkConverter {
   private model: string | undefined;
   /** Choice 0's reasoning and text pieces, for their order (`StreamedPieces`). */
   private readonly pieces = new StreamedPieces();
+  /** Choice 0's generated images, held for the last chunk (`finish`). */
+  private images: AssembledImage[] | undefined;
+  /** Choice 0 streamed some text (the last chunk's images then follow it, as `invoke`'s do). */
+  private texted = false;
+  /** An audio piece's `expires_at` went out (LangChain adds numbers up on concat). */
+  private expirySent = false;
 
   constructor(private readonly identity: StreamIdentity) {}
 
@@ -69,6 +82,7 @@ class StreamChunkConverter {
         );
       case 'text-delta':
         if (event.choiceIndex !== 0 || event.delta === '') return undefined;
+        this.texted = true;
         return this.chunk(
           new GatewayMessageChunk({
             content: event.delta,
@@ -101,6 +115,12 @@ class StreamChunkConverter {
         return undefined;
       case 'logprobs':
         return this.logprobsChunk(event);
+      case 'audio-delta':
+        return this.audioChunk(event);
+      case 'image':
+        // Held for the last chunk: concatenated, the chunks' content is `invoke`'s (text, images).
+        if (event.choiceIndex === 0) this.images = [...(this.images ?? []), { url: event.url }];
+        return undefined;
       case 'function-call-delta': {
         // As `ChatOpenAI`'s chunks carry it: concat adds up the arguments, keeps the name.
         const { name, argumentsDelta: args } = event;
@@ -160,6 +180,30 @@ class StreamChunkConverter {
     );
   }
 
+  /** A piece of the audio the model spoke, as `additional_kwargs.audio` (generated-media.ts). */
+  private audioChunk(
+    event: Extract<ChatStreamEvent, { type: 'audio-delta' }>,
+  ): ChatGenerationChunk | undefined {
+    if (event.choiceIndex !== 0) return undefined;
+    const audio = audioPieceKwarg(event, this.expirySent);
+    if (audio.expires_at !== undefined) this.expirySent = true;
+    const kwargs = { audio };
+    return this.chunk(
+      new GatewayMessageChunk({ content: '', ...this.idField(), additional_kwargs: kwargs }),
+      '',
+    );
+  }
+
+  /**
+   * The last chunk's content: the images held (after a text block when no text came, as `invoke`
+   * has one), else ''.
+   */
+  private finalContent(): MessageContent {
+    if (this.images === undefined) return '';
+    const blocks = imageBlocks(this.images);
+    return this.texted ? blocks : [{ type: 'text', text: '' }, ...blocks];
+  }
+
   /**
    * A chunk's logprobs, as `ChatOpenAI` gives them (`generationInfo.logprobs`, which LangChain
    * copies into the message's `response_metadata`): concatenated chunks join their lists.
@@ -192,7 +236,7 @@ class StreamChunkConverter {
     return new ChatGenerationChunk({
       text: '',
       message: new GatewayMessageChunk({
-        content: '',
+        content: this.finalContent(),
         ...this.idField(),
         usage_metadata: spentUsage(this.usage, this.identity.route),
         ...(structured ? { additional_kwargs: structuredKwargs(structured) } : {}),

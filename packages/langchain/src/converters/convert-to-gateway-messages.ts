@@ -10,6 +10,7 @@ import {
 } from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
+import { audioIdOf } from './generated-media';
 
 interface ConvertMessagesOptions {
   /**
@@ -239,6 +240,9 @@ function convertAssistantMessage(
     converted.tool_calls = toolCalls;
     if (text === '') converted.content = null;
   }
+  // The audio the model spoke, referred to by its id (OpenAI's `audio: {id}`): the model hears it.
+  const audioId = audioIdOf(message.additional_kwargs);
+  if (audioId !== undefined) converted.audio = { id: audioId };
   return converted;
 }
 

@@ -8,6 +8,7 @@ import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-
 import { isJsonObject } from '../../protocol/json-object';
 import { ChatAssembler } from '../assemble-chat';
 import { refusedFinishReason } from '../classify-finish-reason';
+import { readAudioPiece, readImageUrls } from '../generated-media';
 import {
   argumentsText,
   markRefusal,
@@ -377,6 +378,7 @@ export class ChatStreamDecoder {
         }
       }
       if (typeof refusal === 'string' && refusal !== '') this.#refusal(refusal, choiceIndex);
+      if (delta.audio != null || delta.images != null) this.#media(delta, choiceIndex);
       if (isJsonObject(delta.function_call) && choiceIndex === 0)
         this.#functionCall(delta.function_call);
       if (toolCalls !== undefined && toolCalls !== null) {
@@ -435,6 +437,21 @@ export class ChatStreamDecoder {
     }
     this.#answered++;
     this.#queue.push(markRefusal({ type: 'text-delta', delta, choiceIndex }));
+  }
+
+  /** A delta's audio piece and images (generated-media.ts): the answer, as its text is. */
+  #media(delta: Json, choiceIndex: number): void {
+    const audio = readAudioPiece(delta.audio);
+    if (audio !== undefined && Object.keys(audio).length > 0) {
+      this.#assembler.addAudio(audio, choiceIndex);
+      this.#answered++;
+      this.#queue.push({ type: 'audio-delta', choiceIndex, ...audio });
+    }
+    for (const url of readImageUrls(delta.images)) {
+      this.#assembler.addImage(url, choiceIndex);
+      this.#answered++;
+      this.#queue.push({ type: 'image', url, choiceIndex });
+    }
   }
 
   /** A piece of a legacy `function_call` (OpenAI's `functions` API): handed on, not a tool call. */
