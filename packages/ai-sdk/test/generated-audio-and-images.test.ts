@@ -2,7 +2,11 @@
 // `delta.images`) are streamText's `file` parts (`result.files`): an image's data URL as its bytes
 // and media type, the audio's pieces joined into one file (its type read from its bytes), its id,
 // transcript and expiry in `providerMetadata.infergate`; the text stays the text.
-import { choiceZeroChunk as chunk, streamedAnswer } from '@infergate/emulator/testing';
+import {
+  choiceZeroChunk as chunk,
+  oneMessageAnswer,
+  streamedAnswer,
+} from '@infergate/emulator/testing';
 import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { answeringChats, type ChatBody, providersOnMsw } from './providers';
@@ -58,6 +62,25 @@ describe('streamText: generated audio and images are file parts', () => {
         base64: 'UklGRiQAAABXQVZF',
         meta: { audioId: 'audio_1', transcript: 'Hello there', expiresAt: 1900000000 },
       },
+    ]);
+  });
+});
+
+describe('generateText: generated audio and images are its files', () => {
+  it('the image, then the audio with its transcript and id alongside; the text kept', async () => {
+    const audio = { id: 'audio_1', data: 'UklGRiQAAABXQVZF', transcript: 'Hello there' };
+    const fetch = answeringChats((body: ChatBody) =>
+      oneMessageAnswer(body.model, { content: 'Here', audio, images }, 'stop', false),
+    );
+    const result = await ai.generateText({
+      model: gateway({ fetch, circuitBreaker: false })('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+    });
+    expect(result.text).toBe('Here');
+    expect(result.files.map((file) => [file.mediaType, file.base64])).toEqual([
+      ['image/png', PNG],
+      ['audio/wav', 'UklGRiQAAABXQVZF'],
     ]);
   });
 });

@@ -47,6 +47,7 @@ import {
   MODEL_SETTING_KEYS,
   REMOVED_MODEL_SETTINGS,
 } from './gateway-chat-options';
+import { generatedFileParts } from './generated-files';
 import { hopRequestBody } from './hop-request-body';
 import { InvalidStructuredOutputError } from './invalid-structured-output-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
@@ -137,6 +138,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         ...toolCallMetadata(toolCall.extraContent),
       });
     }
+    // Audio and images the model generated: `file` parts, as `doStream` gives them.
+    content.push(...generatedFileParts(answer));
 
     return {
       content,
