@@ -406,10 +406,23 @@ describe("ai@7's own timeout next to ours", () => {
     return { result, types, error };
   }
 
-  it("before the first byte only ours runs: ai's firstChunkMs starts once doStream has returned", async () => {
-    const { result, types } = await streamWithTimeout(
+  // doStream returns at the headers (as openai-compatible's does), so both run before the first
+  // content too, and the shorter fires first.
+  it("before the first content the shorter limit fires: ai's firstChunkMs aborts the call", async () => {
+    const { types, error } = await streamWithTimeout(
       { fallbackModels: ['community/streamer'], firstChunkTimeoutMs: 300 },
       { firstChunkMs: 20 },
+      { fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 },
+    );
+    expect(types).toContain('abort');
+    expect(types).not.toContain('error');
+    expect(error).toBeUndefined();
+  });
+
+  it('before the first content the shorter limit fires: ours fails over to the next model', async () => {
+    const { result, types } = await streamWithTimeout(
+      { fallbackModels: ['community/streamer'], firstChunkTimeoutMs: 300 },
+      { firstChunkMs: 30_000 },
       { fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 },
     );
     expect(types).not.toContain('abort');
