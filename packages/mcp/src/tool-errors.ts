@@ -133,7 +133,8 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
     case 'response_too_large':
       return 'The answer was too large: ask for less (fewer texts, a shorter answer).';
     case 'invalid_structured_output':
-      if (error.invalidOutput?.reason === 'refused') return refusedTodo('changing output_schema');
+      if (error.invalidOutput?.reason === 'refused')
+        return refusedTodo(error, 'changing output_schema');
       if (error.invalidOutput?.reason === 'cut') return CUT_TODO;
       return 'The answer did not follow output_schema (issues says where): add fallback_models, choose a model with json_schema from list_models, simplify the schema, or say more about it in the prompt.';
     case 'no_model_can_serve':
@@ -253,7 +254,7 @@ export function jsonAnswerRefused(error: GatewayError): CallToolResult {
 /** What to do about `json: true`'s answer refused by core's check, by why it failed. */
 function jsonObjectTodo(error: GatewayError): string {
   const reason = error.invalidOutput?.reason;
-  if (reason === 'refused') return refusedTodo('passing output_schema');
+  if (reason === 'refused') return refusedTodo(error, 'passing output_schema');
   if (reason === 'cut') return CUT_TODO;
   return tooManyTried(error, 'invalid_structured_output')
     ? 'Every model tried answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
@@ -306,10 +307,15 @@ const CUT_TODO = 'Raise max_tokens (the answer was cut before its JSON ended) an
 /**
  * What to do about a structured answer the model refused to give (core's `invalidOutput.reason`
  * `refused`: OpenAI's `refusal`, quoted in `issues`): the model declined the request itself, so
- * reword it or ask another model; `schemaChange` (what the tool's schema argument could do) would
- * not help, and the advice says so.
+ * reword it or ask another model (when more than one was tried and failed alike, other models than
+ * those); `schemaChange` (what the tool's schema argument could do) would not help, and the advice
+ * says so.
  */
-function refusedTodo(schemaChange: string): string {
+function refusedTodo(error: GatewayError, schemaChange: string): string {
+  // Every model tried failed its check, the last refusing: another of them would not help.
+  if (tooManyTried(error, 'invalid_structured_output')) {
+    return `Every model tried refused or failed its check, the last refusing to answer (issues quotes its words): reword the prompt, or name other models from list_models; ${schemaChange} will not help.`;
+  }
   return `The model refused to answer (issues quotes its words): reword the prompt, or ask another model (fallback_models, or a model from list_models); ${schemaChange} will not help.`;
 }
 

@@ -10,7 +10,7 @@
 import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-types';
 import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/chat-route';
 import { jsonInText } from '../steering/json-in-text';
-import { type EventMap, jsonTextEvents, textDelta } from '../steering/json-text-events';
+import { type EventMap, jsonTextEvents, settled, textDelta } from '../steering/json-text-events';
 import { schemaName, unwrappedJsonText, wrapsRoot } from '../steering/structured-output-request';
 import {
   answerFinish,
@@ -151,7 +151,7 @@ function strayCallsLeftOut(offered: readonly string[], inner: EventMap): EventMa
   const named = namedCalls();
   /** A call of an offered tool has been given. */
   let kept = false;
-  return (event) => {
+  const map: EventMap = (event) => {
     if (event?.type === 'tool-call-delta') {
       const call = named(event);
       if (call === undefined || !offered.includes(call.name)) return undefined;
@@ -163,6 +163,8 @@ function strayCallsLeftOut(offered: readonly string[], inner: EventMap): EventMa
     }
     return inner(event);
   };
+  map.settle = () => settled(inner);
+  return map;
 }
 
 type ToolCallPiece = Extract<ChatStreamEvent, { type: 'tool-call-delta' }>;
@@ -240,9 +242,10 @@ function mapped(decoder: DecodedEvents, map: EventMap, trace: StreamTrace): Mapp
       if (isRefusalDelta(event)) {
         trace.refused = true;
         trace.late ||= finished;
-        // Content the map holds until the JSON is known (prose, a think block before it) came
-        // first: it goes before the refusal, which ends that wait (as the map's end gives it).
-        const held = trace.content !== '' && !shown ? [map(undefined) ?? []].flat() : [];
+        // Content the map holds until the JSON is known came first: what it has decided is text
+        // (prose before the JSON) goes before the refusal; a think block or a fence still open
+        // is held on (the refusal ends no block: its rest is read as the map reads it).
+        const held = trace.content !== '' && !shown ? [settled(map) ?? []].flat() : [];
         return [...held, event].map(given);
       }
       trace.content += event.delta;

@@ -33,6 +33,14 @@ export class JsonTextReader {
     return rest;
   }
 
+  /**
+   * A refusal came (its words are not the text): prose held while no fence has begun is given as
+   * it is, later deltas then passing as they are; a fence's start or content held waits for more.
+   */
+  settle(): string {
+    return this.#at === 0 && /\S/.test(this.#held) && !this.#held.includes('`') ? this.end() : '';
+  }
+
   #next(text: string, ended: boolean): string {
     this.#held = text;
     if (this.#at === 0) {

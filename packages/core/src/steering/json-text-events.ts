@@ -12,7 +12,7 @@ import { JsonTextReader, jsonInText, splitThought, startsAsJson } from './json-i
  */
 function fenceLeftOut(): EventMap {
   const reader = new JsonTextReader();
-  return (event) => {
+  const map: EventMap = (event) => {
     if (event === undefined) return textDelta(reader.end());
     if (event.type === 'text-delta' && event.choiceIndex === 0) {
       const delta = reader.read(event.delta);
@@ -22,6 +22,8 @@ function fenceLeftOut(): EventMap {
     const held = textDelta(reader.end());
     return held ? [held, event] : event;
   };
+  map.settle = () => textDelta(reader.settle());
+  return map;
 }
 
 /** Held text (or reasoning: `type`) as its event, none when empty. */
@@ -81,7 +83,7 @@ function thoughtLeftOut(inner: EventMap): EventMap {
   /** The text held; `undefined` once it is known where the text goes (then `inner` reads it). */
   let held: string | undefined = '';
   const give = (text: string) => (text ? inner(textDelta(text)) : undefined);
-  return (event) => {
+  const map: EventMap = (event) => {
     if (held === undefined) return inner(event);
     const text = held + (event?.type === 'text-delta' && !event.choiceIndex ? event.delta : '');
     if (text !== held) {
@@ -100,6 +102,17 @@ function thoughtLeftOut(inner: EventMap): EventMap {
     held = undefined;
     return joined(give(text), inner(event));
   };
+  // A refusal amid a block, or what may still open one, ends nothing: the held text waits.
+  map.settle = () => (held === undefined ? settled(inner) : undefined);
+  return map;
+}
+
+/**
+ * What `map` has decided is text and gives before a refusal (`EventMap.settle`); a map without
+ * that step gives all it holds and passes later text as it comes (as at the stream's failure).
+ */
+export function settled(map: EventMap): ReturnType<EventMap> {
+  return map.settle ? map.settle() : map(undefined);
 }
 
 /** Maps' outputs as one list. */
@@ -111,9 +124,14 @@ function joined(...outs: ReturnType<EventMap>[]): ChatStreamEvent[] {
  * An event as the caller gets it: none, itself or another, or several; `undefined` (the stream
  * failed): what the map still holds.
  */
-export type EventMap = (
-  event: ChatStreamEvent | undefined,
-) => ChatStreamEvent | ChatStreamEvent[] | undefined;
+export interface EventMap {
+  (event: ChatStreamEvent | undefined): ChatStreamEvent | ChatStreamEvent[] | undefined;
+  /**
+   * A refusal came (choice 0's words, which pass no map): what the map holds and has decided is
+   * text, given before the refusal; text it cannot place yet (a think block, a fence) it keeps.
+   */
+  settle?(): ChatStreamEvent | ChatStreamEvent[] | undefined;
+}
 
 /** How a stream asking for JSON is read (`jsonTextEvents`). */
 export interface JsonTextReading {
