@@ -1,6 +1,6 @@
 import { createGatewayClient, type GatewayEvent } from '@infergate/core';
 import { emulate } from '@infergate/emulator/testing';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 
 /** The `start` events by operation, each with the call it was made for. */
@@ -62,23 +62,33 @@ describe('GatewayChatModel: the catalog read is a request of the chat call', () 
     const gateway = await emulate();
     // "Echo: " comes, then the model is silent for longer than the test.
     gateway.emulator.injectFault({ fault: 'stall_stream', afterChunks: 2, ms: 60_000 });
+    // Before the fix, learning `profile` read the catalog again before the first chunk, and that
+    // read waited for the key's one slot, which the open stream held until it ended: its `queued`
+    // event, after the chat's `dequeued`, is that wait beginning, and ends the test at once.
+    let catalogReadQueued = () => {};
+    const queuedBehindStream = new Promise<'queued behind the stream'>((resolve) => {
+      catalogReadQueued = () => resolve('queued behind the stream');
+    });
+    let streamHoldsSlot = false;
     const client = createGatewayClient({
       ...gateway.connection,
       maxConcurrency: 1,
       catalogTtlMs: 0,
+      onEvent: (event) => {
+        if (event.type === 'dequeued' && event.operation === 'chat') streamHoldsSlot = true;
+        if (event.type === 'queued' && event.operation === 'models' && streamHoldsSlot) {
+          catalogReadQueued();
+        }
+      },
     });
     const model = new GatewayChatModel('community/general', { client, streaming: true });
     const controller = new AbortController();
-    const stream = await model.stream('hi', { signal: controller.signal });
-    // Before the fix, learning `profile` read the catalog again before the first chunk, and that
-    // read waited for the key's one slot, which the open stream held until it ended.
+    // LangChain's `stream()` may wait for the first chunk before it returns: it races too.
     const reading = (async () => {
+      const stream = await model.stream('hi', { signal: controller.signal });
       for await (const chunk of stream) if (chunk.content !== '') return chunk.content;
     })();
-    const queuedBehindStream = vi.waitFor(() => expect(model.client.budget.queued).toBe(1), {
-      timeout: 30_000,
-    });
-    const first = await Promise.race([reading, queuedBehindStream.then(() => 'deadlocked')]);
+    const first = await Promise.race([reading, queuedBehindStream]);
     controller.abort();
     await reading.catch(() => undefined);
     expect(first).toBe('Echo: ');

@@ -65,13 +65,18 @@ afterAll(async () => {
   await hostile?.close();
 });
 
+/** A few turns of the event loop: what needs no I/O (a reader parking on a body) is done by then. */
+async function turns(count = 5): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Lets the held stream end well (`finish`) or be cut before its finish_reason (`cut`). */
 async function letGo(how: 'finish' | 'cut'): Promise<void> {
-  // Not a wait for the stream (it is held before its first event reaches the client): time for
-  // the readers to park on the body, the race these cases set up. No event marks a parked reader
-  // (core's stream shows none), so this stays a pause; no outcome depends on it: a reader that
-  // has not parked yet settles the same way, and a loaded machine only makes the race rarer.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Not a wait for the stream (it is held before its first event reaches the client): the
+  // readers park on the body, the race these cases set up. No event marks a parked reader (core's
+  // stream shows none), but parking takes no I/O: a few turns of the event loop see it done, not
+  // a timer. No outcome depends on it: a reader that has not parked yet settles the same way.
+  await turns();
   const res = held.shift();
   if (!res) throw new Error('no stream is held');
   if (how === 'finish') res.end(`${event({ content: 'день' }, 'stop')}data: [DONE]\n\n`);
@@ -174,9 +179,9 @@ describe('hostile 28: readers that race on one stream', () => {
         }
       };
       const readers = [stream.result(), stream.result(), iterate(), stream.readBatch()];
-      // Time for the readers to park (no event marks it, as in letGo). No outcome depends on it:
-      // a reader cancelled before it parked rejects with the same 'aborted'.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The readers park (no event marks it, as in letGo): turns of the event loop, not a timer.
+      // No outcome depends on it: a reader cancelled before it parked rejects with the same 'aborted'.
+      await turns();
       await stream.cancel('enough');
       const results = await outcomes(readers);
       // A reader may have taken the first event before the cancel: it then asked again and failed.

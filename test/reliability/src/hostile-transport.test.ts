@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { createGateway } from '@infergate/ai-sdk';
-import { createGatewayClient, isGatewayError } from '@infergate/core';
+import { createGatewayClient, type GatewayEvent, isGatewayError } from '@infergate/core';
 import { generateText } from 'ai';
-import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { hostileSuite, leaksIn, views } from './harness/hostile-rows';
 import {
   answerJson,
@@ -31,11 +31,12 @@ class Gate {
   statuses: number[] = [];
   #waiting: (() => void)[] = [];
   #watchers: { count: number; resolve: () => void }[] = [];
+  #open = false;
   async hold(): Promise<void> {
     this.inFlight++;
     this.peak = Math.max(this.peak, this.inFlight);
     for (const w of this.#watchers.filter((w) => this.inFlight >= w.count)) w.resolve();
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    if (!this.#open) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     this.inFlight--;
   }
   /** Resolves once `count` requests are held at once. */
@@ -45,6 +46,37 @@ class Gate {
   }
   releaseAll(): void {
     for (const release of this.#waiting.splice(0)) release();
+  }
+  /** Lets the held requests go, and every later one through without holding it. */
+  open(): void {
+    this.#open = true;
+    this.releaseAll();
+  }
+}
+
+/** One turn of the event loop: what the calls do next without I/O (a budget's queue) is done. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The `queued` (a chat call asks for a slot) and `dequeued` (it got one) events of the clients given
+ * `onEvent: slots.onEvent`: a wait on the calls' own events, not on a timer.
+ */
+class SlotEvents {
+  queued = 0;
+  dequeued = 0;
+  #watchers: { count: number; resolve: () => void }[] = [];
+  onEvent = (event: GatewayEvent): void => {
+    if (event.operation !== 'chat') return;
+    if (event.type === 'queued') this.queued++;
+    else if (event.type === 'dequeued') this.dequeued++;
+    for (const w of this.#watchers.filter((w) => this.queued >= w.count)) w.resolve();
+  };
+  /** Resolves once `count` calls have asked for a slot, and a turn later (each is in its queue). */
+  async asked(count: number): Promise<void> {
+    if (this.queued < count) {
+      await new Promise<void>((resolve) => this.#watchers.push({ count, resolve }));
+    }
+    await turn();
   }
 }
 
@@ -160,6 +192,10 @@ beforeAll(async () => {
     },
   });
   port = Number(new URL(hostile.origin).port);
+});
+// A case that failed while holding requests lets them go: the key's one budget is every case's.
+afterEach(() => {
+  for (const gate of Object.values(gates)) if (gate.peak > 0) gate.open();
 });
 afterAll(async () => {
   for (const gate of Object.values(gates)) gate.releaseAll();
@@ -317,30 +353,32 @@ describe('hostile: one budget per (origin, key) (13.3)', () => {
     },
     async () => {
       const gate = gates.spelling!;
+      const slots = new SlotEvents();
       const a = createGatewayClient({
         baseURL: `http://127.0.0.1:${port}/spelling/v1`,
         apiKey: KEY,
         maxRetries: 0,
+        onEvent: slots.onEvent,
       });
       const b = createGatewayClient({
         baseURL: `http://localhost:${port}/spelling/v1/`,
         apiKey: KEY,
         maxRetries: 0,
+        onEvent: slots.onEvent,
       });
       const calls = [
         ...Array.from({ length: 4 }, () => a.chat(ask)),
         ...Array.from({ length: 4 }, () => b.chat(ask)),
       ];
       await gate.reached(4);
-      // Until the other 4 wait in the one budget both spellings share (its state, not a timer):
-      // a 5th request would be at the gateway by then.
-      await vi.waitFor(() => expect([a.budget, b.budget].map((x) => x.queued)).toEqual([4, 4]), {
-        timeout: 30_000,
-      });
+      // Every call has asked for a slot (their events): 4 got one, the other 4 wait in the one
+      // budget both spellings share. With two budgets all 8 get one, and this fails at once.
+      await slots.asked(8);
+      expect(slots.dequeued).toBe(4);
+      expect([a.budget, b.budget].map((x) => x.queued)).toEqual([4, 4]);
       expect(gate.inFlight).toBe(4);
-      const release = setInterval(() => gate.releaseAll(), 5);
+      gate.open();
       await Promise.all(calls);
-      clearInterval(release);
       expect(gate.peak).toBe(4);
     },
   );
@@ -355,28 +393,33 @@ describe('hostile: one budget per (origin, key) (13.3)', () => {
     async () => {
       const gate = gates.mixed!;
       const url = hostile.url('mixed');
+      const slots = new SlotEvents();
       const big = createGatewayClient({
         baseURL: url,
         apiKey: KEY,
         maxRetries: 0,
         maxConcurrency: 8,
+        onEvent: slots.onEvent,
       });
-      const small = createGatewayClient({ baseURL: url, apiKey: KEY, maxRetries: 0 });
+      const small = createGatewayClient({
+        baseURL: url,
+        apiKey: KEY,
+        maxRetries: 0,
+        onEvent: slots.onEvent,
+      });
       const calls = [
         ...Array.from({ length: 8 }, () => big.chat(ask)),
         ...Array.from({ length: 4 }, () => small.chat(ask)),
       ];
       await gate.reached(4);
-      // Until the other 8 wait in the key's one budget (its state, not a timer): a 5th request
-      // would be at the gateway by then.
-      await vi.waitFor(
-        () => expect([big.budget, small.budget].map((x) => x.queued)).toEqual([8, 8]),
-        { timeout: 30_000 },
-      );
+      // Every call has asked for a slot (their events): 4 got one, the other 8 wait in the key's
+      // one budget. Were the 8-client's limit the key's, more would get one, and this fails at once.
+      await slots.asked(12);
+      expect(slots.dequeued).toBe(4);
+      expect([big.budget, small.budget].map((x) => x.queued)).toEqual([8, 8]);
       expect(gate.inFlight).toBe(4);
-      const release = setInterval(() => gate.releaseAll(), 5);
+      gate.open();
       await Promise.all(calls);
-      clearInterval(release);
       expect(gate.peak).toBe(4);
     },
   );
@@ -403,9 +446,8 @@ describe('hostile: one budget per (origin, key) (13.3)', () => {
       const mine = other.chat(ask);
       // Deterministic: the default client's request reaches the gateway while the backlog's first is held.
       await gate.reached(2);
-      const release = setInterval(() => gate.releaseAll(), 5);
+      gate.open();
       await Promise.all([mine, ...backlog]);
-      clearInterval(release);
     },
   );
   suite.row(
