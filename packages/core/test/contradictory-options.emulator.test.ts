@@ -67,11 +67,9 @@ describe('a hedge that could never be sent', () => {
   });
 });
 
-describe('a stall timeout longer than the deadline (the deadline ends the call first)', () => {
-  it("is refused at creation (it could never fire); a call's, taken (a call may shorten its deadline)", async () => {
-    expect(() => create({ timeoutMs: 1000, firstChunkTimeoutMs: 60_000 })).toThrow(
-      'firstChunkTimeoutMs (client option) (60000) is not less than timeoutMs (1000)',
-    );
+describe('a stall timeout longer than the deadline is taken (the deadline ends the call first)', () => {
+  it('at creation and at the call', async () => {
+    expect(() => create({ timeoutMs: 1000, firstChunkTimeoutMs: 60_000 })).not.toThrow();
     const { client } = await harness();
     const result = await client.chat(hi(), { timeoutMs: 1000, firstChunkTimeoutMs: 60_000 });
     expect(result.answer.text.length).toBeGreaterThan(0);

@@ -28,7 +28,6 @@ import { LIMITS } from '../protocol/limits';
 import {
   type ClientSteering,
   readCircuitBreaker,
-  refuseStallPastDeadline,
   refuseUnsentHedge,
 } from '../steering/steering-options';
 import { missingSettingMessage, readEnv } from './read-env';
@@ -371,7 +370,8 @@ function readOptions(options: GatewayClientOptions): ResolvedOptions {
     headers: checkedHeaders(options.headers, apiKey),
     budget: checkBudget(options.budget),
     steering: {
-      ...checkedStallTimeouts(read),
+      firstChunkTimeoutMs: read.firstChunkTimeoutMs,
+      chunkTimeoutMs: read.chunkTimeoutMs,
       hedge: checkedHedge(options.hedge, read.firstChunkTimeoutMs, read.timeoutMs),
       circuitBreaker: readCircuitBreaker(options.circuitBreaker),
     },
@@ -432,15 +432,6 @@ export function settingsFound(options: GatewayClientOptions): Partial<Connection
     baseURL: resolveBaseURL(resolved),
     apiKey: apiKeyOrEnv(resolved.apiKey),
   };
-}
-
-/** The client's stall timeouts, refused when its deadline ends a call first (`refuseStallPastDeadline`). */
-function checkedStallTimeouts(
-  read: Pick<ResolvedByDescriptor, 'firstChunkTimeoutMs' | 'chunkTimeoutMs' | 'timeoutMs'>,
-): Pick<ClientSteering, 'firstChunkTimeoutMs' | 'chunkTimeoutMs'> {
-  const { firstChunkTimeoutMs, chunkTimeoutMs } = read;
-  refuseStallPastDeadline({ firstChunkTimeoutMs, chunkTimeoutMs }, read.timeoutMs, 'client option');
-  return { firstChunkTimeoutMs, chunkTimeoutMs };
 }
 
 /** The client's `hedge`, read, and refused when it could never be sent (`refuseUnsentHedge`). */

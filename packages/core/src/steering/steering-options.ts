@@ -70,8 +70,8 @@ export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptio
  * be less than the first-content timeout (a stall moves the call on before the hedge is due) and
  * than the deadline (`timeoutMs`). Where the values come from two places (a call's over its
  * client's), it is refused at the call. `'auto'` passes, capped below the limit instead
- * (hedge-delay.ts), and no hedge (a stall timeout the deadline ends first is
- * `refuseStallPastDeadline`'s).
+ * (hedge-delay.ts), and no hedge; so does a stall timeout longer than the deadline, which the
+ * deadline ends first (harmless: a call may give itself a longer `timeoutMs`, and then it fires).
  */
 export function refuseUnsentHedge(
   hedge: Required<HedgeOptions> | false | undefined,
@@ -98,29 +98,6 @@ export function refuseUnsentHedge(
     'hedge.afterMs',
     `${of(afterMs, whose?.hedge)} is not less than ${name} ${of(limit, whose?.[name])}: ${why}`,
   );
-}
-
-/**
- * A stall timeout that can never fire is refused, naming both values: `firstChunkTimeoutMs` or
- * `chunkTimeoutMs` not less than the deadline (`timeoutMs`, its default when not given), which ends
- * the call first — as a hedge the deadline leaves unsent is (`refuseUnsentHedge`). Checked where
- * both are given together (a client's options). A call's own deadline shorter than its client's
- * stall timeouts passes: a call may shorten its deadline, the client's timeouts then moot for it.
- */
-export function refuseStallPastDeadline(
-  timeouts: { firstChunkTimeoutMs?: number | undefined; chunkTimeoutMs?: number | undefined },
-  timeoutMs: number,
-  place: RefusalPlace,
-): void {
-  for (const name of ['firstChunkTimeoutMs', 'chunkTimeoutMs'] as const) {
-    const value = timeouts[name];
-    if (value === undefined || value < timeoutMs) continue;
-    throw refusal(
-      place,
-      name,
-      `(${value}) is not less than timeoutMs (${timeoutMs}): the deadline ends the call before the stall timeout is due`,
-    );
-  }
 }
 
 /**
