@@ -1,7 +1,8 @@
 // Audio and images the model generated (OpenAI's `message.audio`, streamed as `delta.audio`
 // pieces; OpenRouter's `message.images`), as `ChatOpenAI` gives them: `additional_kwargs.audio`
-// (`{id, data, transcript, expires_at}`, the pieces joined) and image blocks after the text's
-// block, by invoke and by stream alike; the audio's id goes back in history (`audio: {id}`).
+// (`{id, data, transcript, expires_at}`, the pieces joined) and, by invoke, image blocks after the
+// text's block; a stream's chunks keep string content, its last chunk carrying the image blocks in
+// `additional_kwargs.images`; the audio's id goes back in history (`audio: {id}`).
 import {
   chatsAnsweredBy,
   choiceZeroChunk as chunk,
@@ -65,7 +66,7 @@ describe('audio the model spoke', () => {
 });
 
 describe('images the model generated', () => {
-  it('are image blocks after the text block, by invoke and by stream alike', async () => {
+  it('are image blocks after the text block by invoke; by stream, additional_kwargs.images', async () => {
     const { chat } = await answering({ content: 'Here is your cat', images }, [
       { role: 'assistant', content: 'Here is ' },
       { images },
@@ -76,16 +77,20 @@ describe('images the model generated', () => {
       { type: 'image', url },
     ];
     expect((await chat.invoke('draw a cat')).content).toEqual(content);
-    expect((await streamed(chat)).content).toEqual(content);
+    const joined = await streamed(chat);
+    expect(joined.content).toBe('Here is your cat');
+    expect(joined.additional_kwargs.images).toEqual([{ type: 'image', url }]);
   });
 
-  it('without text: an empty text block, then the images, by invoke and by stream alike', async () => {
+  it('without text: an empty text block, then the images, by invoke; by stream, additional_kwargs.images', async () => {
     const { chat } = await answering({ content: null, images }, [{ role: 'assistant', images }]);
     const content = [
       { type: 'text', text: '' },
       { type: 'image', url },
     ];
     expect((await chat.invoke('draw a cat')).content).toEqual(content);
-    expect((await streamed(chat)).content).toEqual(content);
+    const joined = await streamed(chat);
+    expect(joined.content).toBe('');
+    expect(joined.additional_kwargs.images).toEqual([{ type: 'image', url }]);
   });
 });

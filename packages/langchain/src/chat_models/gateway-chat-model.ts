@@ -58,7 +58,13 @@ import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { combineTokenUsage, withTokenUsage } from '../converters/map-usage';
 import { CHUNK_BLOCKS } from '../converters/reasoning-content-blocks';
-import { callOptions, resolveClient, withSharedClient, withSignalTimeout } from '../utils/client';
+import {
+  callDeadline,
+  callOptions,
+  resolveClient,
+  withSharedClient,
+  withSignalTimeout,
+} from '../utils/client';
 import {
   configurationError,
   throwIfAborted,
@@ -666,11 +672,9 @@ export class GatewayChatModel
         refuseCallOptions(options, 'call options');
         const steering = resolveSteering(this, options);
         readSteering(steering, 'call option', this.model);
-        // A hedge the model's settings and the call's leave unsent: each value named as whose.
-        const timeout = options.timeout ?? this.timeout;
-        const deadline =
-          timeout === undefined ? undefined : { ms: timeout, own: options.timeout !== undefined };
-        refuseUnsentModelHedge(this, options, deadline);
+        // A hedge the model's settings and the call's leave unsent: each value named as whose
+        // (the call's `timeout` is its signal's by now).
+        refuseUnsentModelHedge(this, options, callDeadline(this.timeout, options));
         const given = agentStructuredOutput(options, options.structuredOutput);
         return { steering, structuredOutput: this.#structuredOutput(given) };
       },

@@ -6,12 +6,12 @@ import type {
   StructuredResult,
   Usage,
 } from '@infergate/core';
-import type { FunctionCall, MessageContent, OpenAIToolCall } from '@langchain/core/messages';
+import type { FunctionCall, OpenAIToolCall } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { throwIfAborted } from '../utils/errors';
 import { EXTRA_CONTENT_KWARG, structuredKwargs } from './convert-chat-result';
 import { GatewayMessageChunk } from './gateway-message-chunk';
-import { audioPieceKwarg, imageBlocks } from './generated-media';
+import { audioPieceKwarg, IMAGES_KWARG, imageBlocks } from './generated-media';
 import { StreamedPieces } from './interleaved-content';
 import { spentUsage } from './map-usage';
 import {
@@ -49,8 +49,6 @@ class StreamChunkConverter {
   private readonly pieces = new StreamedPieces();
   /** Choice 0's generated images, held for the last chunk (`finish`). */
   private images: AssembledImage[] | undefined;
-  /** Choice 0 streamed some text (the last chunk's images then follow it, as `invoke`'s do). */
-  private texted = false;
   /** An audio piece's `expires_at` went out (LangChain adds numbers up on concat). */
   private expirySent = false;
 
@@ -82,7 +80,6 @@ class StreamChunkConverter {
         );
       case 'text-delta':
         if (event.choiceIndex !== 0 || event.delta === '') return undefined;
-        this.texted = true;
         return this.chunk(
           new GatewayMessageChunk({
             content: event.delta,
@@ -118,7 +115,7 @@ class StreamChunkConverter {
       case 'audio-delta':
         return this.audioChunk(event);
       case 'image':
-        // Held for the last chunk: concatenated, the chunks' content is `invoke`'s (text, images).
+        // Held for the last chunk's `additional_kwargs.images` (`finish`).
         if (event.choiceIndex === 0) this.images = [...(this.images ?? []), { url: event.url }];
         return undefined;
       case 'function-call-delta': {
@@ -195,16 +192,6 @@ class StreamChunkConverter {
   }
 
   /**
-   * The last chunk's content: the images held (after a text block when no text came, as `invoke`
-   * has one), else ''.
-   */
-  private finalContent(): MessageContent {
-    if (this.images === undefined) return '';
-    const blocks = imageBlocks(this.images);
-    return this.texted ? blocks : [{ type: 'text', text: '' }, ...blocks];
-  }
-
-  /**
    * A chunk's logprobs, as `ChatOpenAI` gives them (`generationInfo.logprobs`, which LangChain
    * copies into the message's `response_metadata`): concatenated chunks join their lists.
    */
@@ -221,8 +208,11 @@ class StreamChunkConverter {
 
   /**
    * The last chunk: usage once, who answered and why it stopped (`answered`: the finish reason of
-   * core's assembled answer), and the structured answer core checked at the stream's end
-   * (`additional_kwargs.parsed`, as `invoke` has it).
+   * core's assembled answer), the structured answer core checked at the stream's end
+   * (`additional_kwargs.parsed`, as `invoke` has it), and the images the model generated as
+   * `image` blocks in `additional_kwargs.images`: every chunk's content stays a string, as
+   * `ChatOpenAI`'s does (`text += chunk.content`, `StringOutputParser`), and concat keeps the one
+   * list once.
    */
   finish(structured?: StructuredResult, answered?: string | null): ChatGenerationChunk {
     const responseMetadata = buildResponseMetadata(
@@ -236,10 +226,13 @@ class StreamChunkConverter {
     return new ChatGenerationChunk({
       text: '',
       message: new GatewayMessageChunk({
-        content: this.finalContent(),
+        content: '',
         ...this.idField(),
         usage_metadata: spentUsage(this.usage, this.identity.route),
-        ...(structured ? { additional_kwargs: structuredKwargs(structured) } : {}),
+        additional_kwargs: {
+          ...(structured && structuredKwargs(structured)),
+          ...(this.images && { [IMAGES_KWARG]: imageBlocks(this.images) }),
+        },
         response_metadata: responseMetadata,
       }),
       generationInfo: streamedFinishInfo(responseMetadata),

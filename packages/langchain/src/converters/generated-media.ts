@@ -18,6 +18,12 @@ export function audioKwarg(audio: AssembledAudio): Record<string, unknown> {
   };
 }
 
+/**
+ * Where a stream's last chunk carries the generated images (`image` blocks): chunk content stays a
+ * string; `invoke` on a streaming model moves them back into content (`contentWithImages`).
+ */
+export const IMAGES_KWARG = 'images';
+
 /** A message's content: its text, or a text block then one `image` block per image. */
 export function contentWithImages(
   text: string,

@@ -1,7 +1,10 @@
 // docs/gateway-protocol.md §5 (a streamed answer read whole, for `invoke` on a streaming model).
+
+import type { AssembledImage } from '@infergate/core';
 import { invalidResponse } from '@infergate/core/internal';
 import { AIMessage, type AIMessageChunk } from '@langchain/core/messages';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
+import { contentWithImages, IMAGES_KWARG } from './generated-media';
 
 /** The chunks of a streamed answer joined into the result `invoke` returns. */
 export async function joinStreamChunks(
@@ -25,10 +28,16 @@ export async function joinStreamChunks(
 
 /** The joined chunks of a streamed answer as the whole message `invoke` returns. */
 function completeMessage(chunk: AIMessageChunk): AIMessage {
+  // The generated images the last chunk carried go after the text, as `invoke`'s content has them.
+  const { [IMAGES_KWARG]: images, ...kwargs } = chunk.additional_kwargs;
+  const content =
+    Array.isArray(images) && typeof chunk.content === 'string'
+      ? contentWithImages(chunk.content, images as AssembledImage[])
+      : chunk.content;
   return new AIMessage({
-    content: chunk.content,
+    content,
     ...(chunk.id ? { id: chunk.id } : {}),
-    additional_kwargs: chunk.additional_kwargs,
+    additional_kwargs: kwargs,
     response_metadata: chunk.response_metadata,
     tool_calls: chunk.tool_calls ?? [],
     invalid_tool_calls: chunk.invalid_tool_calls ?? [],

@@ -190,6 +190,19 @@ export function callOptions(options: {
   };
 }
 
+/**
+ * A call's deadline and whose it is, for naming it in a refusal: the call's own `timeout` (which
+ * LangChain turned into the signal's, `callOptions`) when it is the shorter, else the model's.
+ */
+export function callDeadline(
+  modelTimeout: number | undefined,
+  options: Parameters<typeof callOptions>[0],
+): { ms: number; own: boolean } | undefined {
+  const own = callOptions(options).timeoutMs;
+  const ms = shorterTimeout(modelTimeout, own);
+  return ms === undefined ? undefined : { ms, own: ms !== modelTimeout };
+}
+
 /** The shorter of the two; a bad `timeout` stays, for core to refuse. */
 export function shorterTimeout(
   timeout: number | undefined,
