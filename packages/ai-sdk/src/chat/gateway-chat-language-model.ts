@@ -226,7 +226,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     warnings.push(...tools.warnings);
     const reasoningEffort = reasoningEffortOf(options.reasoning, settings, warnings);
 
-    const conversion = { sendReasoning: this.settings.sendReasoning, sentKey: this.config.sentKey };
+    const conversion = {
+      sendReasoning: this.settings.sendReasoning,
+      sentKey: this.config.sentKey,
+      warnings,
+    };
     const strict = settings.strictJsonSchema ?? this.settings.strictJsonSchema;
     const body = buildChatRequest({
       ...requestFields(this.modelId, options, tools, extraFields),
