@@ -176,14 +176,18 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       // Handed on once an attempt's headers are in (ai's `timeout.firstChunkMs` runs from then);
       // what core reads before its stream opens (its first event, a stall's failover) is read
       // inside the stream.
-      opened = await openAtHeaders((onHeaders) =>
-        client.chatStream(body, {
-          ...this.callOptions(options, settings),
-          streamUsage,
-          // `raw` parts carry each SSE chunk's JSON (as @ai-sdk/openai-compatible's do): core keeps them.
-          ...(options.includeRawChunks === true && { rawChunks: true }),
-          onHeaders,
-        }),
+      // (`signal`: the caller's, and the stream's cancel before core's stream opened.)
+      opened = await openAtHeaders(
+        (onHeaders, signal) =>
+          client.chatStream(body, {
+            ...this.callOptions(options, settings),
+            signal,
+            streamUsage,
+            // `raw` parts carry each SSE chunk's JSON (as @ai-sdk/openai-compatible's do): core keeps them.
+            ...(options.includeRawChunks === true && { rawChunks: true }),
+            onHeaders,
+          }),
+        options.abortSignal,
       );
     } catch (error) {
       // An answer the schema check refused was spent: its usage comes in a `finish` part.
