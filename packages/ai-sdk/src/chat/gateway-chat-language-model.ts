@@ -47,7 +47,7 @@ import {
   MODEL_SETTING_KEYS,
   REMOVED_MODEL_SETTINGS,
 } from './gateway-chat-options';
-import { generatedFileParts } from './generated-files';
+import { generatedFileParts, imageLinks } from './generated-files';
 import { hopRequestBody } from './hop-request-body';
 import { InvalidStructuredOutputError } from './invalid-structured-output-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
@@ -148,7 +148,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       // What the call spent: every hop's answer (a refused one's too); the answer's own is in
       // `providerMetadata.infergate.usage`.
       usage: convertGatewayUsage(response.usage, result.route),
-      providerMetadata: providerMetadata(result, response.usage),
+      // (Images given as links: `images`, not file parts ai would download.)
+      providerMetadata: providerMetadata(result, response.usage, imageLinks(answer)),
       // The body of the hop that answered (after a failover, naming its model).
       request: { body: hopRequestBody(body, result.route) },
       response: {
@@ -201,7 +202,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       warnings,
       includeRawChunks: options.includeRawChunks,
       mapError,
-      providerMetadata: (usage) => providerMetadata(opened.stream as ChatStream, usage),
+      providerMetadata: (usage, links) =>
+        providerMetadata(opened.stream as ChatStream, usage, links),
       route: () => opened.stream?.route,
       opened: opened.settled,
     });
