@@ -16,7 +16,7 @@ import {
   type Usage,
 } from '@infergate/core';
 import { convertGatewayUsage } from './convert-gateway-usage';
-import { audioFilePart, imageFilePart } from './generated-files';
+import { audioFilePart, imageFilePart, imageLink } from './generated-files';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallInput } from './tool-call-input';
 import { toolCallMetadata } from './tool-call-metadata';
@@ -38,7 +38,10 @@ interface StreamConversionOptions {
   /** Maps a failure of the gateway stream to the error put into the `error` part. */
   mapError: (error: unknown) => unknown;
   /** `providerMetadata` for the `finish` part, given the usage seen (none: no model answered). */
-  providerMetadata?: (usage: Usage | undefined) => SharedV4ProviderMetadata;
+  providerMetadata?: (
+    usage: Usage | undefined,
+    imageLinks: readonly string[],
+  ) => SharedV4ProviderMetadata;
   /**
    * A steered call's route as it stands at the end: the `finish` part's usage then counts every
    * hop's (core's `callUsage`), the answer's own staying in `providerMetadata`.
@@ -206,6 +209,8 @@ class GatewayStreamParts {
   #usage: Usage | undefined;
   /** Choice 0's audio pieces (one `file` part at the end: a V4 file is whole). */
   #audio: { id?: string; data: string[]; transcript: string[]; expiresAt?: number } | undefined;
+  /** Images given as links: the finish's `providerMetadata.infergate.images`. */
+  readonly #imageLinks: string[] = [];
 
   constructor(stream: ChatEventSource, options: StreamConversionOptions) {
     this.#stream = stream;
@@ -283,6 +288,8 @@ class GatewayStreamParts {
     if (event.type === 'image') {
       const part = imageFilePart(event.url);
       if (part !== undefined) this.#put(out, part);
+      const link = part === undefined ? imageLink(event.url) : undefined;
+      if (link !== undefined) this.#imageLinks.push(link);
       return;
     }
     this.#audio ??= { data: [], transcript: [] };
@@ -382,7 +389,9 @@ class GatewayStreamParts {
       type: 'finish',
       finishReason,
       usage: convertGatewayUsage(this.#usage, this.#options.route?.()),
-      ...(providerMetadata ? { providerMetadata: providerMetadata(this.#usage) } : {}),
+      ...(providerMetadata
+        ? { providerMetadata: providerMetadata(this.#usage, this.#imageLinks) }
+        : {}),
     });
   }
 

@@ -6,6 +6,7 @@ import {
   type LanguageModelV4Prompt,
   type LanguageModelV4ToolResultOutput,
   type SharedV4ProviderOptions,
+  type SharedV4Warning,
   UnsupportedFunctionalityError,
 } from '@ai-sdk/provider';
 import {
@@ -41,10 +42,17 @@ import { replayedExtraContent } from './tool-call-metadata';
  *   (the spec allows additional fields).
  * - Reasoning parts go back as `reasoning_content` on turns that made tool calls (thinking models
  *   refuse such a turn without it), every turn's with `sendReasoning: true`, none with `false`.
+ * - An assistant's `file` part that is audio the model spoke (its `providerOptions.infergate.audioId`,
+ *   ai's copy of the part's metadata) goes back as `audio: {id}` (OpenAI's form: the model hears
+ *   it); any other (an image it made) has no place on the wire: left out, with one warning.
  */
 export function convertToGatewayChatMessages(
   prompt: LanguageModelV4Prompt,
-  options: { sendReasoning?: boolean; sentKey?: () => string | undefined } = {},
+  options: {
+    sendReasoning?: boolean;
+    sentKey?: () => string | undefined;
+    warnings?: SharedV4Warning[];
+  } = {},
 ): ChatMessage[] {
   const messageExtras = (providerOptions: SharedV4ProviderOptions | undefined) =>
     extrasOf(providerOptions, options.sentKey);
@@ -128,10 +136,12 @@ function userContent(
 /** Text, client tool calls as `tool_calls`, reasoning as `reasoning_content` when sent back (core's rule). */
 function assistantMessage(
   message: MessageOf<'assistant'>,
-  options: { sendReasoning?: boolean },
+  options: { sendReasoning?: boolean; warnings?: SharedV4Warning[] },
 ): ChatMessage {
   let text = '';
   let reasoning = '';
+  let audioId: string | undefined;
+  let leftOut = false;
   const toolCalls: ToolCall[] = [];
   for (const part of message.content) {
     switch (part.type) {
@@ -154,23 +164,41 @@ function assistantMessage(
       case 'reasoning':
         reasoning += part.text;
         break;
-      case 'file':
-        throw new UnsupportedFunctionalityError({
-          functionality: 'file parts in assistant messages',
-        });
+      case 'file': {
+        const id = part.providerOptions?.[PROVIDER_OPTIONS_KEY]?.audioId;
+        if (typeof id === 'string') audioId = id;
+        else leftOut = true;
+        break;
+      }
       // Custom parts and provider tool results have no field on the wire.
       default:
         break;
     }
   }
+  if (leftOut) warnFileLeftOut(options.warnings);
   return {
     role: 'assistant',
-    content: text.length > 0 ? text : toolCalls.length > 0 ? null : '',
+    content: text.length > 0 ? text : toolCalls.length > 0 || audioId ? null : '',
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
     ...(reasoning && sendsReasoningBack(options.sendReasoning, toolCalls.length > 0)
       ? { reasoning_content: reasoning }
       : {}),
+    ...(audioId !== undefined ? { audio: { id: audioId } } : {}),
   };
+}
+
+const FILE_LEFT_OUT = 'file parts in assistant messages';
+
+/** One warning per call however many files were left out. */
+function warnFileLeftOut(warnings: SharedV4Warning[] | undefined): void {
+  if (warnings === undefined) return;
+  if (warnings.some((w) => w.type === 'unsupported' && w.feature === FILE_LEFT_OUT)) return;
+  warnings.push({
+    type: 'unsupported',
+    feature: FILE_LEFT_OUT,
+    details:
+      "An assistant message's file (an image the model made) has no field in the gateway chat: left out of the messages sent. Audio the model spoke goes back by its id.",
+  });
 }
 
 /**

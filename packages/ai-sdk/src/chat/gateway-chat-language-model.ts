@@ -47,7 +47,7 @@ import {
   MODEL_SETTING_KEYS,
   REMOVED_MODEL_SETTINGS,
 } from './gateway-chat-options';
-import { generatedFileParts } from './generated-files';
+import { generatedFileParts, imageLinks } from './generated-files';
 import { hopRequestBody } from './hop-request-body';
 import { InvalidStructuredOutputError } from './invalid-structured-output-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
@@ -148,7 +148,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       // What the call spent: every hop's answer (a refused one's too); the answer's own is in
       // `providerMetadata.infergate.usage`.
       usage: convertGatewayUsage(response.usage, result.route),
-      providerMetadata: providerMetadata(result, response.usage),
+      // (Images given as links: `images`, not file parts ai would download.)
+      providerMetadata: providerMetadata(result, response.usage, imageLinks(answer)),
       // The body of the hop that answered (after a failover, naming its model).
       request: { body: hopRequestBody(body, result.route) },
       response: {
@@ -176,14 +177,18 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       // Handed on once an attempt's headers are in (ai's `timeout.firstChunkMs` runs from then);
       // what core reads before its stream opens (its first event, a stall's failover) is read
       // inside the stream.
-      opened = await openAtHeaders((onHeaders) =>
-        client.chatStream(body, {
-          ...this.callOptions(options, settings),
-          streamUsage,
-          // `raw` parts carry each SSE chunk's JSON (as @ai-sdk/openai-compatible's do): core keeps them.
-          ...(options.includeRawChunks === true && { rawChunks: true }),
-          onHeaders,
-        }),
+      // (`signal`: the caller's, and the stream's cancel before core's stream opened.)
+      opened = await openAtHeaders(
+        (onHeaders, signal) =>
+          client.chatStream(body, {
+            ...this.callOptions(options, settings),
+            signal,
+            streamUsage,
+            // `raw` parts carry each SSE chunk's JSON (as @ai-sdk/openai-compatible's do): core keeps them.
+            ...(options.includeRawChunks === true && { rawChunks: true }),
+            onHeaders,
+          }),
+        options.abortSignal,
       );
     } catch (error) {
       // An answer the schema check refused was spent: its usage comes in a `finish` part.
@@ -197,7 +202,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       warnings,
       includeRawChunks: options.includeRawChunks,
       mapError,
-      providerMetadata: (usage) => providerMetadata(opened.stream as ChatStream, usage),
+      providerMetadata: (usage, links) =>
+        providerMetadata(opened.stream as ChatStream, usage, links),
       route: () => opened.stream?.route,
       opened: opened.settled,
     });
@@ -226,7 +232,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     warnings.push(...tools.warnings);
     const reasoningEffort = reasoningEffortOf(options.reasoning, settings, warnings);
 
-    const conversion = { sendReasoning: this.settings.sendReasoning, sentKey: this.config.sentKey };
+    const conversion = {
+      sendReasoning: this.settings.sendReasoning,
+      sentKey: this.config.sentKey,
+      warnings,
+    };
     const strict = settings.strictJsonSchema ?? this.settings.strictJsonSchema;
     const body = buildChatRequest({
       ...requestFields(this.modelId, options, tools, extraFields),

@@ -4,10 +4,11 @@ import type { AssembledAudio, AssembledChat } from '@infergate/core';
 
 /**
  * Core's generated audio and images as V4 `file` parts (what `generateText`'s `files` and
- * `streamText`'s `file` parts give): an image's data URL as its base64 data and its media type,
- * a link as a URL (its type from its extension, else `image/*`); the audio as its base64 data,
- * its media type read from its first bytes (`audio/pcm` for headerless PCM), its id, transcript
- * and expiry in `providerMetadata.infergate` (`audioId`, `transcript`, `expiresAt`).
+ * `streamText`'s `file` parts give): an image's data URL as its base64 data and its media type;
+ * the audio as its base64 data, its media type read from its first bytes (`audio/pcm` for
+ * headerless PCM), its id, transcript and expiry in `providerMetadata.infergate` (`audioId`,
+ * `transcript`, `expiresAt`). An image given as a link is no file part (ai would download it, and
+ * fail the call when the link is expired or private): see `imageLinks`.
  */
 export function generatedFileParts(
   answer: Pick<AssembledChat, 'audio' | 'images'>,
@@ -22,31 +23,35 @@ export function generatedFileParts(
   return parts;
 }
 
-const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*);base64,(.*)$/s;
-const IMAGE_EXTENSIONS: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
+/** The images an answer gave as links (http, https…): `providerMetadata.infergate.images`. */
+export function imageLinks(answer: Pick<AssembledChat, 'images'>): string[] {
+  const links: string[] = [];
+  for (const { url } of answer.images ?? []) {
+    const link = imageLink(url);
+    if (link !== undefined) links.push(link);
+  }
+  return links;
+}
 
-/** An image's URL as a file part; undefined for one that is neither base64 data nor a URL. */
+const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*);base64,(.*)$/s;
+
+/** An image's data URL as a file part; undefined for a link or anything else. */
 export function imageFilePart(url: string): LanguageModelV4File | undefined {
   const data = DATA_URL.exec(url);
-  if (data) {
-    const mediaType = data[1] !== '' ? (data[1] as string) : 'image/png';
-    return { type: 'file', mediaType, data: { type: 'data', data: data[3] as string } };
-  }
-  let parsed: URL;
+  if (!data) return undefined;
+  const mediaType = data[1] !== '' ? (data[1] as string) : 'image/png';
+  return { type: 'file', mediaType, data: { type: 'data', data: data[3] as string } };
+}
+
+/** An image's URL when it is a link (no base64 data URL, and a URL at all). */
+export function imageLink(url: string): string | undefined {
+  if (DATA_URL.test(url)) return undefined;
   try {
-    parsed = new URL(url);
+    new URL(url);
+    return url;
   } catch {
     return undefined;
   }
-  const extension = /\.([a-z]+)$/i.exec(parsed.pathname)?.[1]?.toLowerCase() ?? '';
-  const mediaType = IMAGE_EXTENSIONS[extension] ?? 'image/*';
-  return { type: 'file', mediaType, data: { type: 'url', url: parsed } };
 }
 
 /** The audio as a file part (see `generatedFileParts`). */

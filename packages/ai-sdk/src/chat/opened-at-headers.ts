@@ -19,6 +19,29 @@ export interface OpenedAtHeaders {
   failure: unknown;
   /** Settles once core's stream opened (undefined) or failed (its failure, boxed). */
   readonly settled: Promise<{ error: unknown } | undefined>;
+  /** Aborts the signal core's call was given (the caller's joined to it): ends a call not yet open. */
+  readonly abort: (reason: unknown) => void;
+  /** Stops forwarding the caller's abort (where the runtime has no `AbortSignal.any`): the stream ended. */
+  readonly release: (() => void) | undefined;
+}
+
+/**
+ * The signal core's call is given: the caller's `abortSignal` joined to one this adapter aborts
+ * when the stream is cancelled before core's stream opened (core ends its request, frees its slot
+ * and tries no other model). `AbortSignal.any` joins the two where the runtime has it; where it
+ * lacks it (edge-runtime) a listener forwards the caller's abort, removed by `release`.
+ */
+function joinedSignal(caller: AbortSignal | undefined) {
+  const own = new AbortController();
+  const abort = (reason: unknown) => own.abort(reason);
+  if (caller === undefined) return { signal: own.signal, abort, release: undefined };
+  if (typeof AbortSignal.any === 'function') {
+    return { signal: AbortSignal.any([caller, own.signal]), abort, release: undefined };
+  }
+  const forward = () => own.abort(caller.reason);
+  if (caller.aborted) forward();
+  else caller.addEventListener('abort', forward, { once: true });
+  return { signal: own.signal, abort, release: () => caller.removeEventListener('abort', forward) };
 }
 
 /**
@@ -28,18 +51,31 @@ export interface OpenedAtHeaders {
  * none) is thrown here, as `doStream` throws it.
  */
 export async function openAtHeaders(
-  open: (onHeaders: (answer: { headers: Headers }) => void) => Promise<ChatStream>,
+  open: (
+    onHeaders: (answer: { headers: Headers }) => void,
+    signal: AbortSignal,
+  ) => Promise<ChatStream>,
+  callerSignal: AbortSignal | undefined,
 ): Promise<OpenedAtHeaders> {
   let told: ((headers: Headers) => void) | undefined;
   const headersIn = new Promise<Headers>((resolve) => {
     told = resolve;
   });
-  const opening = open(({ headers }) => told?.(headers));
-  const first = await Promise.race([
-    opening.then((stream) => ({ stream })),
-    headersIn.then((headers) => ({ headers })),
-  ]);
+  const { signal, abort, release } = joinedSignal(callerSignal);
+  const opening = open(({ headers }) => told?.(headers), signal);
+  let first: { stream: ChatStream } | { headers: Headers };
+  try {
+    first = await Promise.race([
+      opening.then((stream) => ({ stream })),
+      headersIn.then((headers) => ({ headers })),
+    ]);
+  } catch (error) {
+    release?.();
+    throw error;
+  }
   const opened: OpenedAtHeaders = {
+    abort,
+    release,
     headers: 'stream' in first ? first.stream.headers : first.headers,
     stream: 'stream' in first ? first.stream : undefined,
     failure: undefined,
@@ -51,6 +87,7 @@ export async function openAtHeaders(
       },
       (error: unknown) => {
         opened.failure = error;
+        release?.();
         return { error };
       },
     ),
@@ -63,19 +100,44 @@ export function openedSource(
   opened: OpenedAtHeaders,
 ): Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel' | 'result'> {
   const stream = () => opened.stream as ChatStream;
+  const { release } = opened;
   return {
-    readBatch: () => stream().readBatch(),
+    // (Where a listener forwards the caller's abort, until the events end or fail.)
+    readBatch:
+      release === undefined ? () => stream().readBatch() : () => released(stream(), release),
     // (Read once the events ended: the answer's finish as core reports it.)
     result: () => stream().result(),
-    // Cancelled before it opened: once it opens (an abort of the call ends it at once).
+    // Cancelled before core's stream opened: its call is aborted (its request ended, its slot
+    // freed, no other model tried), and the cancel resolves once core gave up.
     cancel: async (reason) => {
+      if (opened.stream === undefined) opened.abort(reason ?? cancelledReason());
       await opened.settled;
       await opened.stream?.cancel(reason);
+      release?.();
     },
     get servedModel() {
       return stream().servedModel;
     },
   };
+}
+
+/** A batch of events, the caller's abort no longer forwarded once they end or fail. */
+function released(stream: ChatStream, release: () => void): ReturnType<ChatStream['readBatch']> {
+  return stream.readBatch().then(
+    (batch) => {
+      if (batch === undefined) release();
+      return batch;
+    },
+    (error: unknown) => {
+      release();
+      throw error;
+    },
+  );
+}
+
+/** What core's call is aborted with when the stream is cancelled without a reason. */
+function cancelledReason(): Error {
+  return new DOMException('The stream was cancelled', 'AbortError');
 }
 
 /**

@@ -34,6 +34,12 @@ export interface GatewayProviderMetadata {
    */
   acceptedPredictionTokens?: number;
   rejectedPredictionTokens?: number;
+  /**
+   * The images the model gave as links (http(s) URLs), as they came: not `file` parts, which ai
+   * would download (failing the call for a link expired, private or out of reach). Images given as
+   * data are `file` parts.
+   */
+  images?: { url: string }[];
 }
 
 /**
@@ -49,12 +55,14 @@ export const ANSWER_METADATA_KEYS: readonly string[] = [
   'usage',
   'acceptedPredictionTokens',
   'rejectedPredictionTokens',
+  'images',
 ] satisfies readonly (keyof GatewayProviderMetadata)[];
 
 /** A chat answer's provider metadata (`GatewayProviderMetadata`, as the JSON ai carries). */
 export function providerMetadata(
   answer: { requestedModel: string; servedModel: string; fallback: boolean; route: ChatRoute },
   usage: Usage | null | undefined,
+  imageLinks: readonly string[] = [],
 ): SharedV4ProviderMetadata {
   const { requested, hops, answeredBy } = answer.route;
   const metadata: GatewayProviderMetadata = {
@@ -72,5 +80,6 @@ export function providerMetadata(
     if (counts?.rejectedPredictionTokens !== undefined)
       metadata.rejectedPredictionTokens = counts.rejectedPredictionTokens;
   }
+  if (imageLinks.length > 0) metadata.images = imageLinks.map((url) => ({ url }));
   return { [PROVIDER_OPTIONS_KEY]: metadata as unknown as JSONObject };
 }
