@@ -165,8 +165,9 @@ function assistantMessage(
         reasoning += part.text;
         break;
       case 'file': {
+        // The wire has one `audio` per message: the first spoken answer's id; any other file left out.
         const id = part.providerOptions?.[PROVIDER_OPTIONS_KEY]?.audioId;
-        if (typeof id === 'string') audioId = id;
+        if (typeof id === 'string' && audioId === undefined) audioId = id;
         else leftOut = true;
         break;
       }
