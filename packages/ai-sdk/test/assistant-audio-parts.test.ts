@@ -30,7 +30,7 @@ it('two audio parts: the first sent back by its id, the second left out with a w
     ],
     maxRetries: 0,
   });
-  const messages = (bodies[0] as { messages: Record<string, unknown>[] }).messages;
+  const messages = (bodies[0] as unknown as { messages: Record<string, unknown>[] }).messages;
   expect(messages[1]).toMatchObject({ role: 'assistant', audio: { id: 'a1' } });
   expect(result.warnings?.filter((w) => JSON.stringify(w).includes('file parts'))).toHaveLength(1);
 });
