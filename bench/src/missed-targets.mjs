@@ -16,28 +16,20 @@ export const MISSED_TARGETS = {
       '58bb88a7’s, with each whole answer now read inside its attempt (12 rounds × 4 000 calls), ' +
       'and 0.93× and 1.01× against 06e131f3’s in the thirty-first, whose three B1 runs on one ' +
       'build read 1.60×, 1.47× and 1.94× (raw fetch 38, 17 and 15 µs); 1.47× in the ' +
-      'thirty-second, whose A/B against 53df0fba’s read 1.00× and 0.99×. The ratio moves with raw ' +
+      'thirty-second, whose A/B against 53df0fba’s read 1.00× and 0.99×; 1.49× in the ' +
+      'thirty-third, whose A/B against 67fa036a’s read 0.98× and 1.03×. The ratio moves with raw ' +
       'fetch’s own time on this shared machine.',
     plan:
       'read the core row as the A/B against the previous stored build in the same process (as ' +
       'issue 50 asks for fda62b6), and keep the ratio to raw fetch as context.',
-  },
-  'B1.generateText': {
-    since: '2026-12-07',
-    why:
-      'met in every run since the twenty-seventh session (0.42× in the thirty-first), 0.53× ' +
-      '@ai-sdk/openai-compatible’s time per call in the thirty-second’s one run, while the ' +
-      'interleaved A/B of generateText against 53df0fba’s build in one process (CPU per call, ' +
-      '12 rounds × 4 000 calls, both orders) read 0.98× and 0.99×: our path did not move; the ' +
-      'single run’s anchor row is as noisy on this shared machine as B1.core’s raw row.',
-    plan: 'as for B1.core: an A/B against the previous build decides whether the path moved.',
   },
   'B1.invoke': {
     since: '2026-12-06',
     why:
       'a hair over (0.51× ChatOpenAI’s time per call, against ≤ 0.5×, in the twenty-ninth, ' +
       'thirtieth and thirty-first sessions; 0.48× before; 0.55× in the thirty-first’s first run; ' +
-      '0.58× in the thirty-second’s, whose core and generateText A/Bs showed no change) ' +
+      '0.58× in the thirty-second’s, whose core and generateText A/Bs showed no change; 0.51× ' +
+      'in the thirty-third’s, whose A/Bs showed none either) ' +
       'with no change on LangChain’s invoke path beyond core’s, whose A/B showed none (see B1.core).',
     plan: 'as for B1.core: an A/B against the previous build decides whether the path moved.',
   },
@@ -45,7 +37,7 @@ export const MISSED_TARGETS = {
     since: '2026-12-06',
     why:
       'missed by a hair (1.10×, 1.11× the session before and in the thirtieth, 1.12× in the ' +
-      'thirty-first and thirty-second, against ≤ 1.1×) ' +
+      'thirty-first, thirty-second and thirty-third, against ≤ 1.1×) ' +
       'on runs whose raw floor reads 1.07–1.09× (the ideal counts only the gateway latency): ' +
       'ours is 1.00–1.03× ' +
       'that floor. The twenty-sixth session ran the plan: an interleaved A/B of the AI SDK’s ' +
