@@ -12,6 +12,7 @@ export { redisUrlFault } from './budget/redis-url-form';
 export { CALL_OPTIONS, checkCallOptions, readCapabilityList } from './call/call-options';
 export { callEndedError } from './call/call-scope';
 export { withDeadlineStarted } from './call/deadline-start';
+export { joinedSignal } from './call/joined-signal';
 export { monotonicNow } from './call/monotonic-clock';
 export {
   describeGiven,

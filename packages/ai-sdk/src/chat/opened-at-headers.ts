@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §5.5 (a stream's first bytes and first event, read before core hands it
 // over), §4.7 (a stall before the first content fails over).
 import type { ChatStream } from '@infergate/core';
+import { joinedSignal } from '@infergate/core/internal';
 import { headersToRecord } from '../shared/gateway-model-config';
 
 /**
@@ -25,24 +26,9 @@ export interface OpenedAtHeaders {
   readonly release: (() => void) | undefined;
 }
 
-/**
- * The signal core's call is given: the caller's `abortSignal` joined to one this adapter aborts
- * when the stream is cancelled before core's stream opened (core ends its request, frees its slot
- * and tries no other model). `AbortSignal.any` joins the two where the runtime has it; where it
- * lacks it (edge-runtime) a listener forwards the caller's abort, removed by `release`.
- */
-function joinedSignal(caller: AbortSignal | undefined) {
-  const own = new AbortController();
-  const abort = (reason: unknown) => own.abort(reason);
-  if (caller === undefined) return { signal: own.signal, abort, release: undefined };
-  if (typeof AbortSignal.any === 'function') {
-    return { signal: AbortSignal.any([caller, own.signal]), abort, release: undefined };
-  }
-  const forward = () => own.abort(caller.reason);
-  if (caller.aborted) forward();
-  else caller.addEventListener('abort', forward, { once: true });
-  return { signal: own.signal, abort, release: () => caller.removeEventListener('abort', forward) };
-}
+// (The signal core's call is given is the caller's `abortSignal` joined to one this adapter
+// aborts when the stream is cancelled before core's stream opened: core then ends its request,
+// frees its slot and tries no other model.)
 
 /**
  * Opens core's stream (`open`, given the `onHeaders` hook to pass to `chatStream`) and resolves
