@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Makes sure a headless-capable Chromium is at /usr/bin/chromium for the browser end-to-end test
-# (Debian's `chromium` package). Does nothing when it is already there.
+# Makes sure a headless-capable Chromium is there for the browser end-to-end tests: the one
+# CHROMIUM_PATH names (the tests read it too), else Debian's `chromium` package at
+# /usr/bin/chromium. Does nothing when it is already there.
 set -euo pipefail
-if [ -x /usr/bin/chromium ]; then
+chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ -x "$chromium" ]; then
   exit 0
 fi
-exec bash "$(dirname "$0")/apt-install.sh" ensure-chromium chromium
+if [ -n "${CHROMIUM_PATH:-}" ]; then
+  echo "ensure-chromium: CHROMIUM_PATH=$CHROMIUM_PATH is not an executable file" >&2
+  exit 1
+fi
+if ! bash "$(dirname "$0")/apt-install.sh" ensure-chromium chromium; then
+  echo "ensure-chromium: no Chromium at /usr/bin/chromium; install one (Debian's \`chromium\`) or set CHROMIUM_PATH to its binary" >&2
+  exit 1
+fi
