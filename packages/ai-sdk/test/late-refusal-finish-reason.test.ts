@@ -2,26 +2,14 @@
 // `delta.refusal`): core's `result()` reports the answer `content_filter` (sent `stop`), as the
 // whole answer is. streamText's finish says what generateText says for the same bytes, on a plain
 // answer and on a JSON-mode one (`Output.json()`, asked as `json_object`).
-import {
-  choiceZeroChunk as chunk,
-  oneMessageAnswer,
-  streamedAnswer,
-} from '@infergate/emulator/testing';
+import { refusedAfterFinish } from '@infergate/emulator/testing';
 import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { answeringChats, providersOnMsw } from './providers';
 
 const { gateway } = await providersOnMsw();
 
-const fetch = answeringChats((body) =>
-  body.stream
-    ? streamedAnswer(body.model, [
-        chunk({ role: 'assistant', content: '{"city":"Oslo"}' }),
-        chunk({}, 'stop'),
-        chunk({ refusal: 'Sorry' }),
-      ])
-    : oneMessageAnswer(body.model, { content: '{"city":"Oslo"}', refusal: 'Sorry' }, 'stop', false),
-);
+const fetch = answeringChats(refusedAfterFinish);
 
 const cases = [
   { name: 'a plain answer', modelId: 'community/general', output: undefined },

@@ -1,6 +1,7 @@
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { type ChatRequest, createGatewayClient, isGatewayError } from '../src/index';
+import { isGatewayError } from '../src/index';
+import { askingForAPlace as asking, clientAnswering } from './structured-place-asks';
 
 // `invalid_structured_output` says why the answer failed (`invalidOutput.reason`, §4.8), whole and
 // streamed alike: the model refused (OpenAI's `refusal`), its answer was cut at the length limit
@@ -11,47 +12,9 @@ import { type ChatRequest, createGatewayClient, isGatewayError } from '../src/in
 
 type Message = Record<string, unknown>;
 
-const frame = (choice: object) =>
-  `data: ${JSON.stringify({ id: 'r', object: 'chat.completion.chunk', created: 1, choices: [choice] })}\n\n`;
-
 /** A client whose chat answers are `message` with `finish`, whole or as a stream of one delta. */
-async function answering(message: Message, finish: string) {
-  const gateway = await emulate();
-  const { fetch: gatewayFetch } = gateway.connection;
-  return createGatewayClient({
-    ...gateway.connection,
-    circuitBreaker: false,
-    fetch: async (input, init) => {
-      if (!String(input).endsWith('/chat/completions')) return gatewayFetch(input, init);
-      const body = JSON.parse(String(init?.body)) as ChatRequest;
-      if (body.stream !== true) {
-        const choices = [
-          { index: 0, message: { role: 'assistant', ...message }, finish_reason: finish },
-        ];
-        return Response.json({ id: 'c', object: 'chat.completion', created: 1, choices });
-      }
-      const frames = [
-        frame({ index: 0, delta: { role: 'assistant', ...message } }),
-        frame({ index: 0, delta: {}, finish_reason: finish }),
-      ];
-      return new Response(`${frames.join('')}data: [DONE]\n\n`, {
-        headers: { 'content-type': 'text/event-stream' },
-      });
-    },
-  });
-}
-
-const asking = (model: string): ChatRequest => ({
-  model,
-  messages: [{ role: 'user', content: 'Where?' }],
-  response_format: {
-    type: 'json_schema',
-    json_schema: {
-      name: 'place',
-      schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    },
-  },
-});
+const answering = (message: Message, finish: string) =>
+  clientAnswering(() => ({ message, finish }));
 
 /** The `invalidOutput.reason` of `model`'s answer `message` (finish `finish`), whole and streamed. */
 async function reasons(model: string, message: Message, finish: string) {

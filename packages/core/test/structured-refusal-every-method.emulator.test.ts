@@ -1,6 +1,10 @@
-import { chatsAnsweredBy, emulate, oneMessageAnswer } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { type ChatRequest, createGatewayClient } from '../src/index';
+import type { ChatRequest } from '../src/index';
+import {
+  askingForAPlace as asking,
+  clientAnswering,
+  RETURNED as returned,
+} from './structured-place-asks';
 
 // A refused structured answer handed on unchecked (`lastAnswer: 'returned'`, §4.8), whole and
 // streamed alike, on every method: its refusal's words read once, after the JSON (never inside
@@ -11,32 +15,9 @@ import { type ChatRequest, createGatewayClient } from '../src/index';
 
 type Message = Record<string, unknown>;
 
-/** A client whose chat answers are `message` and `finish`, whole or as a stream of one delta. */
-async function clientAnswering(message: Message, finish: string) {
-  const { connection } = await emulate();
-  const fetch = chatsAnsweredBy(connection, (body) =>
-    oneMessageAnswer(body.model, message, finish, body.stream === true),
-  );
-  return createGatewayClient({ ...connection, circuitBreaker: false, fetch });
-}
-
-const asking = (model: string): ChatRequest => ({
-  model,
-  messages: [{ role: 'user', content: 'Where?' }],
-  response_format: {
-    type: 'json_schema',
-    json_schema: {
-      name: 'place',
-      schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    },
-  },
-});
-
-const returned = { structuredOutput: { lastAnswer: 'returned' as const } };
-
 /** `model`'s answer `message` (finish `finish`), whole and streamed: text, refusal, finish. */
 async function bothWays(model: string, message: Message, finish = 'stop', jsonObject = false) {
-  const client = await clientAnswering(message, finish);
+  const client = await clientAnswering(() => ({ message, finish }));
   const request: ChatRequest = jsonObject
     ? { ...asking(model), response_format: { type: 'json_object' } }
     : asking(model);

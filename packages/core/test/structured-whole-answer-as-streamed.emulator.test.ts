@@ -1,6 +1,6 @@
-import { chatsAnsweredBy, emulate, oneMessageAnswer } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { type ChatRequest, createGatewayClient } from '../src/index';
+import type { ChatRequest } from '../src/index';
+import { askingForAPlace, clientAnswering, RETURNED as returned } from './structured-place-asks';
 
 // A structured call's whole (non-streamed) answer handed on as its stream gives it (§4.8): a
 // refusal read once, a `tools` answer's finish kept unless it was `tool_calls`, Mistral's
@@ -8,32 +8,7 @@ import { type ChatRequest, createGatewayClient } from '../src/index';
 // serves a schema by `json_schema`, `community/tools` by a forced call); a stub sends the chat
 // bytes the emulator does not.
 
-type Answer = (body: ChatRequest) => { message: Record<string, unknown>; finish: string };
-
-/** A client whose chat answers are `answer`'s, whole or as a stream of one delta. */
-async function clientAnswering(answer: Answer) {
-  const { connection } = await emulate();
-  const fetch = chatsAnsweredBy(connection, (body) => {
-    const { message, finish } = answer(body as ChatRequest);
-    return oneMessageAnswer(body.model, message, finish, body.stream === true);
-  });
-  return createGatewayClient({ ...connection, circuitBreaker: false, fetch });
-}
-
-const asking = (model: string): ChatRequest => ({
-  model,
-  messages: [{ role: 'user', content: 'Where?' }],
-  max_tokens: 5,
-  response_format: {
-    type: 'json_schema',
-    json_schema: {
-      name: 'place',
-      schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    },
-  },
-});
-
-const returned = { structuredOutput: { lastAnswer: 'returned' as const } };
+const asking = (model: string) => askingForAPlace(model, { max_tokens: 5 });
 
 /** The answer of `request`, whole and streamed. */
 async function bothWays(client: Awaited<ReturnType<typeof clientAnswering>>, request: ChatRequest) {

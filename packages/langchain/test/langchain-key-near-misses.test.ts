@@ -9,6 +9,7 @@ import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 import { recordingGateway } from './helpers';
+import { refusedCallKey, refusedModelKey } from './refused-before-sending';
 
 const FIELD_TYPOS: [string, string][] = [
   ['maxConcurency', 'maxConcurrency'],
@@ -30,11 +31,7 @@ describe("a near miss of LangChain's own keys", () => {
   it.each(FIELD_TYPOS)(
     'new GatewayChatModel({ %s }) is refused, naming `%s`',
     async (key, meant) => {
-      const { connection } = await recordingGateway();
-      const error = await caught(
-        () => new GatewayChatModel({ model: 'community/general', ...connection, [key]: 1 }),
-        isGatewayError,
-      );
+      const error = await refusedModelKey(key);
       expect(error.code).toBe('configuration_error');
       expect(error.message).toBe(
         `unknown option \`${key}\` in new GatewayChatModel — did you mean \`${meant}\`?`,
@@ -45,12 +42,7 @@ describe("a near miss of LangChain's own keys", () => {
   it.each(CALL_TYPOS)(
     'invoke(input, { %s }) is refused before any request',
     async (key, value, meant) => {
-      const { bodies, connection } = await recordingGateway();
-      const model = new GatewayChatModel('community/general', connection);
-      const error = await caught(
-        () => model.invoke('hi', { [key]: value } as never),
-        isGatewayError,
-      );
+      const { error, bodies } = await refusedCallKey(key, value);
       expect(error.code).toBe('invalid_request_error');
       expect(error.message).toBe(
         `unknown option \`${key}\` in call options — did you mean \`${meant}\`?`,

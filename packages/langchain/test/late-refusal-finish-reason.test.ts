@@ -2,27 +2,13 @@
 // `delta.refusal`): core's `result()` reports the answer `content_filter`, as the whole answer
 // is. stream()'s concatenated chunks say what invoke() says for the same bytes, on a plain answer
 // and on a JSON-mode one (`response_format: json_object`).
-import {
-  chatsAnsweredBy,
-  choiceZeroChunk as chunk,
-  emulate,
-  oneMessageAnswer,
-  streamedAnswer,
-} from '@infergate/emulator/testing';
+import { chatsAnsweredBy, emulate, refusedAfterFinish } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
 
 const gateway = await emulate();
-const fetch = chatsAnsweredBy(gateway.connection, (body) =>
-  body.stream
-    ? streamedAnswer(body.model, [
-        chunk({ role: 'assistant', content: '{"city":"Oslo"}' }),
-        chunk({}, 'stop'),
-        chunk({ refusal: 'Sorry' }),
-      ])
-    : oneMessageAnswer(body.model, { content: '{"city":"Oslo"}', refusal: 'Sorry' }, 'stop', false),
-);
+const fetch = chatsAnsweredBy(gateway.connection, refusedAfterFinish);
 
 const cases = [
   { name: 'a plain answer', modelId: 'community/general', modelKwargs: undefined },

@@ -1,12 +1,7 @@
-// A near miss of one of our options (or of LangChain's own) by its words, not only its letters
-// (core's `sameWords`, call/option-groups.ts): `fallbacks`, `hedgeAfterMs`, `maxRetry`,
-// `maxconcurrency` are refused before any request, naming the option meant; request fields sent
-// to the model server (`top_k`, `seed`, `user`, `metadata`, …) and LangChain's keys still pass.
-import { isGatewayError } from '@infergate/core';
-import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 import { recordingGateway } from './helpers';
+import { refusedCallKey, refusedModelKey } from './refused-before-sending';
 
 const NEAR_MISSES: [string, string][] = [
   ['fallbacks', 'fallbackModels'],
@@ -21,11 +16,7 @@ describe('a near miss by its words', () => {
   it.each(NEAR_MISSES)(
     'new GatewayChatModel({ %s }) is refused, naming `%s`',
     async (key, meant) => {
-      const { connection } = await recordingGateway();
-      const error = await caught(
-        () => new GatewayChatModel({ model: 'community/general', ...connection, [key]: 1 }),
-        isGatewayError,
-      );
+      const error = await refusedModelKey(key);
       expect(error.code).toBe('configuration_error');
       expect(error.field).toBe(key);
       expect(error.message).toContain(`unknown option \`${key}\` in new GatewayChatModel`);
@@ -36,9 +27,7 @@ describe('a near miss by its words', () => {
   it.each(NEAR_MISSES)(
     'invoke(input, { %s }) is refused before any request',
     async (key, meant) => {
-      const { bodies, connection } = await recordingGateway();
-      const model = new GatewayChatModel('community/general', connection);
-      const error = await caught(() => model.invoke('hi', { [key]: 1 } as never), isGatewayError);
+      const { error, bodies } = await refusedCallKey(key);
       expect(error.code).toBe('invalid_request_error');
       expect(error.message).toContain(`did you mean \`${meant}\`?`);
       expect(bodies).toEqual([]);

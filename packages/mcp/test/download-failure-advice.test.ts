@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './harness';
+import { closedLoopbackPort, closeLoopback, listenOnLoopback } from './loopback-web';
 
 let harness: Harness;
 let client: Client;
@@ -21,12 +22,10 @@ beforeAll(async () => {
     const status = Number(req.url?.slice(1));
     res.writeHead(status, { 'content-type': 'text/plain' }).end('no');
   });
-  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
-  port = (web.address() as { port: number }).port;
+  port = await listenOnLoopback(web);
 });
 afterAll(async () => {
-  web.closeAllConnections();
-  web.close();
+  closeLoopback(web);
   await harness.close();
 });
 
@@ -54,10 +53,7 @@ describe('the what_to_do of a failed download', () => {
   );
 
   it('a connection refused: try again in a while', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const gone = (closed.address() as { port: number }).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const gone = await closedLoopbackPort();
     const result = await client.callTool({
       name: 'ocr',
       arguments: { image_url: `http://127.0.0.1:${gone}/a.png` },

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:https';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './harness';
+import { closeLoopback, listenOnLoopback } from './loopback-web';
 
 /** A self-signed certificate for localhost (a test's own, trusted by nothing). */
 const KEY = `-----BEGIN PRIVATE KEY-----
@@ -50,12 +51,10 @@ beforeAll(async () => {
   });
   client = await harness.connect();
   web = createServer({ key: KEY, cert: CERT }, (_req, res) => res.end('x'));
-  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
-  port = (web.address() as { port: number }).port;
+  port = await listenOnLoopback(web);
 });
 afterAll(async () => {
-  web.closeAllConnections();
-  web.close();
+  closeLoopback(web);
   await harness.close();
 });
 

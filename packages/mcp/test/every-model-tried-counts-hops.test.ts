@@ -4,19 +4,13 @@
  * json_object) did not fail, and with one model asked the advice is that model's own. Through the
  * MCP SDK's Client against the emulator (in-process), a stall's limit passed on a driven clock.
  */
-import { drivenClock, until } from '@infergate/emulator/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { inMemoryServerOfFile } from './harness';
+import { afterEach, describe, expect, it } from 'vitest';
+import { STALL_LIMIT_MS, stallingServerOfFile } from './stalling-server';
 
-const STALL_LIMIT_MS = 1000;
-/** Far longer than any test: a stall the client must cut. */
-const FOREVER = 60_000;
-
-const { gateway, mcp, client } = inMemoryServerOfFile({
-  server: { firstChunkTimeoutMs: STALL_LIMIT_MS, chunkTimeoutMs: STALL_LIMIT_MS },
-  warm: () => ask({ ...ONE_ASKED, json: undefined }),
-});
+const { gateway, ask, clock, stallFirstChunk, untilChats, budgetIdle } = stallingServerOfFile(
+  (ask) => ask({ ...ONE_ASKED, json: undefined }),
+);
 const general = () => gateway().emulator.scenario.models['community/general']!;
 afterEach(() => {
   general().jsonAnswers = null;
@@ -30,10 +24,6 @@ const ONE_ASKED = {
   fallback_models: ['community/plain'],
 };
 
-function ask(args: Record<string, unknown>): Promise<CallToolResult> {
-  return client().callTool({ name: 'ask_model', arguments: args }) as Promise<CallToolResult>;
-}
-
 interface Refusal {
   code: string;
   what_to_do: string;
@@ -41,7 +31,6 @@ interface Refusal {
 }
 const refusalOf = (result: CallToolResult) =>
   (result.structuredContent as { error: Refusal }).error;
-const clock = drivenClock(vi);
 
 describe('what_to_do when one model was asked and the others were left out', () => {
   it('an answer that is not an object: the one model, not "every model tried"', async () => {
@@ -55,22 +44,16 @@ describe('what_to_do when one model was asked and the others were left out', () 
   });
 
   it('a stall: the model was too slow to start, not "every model tried"', async () => {
-    gateway().emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/general',
-      ms: FOREVER,
-    });
+    stallFirstChunk('community/general');
     clock.drive();
     const asked = ask(ONE_ASKED);
-    await until(gateway().emulator, (counters) => counters.requests.chat >= 1, {
-      what: 'the chat request',
-    });
+    await untilChats(1);
     const error = refusalOf(await clock.settledAfter(2 * STALL_LIMIT_MS, asked));
     expect(error.code).toBe('timeout');
     expect(error.route.hops.map((hop) => hop.outcome)).toEqual(['skipped', 'failed']);
     expect(error.what_to_do).toBe(
       'The model was too slow to start answering: try again, or add fallback_models (another model).',
     );
-    await clock.settledAfter(STALL_LIMIT_MS, mcp().client.budget.whenIdle());
+    await budgetIdle();
   });
 });

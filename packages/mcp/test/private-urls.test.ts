@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayMcpServer, type GatewayMcpServerOptions } from '../src/index';
 import { withCliOverHttp } from './cli-over-http';
 import { type Harness, startHarness, textOf } from './harness';
+import { closeLoopback, listenOnLoopback } from './loopback-web';
 
 let harness: Harness;
 let web: Server;
@@ -31,12 +32,10 @@ beforeAll(async () => {
   web.on('connection', () => {
     connections += 1;
   });
-  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
-  port = (web.address() as { port: number }).port;
+  port = await listenOnLoopback(web);
 });
 afterAll(async () => {
-  web.closeAllConnections();
-  web.close();
+  closeLoopback(web);
   await harness.close();
 });
 beforeEach(() => {

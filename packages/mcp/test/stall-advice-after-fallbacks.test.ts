@@ -4,46 +4,24 @@
  * later or to name other models. Through the MCP SDK's Client against the emulator (in-process),
  * the limit passed on a driven clock.
  */
-import { drivenClock, until } from '@infergate/emulator/testing';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it, vi } from 'vitest';
-import { inMemoryServerOfFile } from './harness';
+import { describe, expect, it } from 'vitest';
+import { STALL_LIMIT_MS, stallingServerOfFile } from './stalling-server';
 
-const STALL_LIMIT_MS = 1000;
-/** Far longer than any test: a stall the client must cut. */
-const FOREVER = 60_000;
-
-const { gateway, mcp, client } = inMemoryServerOfFile({
-  server: { firstChunkTimeoutMs: STALL_LIMIT_MS, chunkTimeoutMs: STALL_LIMIT_MS },
-  warm: () =>
-    ask({ model: 'community/general', prompt: 'hi', fallback_models: ['community/json-object'] }),
-});
-
-function ask(args: Record<string, unknown>): Promise<CallToolResult> {
-  return client().callTool({ name: 'ask_model', arguments: args }) as Promise<CallToolResult>;
-}
-
-const clock = drivenClock(vi);
-const { settledAfter } = clock;
-
-const untilRequests = (count: number) =>
-  until(gateway().emulator, (counters) => counters.requests.chat >= count, {
-    what: `${count} chat request(s)`,
-  });
+const { ask, clock, stallFirstChunk, untilChats, budgetIdle } = stallingServerOfFile((ask) =>
+  ask({ model: 'community/general', prompt: 'hi', fallback_models: ['community/json-object'] }),
+);
 
 describe('the what_to_do of a stall on every model named', () => {
   it('says to try again later or name other models, not to add fallback_models', async () => {
-    for (const model of ['community/general', 'community/json-object']) {
-      gateway().emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER });
-    }
+    stallFirstChunk('community/general', 'community/json-object');
     clock.drive();
     const asked = ask({
       model: 'community/general',
       prompt: 'hello there',
       fallback_models: ['community/json-object'],
     });
-    await untilRequests(1);
-    const result = await settledAfter(2 * STALL_LIMIT_MS, asked);
+    await untilChats(1);
+    const result = await clock.settledAfter(2 * STALL_LIMIT_MS, asked);
     expect(result.isError).toBe(true);
     const { error } = result.structuredContent as {
       error: { code: string; what_to_do: string; route?: { requested: string[] } };
@@ -53,6 +31,6 @@ describe('the what_to_do of a stall on every model named', () => {
     expect(error.what_to_do).toBe(
       'Every model tried was too slow (none answered): try again later, or name other models from list_models.',
     );
-    await settledAfter(STALL_LIMIT_MS, mcp().client.budget.whenIdle());
+    await budgetIdle();
   });
 });

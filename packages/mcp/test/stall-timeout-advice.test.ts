@@ -3,38 +3,15 @@
  * a large input: "try a smaller input" would not help, another call or another model may. Through
  * the MCP SDK's Client against the emulator (in-process), the limit passed on a driven clock.
  */
-import { drivenClock, until } from '@infergate/emulator/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it, vi } from 'vitest';
-import { inMemoryServerOfFile } from './harness';
+import { describe, expect, it } from 'vitest';
+import { STALL_LIMIT_MS, stallingServerOfFile } from './stalling-server';
 
-const STALL_LIMIT_MS = 1000;
-/** Far longer than any test: a stall the client must cut. */
-const FOREVER = 60_000;
-
-const { gateway, mcp, client } = inMemoryServerOfFile({
-  server: { firstChunkTimeoutMs: STALL_LIMIT_MS, chunkTimeoutMs: STALL_LIMIT_MS },
-  // Loaded on real timers: a plain answer, and a streamed one.
-  warm: async () => {
+const { gateway, ask, clock, stallFirstChunk, stallStream, untilInflight, budgetIdle } =
+  stallingServerOfFile(async (ask) => {
+    // Loaded on real timers: a plain answer, and a streamed one.
     await ask({ model: 'community/general', prompt: 'hi' });
     await ask({ model: 'community/general', prompt: 'hi' }, true);
-  },
-});
-
-function ask(args: Record<string, unknown>, progress = false): Promise<CallToolResult> {
-  return client().callTool(
-    { name: 'ask_model', arguments: args },
-    undefined,
-    progress ? { onprogress: () => {} } : undefined,
-  ) as Promise<CallToolResult>;
-}
-
-const clock = drivenClock(vi);
-const { settledAfter } = clock;
-
-const untilInflight = (count: number) =>
-  until(gateway().emulator, (counters) => (counters.inflight[gateway().apiKey] ?? 0) >= count, {
-    what: `${count} request(s) in flight`,
   });
 
 /** The error of a failed result, and its text block. */
@@ -49,40 +26,31 @@ function errorOf(result: CallToolResult) {
 
 describe('the what_to_do of a stall timeout', () => {
   it('a model slow to start: try again or another model, not a smaller input', async () => {
-    gateway().emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/general',
-      ms: FOREVER,
-    });
+    stallFirstChunk('community/general');
     clock.drive();
     const asked = ask({ model: 'community/general', prompt: 'hello there' });
     await untilInflight(1);
-    const { error, text } = errorOf(await settledAfter(STALL_LIMIT_MS, asked));
+    const { error, text } = errorOf(await clock.settledAfter(STALL_LIMIT_MS, asked));
     expect(error).toMatchObject({ code: 'timeout', stall: { phase: 'first-chunk' } });
     expect(error.what_to_do).toBe(
       'The model was too slow to start answering: try again, or add fallback_models (another model).',
     );
     expect(text).toContain(error.what_to_do);
     expect(text).not.toContain('smaller input');
-    await settledAfter(STALL_LIMIT_MS, mcp().client.budget.whenIdle());
+    await budgetIdle();
   });
 
   it('a stream gone quiet part way: try again or another model, not a smaller input', async () => {
     gateway().emulator.clearFaults();
-    gateway().emulator.injectFault({
-      fault: 'stall_stream',
-      model: 'community/general',
-      afterChunks: 2,
-      ms: FOREVER,
-    });
+    stallStream('community/general', 2);
     clock.drive();
     const asked = ask({ model: 'community/general', prompt: 'hello there' }, true);
     await untilInflight(1);
-    const { error } = errorOf(await settledAfter(STALL_LIMIT_MS, asked));
+    const { error } = errorOf(await clock.settledAfter(STALL_LIMIT_MS, asked));
     expect(error).toMatchObject({ code: 'timeout', stall: { phase: 'between-chunks' } });
     expect(error.what_to_do).toBe(
       'The model stopped sending its answer part way: try again, or add fallback_models (another model).',
     );
-    await settledAfter(STALL_LIMIT_MS, mcp().client.budget.whenIdle());
+    await budgetIdle();
   });
 });

@@ -34,6 +34,7 @@ export {
   type GatewayConnection,
 } from './emulate';
 export { hugeErrorIn200 } from './huge-error-in-200';
+export { refusedAfterFinish } from './refused-after-finish';
 export {
   chatsAnsweredBy,
   choiceZeroChunk,
