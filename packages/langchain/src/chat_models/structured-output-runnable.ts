@@ -229,36 +229,29 @@ function withServingCall(raw: BaseMessage): BaseMessage {
   // this module is loaded lazily).
   const kwargs = raw.additional_kwargs ?? {};
   const call = kwargs.structured_tool_call as OpenAIToolCall | undefined;
-  const sent = kwargs.sent_finish_reason;
-  const args = call === undefined ? undefined : parsedArguments(call);
-  if (!AIMessage.isInstance(raw) || (args === undefined && typeof sent !== 'string')) return raw;
-  const calls =
-    call !== undefined && args !== undefined
-      ? {
-          additional_kwargs: { ...kwargs, tool_calls: [call] },
-          tool_calls: [{ name: call.function.name, args, id: call.id, type: 'tool_call' as const }],
-        }
-      : { additional_kwargs: kwargs, tool_calls: raw.tool_calls ?? [] };
+  const sent = kwargs.sent_finish_reason as string | undefined;
+  if (!AIMessage.isInstance(raw) || (call === undefined && sent === undefined)) return raw;
+  let args: Record<string, unknown> | undefined;
+  try {
+    args = call && JSON.parse(call.function.arguments);
+  } catch {
+    // Not JSON: no call to show (the parser refused the answer).
+  }
+  const served = call !== undefined && args !== undefined;
   return new AIMessage({
     content: raw.content,
-    response_metadata: {
-      ...raw.response_metadata,
-      ...(typeof sent === 'string' ? { finish_reason: sent } : {}),
-    },
+    additional_kwargs: served ? { ...kwargs, tool_calls: [call] } : kwargs,
+    response_metadata:
+      sent === undefined
+        ? raw.response_metadata
+        : { ...raw.response_metadata, finish_reason: sent },
     ...(raw.id !== undefined ? { id: raw.id } : {}),
     ...(raw.name !== undefined ? { name: raw.name } : {}),
     ...(raw.usage_metadata !== undefined ? { usage_metadata: raw.usage_metadata } : {}),
-    ...calls,
+    tool_calls: served
+      ? [{ name: call.function.name, args: args!, id: call.id, type: 'tool_call' }]
+      : raw.tool_calls,
   });
-}
-
-/** A forced call's arguments parsed, as `tool_calls` holds them; undefined when not JSON. */
-function parsedArguments(call: OpenAIToolCall): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(call.function.arguments) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
