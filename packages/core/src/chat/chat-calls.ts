@@ -205,6 +205,9 @@ function chatResult(
   if (answered.structured) {
     result.structured = answered.structured;
     assembled.structured = answered.structured;
+    // The finish the server sent, which the clean answer's body reports as `stop`.
+    const sent = answered.structured.sentFinishReason;
+    if (sent !== undefined) assembled.sentFinishReason ??= sent;
   }
   return result;
 }

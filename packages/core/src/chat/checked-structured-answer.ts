@@ -146,6 +146,17 @@ export function structuredFinish<Reason extends string | null | undefined>(
 }
 
 /**
+ * A finish event of a structured answer: `structuredFinish`'s reason, the server's own kept in
+ * `sent` when the reason is another (as a refused answer's is), for adapters that keep the raw word.
+ */
+export function structuredFinishEvent<Event extends { reason: string; sent?: string }>(
+  event: Event,
+): Event {
+  const reason = structuredFinish(event.reason);
+  return reason === event.reason ? event : { ...event, reason, sent: event.sent ?? event.reason };
+}
+
+/**
  * A structured answer's finish reason as its caller gets it, whole or streamed: `structuredFinish`'s,
  * then a refused answer's `stop` reported as `content_filter` (`refused`: it carried a refusal),
  * as for any refused answer.

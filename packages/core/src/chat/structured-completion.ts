@@ -103,7 +103,8 @@ export async function checkWholeAnswer(
 /**
  * The checked `value` of `answer` as `ChatResult.structured` gives it: with the forced call of the
  * schema's tool that served it when `method` is `tools` (its first, as the answer is read), which
- * the clean answer no longer has.
+ * the clean answer no longer has, and the finish the server sent when the clean answer reports
+ * another (`sentFinishReason`).
  */
 export function structuredResult(
   value: unknown,
@@ -112,6 +113,9 @@ export function structuredResult(
   asked: StructuredAsk,
 ): StructuredResult {
   const result: StructuredResult = { value, method };
+  // The finish as sent, when the answer reports another (`tool_calls` as `stop`).
+  const sent = answer.sentFinishReason ?? answer.finishReason;
+  if (sent !== null && structuredFinish(sent) !== sent) result.sentFinishReason = sent;
   if (method !== 'tools') return result;
   const name = schemaName(asked.given);
   const call = answer.toolCalls.find((candidate) => candidate.name === name);

@@ -17,7 +17,7 @@ import {
   checkedStructuredAnswer,
   ownToolCalls,
   type StructuredAsk,
-  structuredFinish,
+  structuredFinishEvent,
 } from './checked-structured-answer';
 import { isRefusalDelta } from './read-message-parts';
 import type { DecodedEvents, MappedEvents, StructuredStream } from './stream/sse-chat-stream';
@@ -73,6 +73,9 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
       const finishReason = answerFinish(answer.finishReason, refused);
       const text = refused ? trace.given : json;
       const clean: AssembledChat = { ...answer, text, toolCalls: [], finishReason };
+      // The finish as the server sent it, when reported as another (`tool_calls` as `stop`).
+      const sent = answer.sentFinishReason ?? answer.finishReason;
+      if (sent !== null && sent !== finishReason) clean.sentFinishReason = sent;
       // (A refused answer handed on, `returnRefused`: its text as streamed, no checked value.)
       if (checked) clean.structured = structuredResult(value, method, answer, asked);
       // A think block before the JSON: the answer's reasoning, as its events gave it.
@@ -134,7 +137,7 @@ function schemaToolAsText(name: string, wrapped: boolean): EventMap {
     if (event.type === 'finish' && !event.choiceIndex && answer !== undefined) {
       const json = wrapped && held !== undefined ? textDelta(unwrappedJsonText(held)) : undefined;
       held = undefined;
-      const finish = { ...event, reason: structuredFinish(event.reason) };
+      const finish = structuredFinishEvent(event);
       return json ? [json, finish] : finish;
     }
     return event;
@@ -159,7 +162,7 @@ function strayCallsLeftOut(offered: readonly string[], inner: EventMap): EventMa
       return call.pieces.flatMap((piece) => inner(piece) ?? []);
     }
     if (event?.type === 'finish' && !kept) {
-      return inner({ ...event, reason: structuredFinish(event.reason) });
+      return inner(structuredFinishEvent(event));
     }
     return inner(event);
   };

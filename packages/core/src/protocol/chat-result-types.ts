@@ -58,6 +58,12 @@ export interface StructuredResult {
     /** The call's argument text as the model sent it (a wrapped root's `{"value": …}` included). */
     arguments: string;
   };
+  /**
+   * Choice 0's `finish_reason` as the server sent it, when the answer reports another: `tool_calls`
+   * (the schema's forced call, or a call of a tool nobody offered) reported as `stop`. For a caller
+   * that shows the model's own message, as a framework's raw answer does.
+   */
+  sentFinishReason?: string;
 }
 
 export type ChatStreamEvent =
@@ -130,7 +136,8 @@ export type ChatStreamEvent =
       choiceIndex: number;
       /**
        * The `finish_reason` as the server sent it, when `reason` is another: a refused `stop`
-       * (OpenAI's `refusal`) is reported as `content_filter`, for adapters that keep the raw word.
+       * (OpenAI's `refusal`) is reported as `content_filter`, a structured answer's `tool_calls`
+       * as `stop` (docs/gateway-protocol.md §4.8 item 5), for adapters that keep the raw word.
        */
       sent?: string;
       /**
@@ -225,7 +232,8 @@ export interface AssembledChat {
   finishReason: string | null;
   /**
    * Choice 0's `finish_reason` as the server sent it, when `finishReason` is another: a refused
-   * `stop` is reported as `content_filter` (as a stream's `finish` event keeps it in `sent`).
+   * `stop` is reported as `content_filter`, a structured answer's `tool_calls` as `stop` (as a
+   * stream's `finish` event keeps it in `sent`).
    */
   sentFinishReason?: string;
   usage?: Usage;

@@ -217,30 +217,40 @@ function withRaw(llm: Runnable<BaseLanguageModelInput, AIMessageChunk>, parser: 
 }
 
 /**
- * The raw message with the forced tool call that served its structured answer among its tool
- * calls (`{ name, args, id, type: 'tool_call' }`, and OpenAI's raw form in
- * `additional_kwargs.tool_calls`), as `ChatOpenAI`'s `functionCalling` raw message has it; the
- * message as it is when core served the schema another way. The model's own answer (and an
- * agent's) keeps the call out: only this raw message shows it.
+ * The raw message as `ChatOpenAI`'s `functionCalling` raw message is: the forced tool call that
+ * served its structured answer among its tool calls (`{ name, args, id, type: 'tool_call' }`, and
+ * OpenAI's raw form in `additional_kwargs.tool_calls`), and the finish reason the server sent
+ * (`tool_calls`, which core reads as `stop`) as its `response_metadata.finish_reason`; the message
+ * as it is when core served the schema another way and reports the finish as sent. The model's own
+ * answer (and an agent's) keeps the call out and reads `stop`: only this raw message shows them.
  */
 function withServingCall(raw: BaseMessage): BaseMessage {
-  // The converter's `STRUCTURED_CALL_KWARG` (named here, not imported: this module is loaded lazily).
-  const call = raw.additional_kwargs?.structured_tool_call as OpenAIToolCall | undefined;
-  if (call === undefined || !AIMessage.isInstance(raw)) return raw;
-  let args: Record<string, unknown>;
+  // The converter's `STRUCTURED_CALL_KWARG` and `SENT_FINISH_KWARG` (named here, not imported:
+  // this module is loaded lazily).
+  const kwargs = raw.additional_kwargs ?? {};
+  const call = kwargs.structured_tool_call as OpenAIToolCall | undefined;
+  const sent = kwargs.sent_finish_reason as string | undefined;
+  if (!AIMessage.isInstance(raw) || (call === undefined && sent === undefined)) return raw;
+  let args: Record<string, unknown> | undefined;
   try {
-    args = JSON.parse(call.function.arguments) as Record<string, unknown>;
+    args = call && JSON.parse(call.function.arguments);
   } catch {
-    return raw;
+    // Not JSON: no call to show (the parser refused the answer).
   }
+  const served = call !== undefined && args !== undefined;
   return new AIMessage({
     content: raw.content,
-    additional_kwargs: { ...raw.additional_kwargs, tool_calls: [call] },
-    response_metadata: raw.response_metadata,
+    additional_kwargs: served ? { ...kwargs, tool_calls: [call] } : kwargs,
+    response_metadata:
+      sent === undefined
+        ? raw.response_metadata
+        : { ...raw.response_metadata, finish_reason: sent },
     ...(raw.id !== undefined ? { id: raw.id } : {}),
     ...(raw.name !== undefined ? { name: raw.name } : {}),
     ...(raw.usage_metadata !== undefined ? { usage_metadata: raw.usage_metadata } : {}),
-    tool_calls: [{ name: call.function.name, args, id: call.id, type: 'tool_call' }],
+    tool_calls: served
+      ? [{ name: call.function.name, args: args!, id: call.id, type: 'tool_call' }]
+      : raw.tool_calls,
   });
 }
 

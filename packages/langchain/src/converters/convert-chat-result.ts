@@ -112,12 +112,25 @@ function firstMessage(result: GatewayChatResult): unknown {
  */
 export const STRUCTURED_CALL_KWARG = 'structured_tool_call';
 
-/** The structured answer's kwargs: its checked value (`parsed`) and the call that served it. */
+/**
+ * Where an AI message keeps the finish reason the server sent for its structured answer, when
+ * core reports another (core's `structured.sentFinishReason`: `tool_calls` read as `stop`):
+ * `withStructuredOutput`'s `includeRaw` gives it back as the raw message's
+ * `response_metadata.finish_reason`, as `ChatOpenAI`'s raw message has it.
+ */
+export const SENT_FINISH_KWARG = 'sent_finish_reason';
+
+/**
+ * The structured answer's kwargs: its checked value (`parsed`), the call that served it and the
+ * finish reason the server sent.
+ */
 export function structuredKwargs(structured: StructuredResult): Record<string, unknown> {
   const call = structured.toolCall;
+  const sent = structured.sentFinishReason;
   return {
     parsed: structured.value,
     ...(call !== undefined ? { [STRUCTURED_CALL_KWARG]: rawToolCall(call) } : {}),
+    ...(sent !== undefined ? { [SENT_FINISH_KWARG]: sent } : {}),
   };
 }
 

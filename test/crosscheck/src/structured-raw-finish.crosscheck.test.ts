@@ -1,0 +1,164 @@
+/**
+ * A schema answered by a forced tool call, finish `tool_calls`, on exact bytes (whole and
+ * streamed): ours reports the answer as JSON text finishing `stop` (docs/gateway-protocol.md §4.8
+ * item 5), yet its raw answer must say what the anchors say of the same bytes.
+ * - LangChain: `withStructuredOutput(schema, { includeRaw: true, method })`'s `raw` has at least
+ *   what `ChatOpenAI`'s has: `response_metadata.finish_reason`, `tool_calls`, usage and id
+ *   (`ChatOpenAI.stream` with `includeRaw` yields nothing on these bytes: its `invoke` is the anchor).
+ * - AI SDK: `generateText` / `streamText` with `Output.object`: `rawFinishReason` as
+ *   `@ai-sdk/openai-compatible` gives it (its unified `tool-calls` stays ours `stop`: the JSON is
+ *   the answer's text).
+ */
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createGateway } from '@infergate/ai-sdk';
+import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { GatewayChatModel } from '@infergate/langchain';
+import type { AIMessage } from '@langchain/core/messages';
+import { ChatOpenAI } from '@langchain/openai';
+import { generateText, type LanguageModel, Output, streamText } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const BASE_URL = 'https://raw-finish.test/v1';
+const API_KEY = DEFAULT_KEYS.full;
+const MODEL = 'community/tools';
+const Place = z.object({ city: z.string() });
+const ARGS = '{"city":"Oslo"}';
+const USAGE = { prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 };
+const HEAD = { id: 'chatcmpl-raw', created: 1, model: MODEL };
+
+type Body = {
+  stream?: boolean;
+  tool_choice?: { function?: { name: string } };
+  tools?: { function: { name: string } }[];
+};
+
+/** Completion chunks (`data:` events), then `[DONE]`. */
+function sse(chunks: object[]): string {
+  const events = chunks.map(
+    (chunk) =>
+      `data: ${JSON.stringify({ ...HEAD, object: 'chat.completion.chunk', ...chunk })}\n\n`,
+  );
+  return `${events.join('')}data: [DONE]\n\n`;
+}
+
+/** The emulator's catalog; every chat answered with one call of the tool asked for, `tool_calls`. */
+function answering(): typeof fetch {
+  const emulator = createEmulator();
+  return async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.url.endsWith('/chat/completions')) return emulator.fetch(request);
+    const body = (await request.json()) as Body;
+    const name = body.tool_choice?.function?.name ?? body.tools?.[0]?.function.name ?? 'answer';
+    const headers = { 'x-service-model': MODEL };
+    if (!body.stream) {
+      const call = { id: 'call_1', type: 'function', function: { name, arguments: ARGS } };
+      const message = { role: 'assistant', content: null, tool_calls: [call] };
+      const choices = [{ index: 0, message, finish_reason: 'tool_calls' }];
+      const completion = { ...HEAD, object: 'chat.completion', choices, usage: USAGE };
+      return Response.json(completion, { headers });
+    }
+    const first = { index: 0, id: 'call_1', type: 'function', function: { name, arguments: '' } };
+    const text = sse([
+      { choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [first] } }] },
+      {
+        choices: [
+          { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: ARGS } }] } },
+        ],
+      },
+      { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+      { choices: [], usage: USAGE },
+    ]);
+    return new Response(text, { headers: { ...headers, 'content-type': 'text/event-stream' } });
+  };
+}
+
+/** What a raw message says, as compared. */
+function rawFields(raw: AIMessage) {
+  return {
+    finish_reason: raw.response_metadata.finish_reason,
+    tool_calls: raw.tool_calls?.map(({ args, id }) => ({ args, id })),
+    usage: {
+      input_tokens: raw.usage_metadata?.input_tokens,
+      output_tokens: raw.usage_metadata?.output_tokens,
+      total_tokens: raw.usage_metadata?.total_tokens,
+    },
+    id: raw.id,
+  };
+}
+
+type RawResult = { raw: AIMessage; parsed: unknown };
+type Structured = {
+  invoke(input: string): Promise<RawResult>;
+  stream(input: string): Promise<AsyncIterable<RawResult>>;
+};
+const METHODS = ['functionCalling', 'jsonSchema', 'jsonMode'] as const;
+
+describe.each(METHODS)("withStructuredOutput({ method: '%s', includeRaw: true })", (method) => {
+  const fetch = answering();
+  const structured = (model: { withStructuredOutput: unknown }) =>
+    (model.withStructuredOutput as (schema: unknown, config: object) => Structured)(Place, {
+      method,
+      includeRaw: true,
+      name: 'place',
+    });
+  const anchor = async () => {
+    const chatOpenAI = new ChatOpenAI({
+      model: MODEL,
+      apiKey: API_KEY,
+      configuration: { baseURL: BASE_URL, fetch },
+    });
+    const { raw } = await structured(chatOpenAI).invoke('Where?');
+    return rawFields(raw);
+  };
+  const ours = () =>
+    structured(new GatewayChatModel(MODEL, { baseURL: BASE_URL, apiKey: API_KEY, fetch }));
+
+  it("invoke: raw says what ChatOpenAI's raw says (finish tool_calls, the call, usage, id)", async () => {
+    const expected = await anchor();
+    expect(expected.finish_reason).toBe('tool_calls');
+    const { raw, parsed } = await ours().invoke('Where?');
+    expect(parsed).toEqual({ city: 'Oslo' });
+    expect(rawFields(raw)).toEqual(expected);
+  });
+
+  it("stream: the last result's raw says the same", async () => {
+    const expected = await anchor();
+    let last: RawResult | undefined;
+    for await (const result of await ours().stream('Where?')) last = result;
+    expect(last?.parsed).toEqual({ city: 'Oslo' });
+    expect(rawFields(last!.raw)).toEqual(expected);
+  });
+});
+
+describe('Output.object: the raw finish reason as @ai-sdk/openai-compatible gives it', () => {
+  const fetch = answering();
+  const settings = { baseURL: BASE_URL, apiKey: API_KEY, fetch };
+  const anchorModel = createOpenAICompatible({
+    name: 'anchor',
+    ...settings,
+    supportsStructuredOutputs: true,
+  }).chatModel(MODEL);
+  const ourModel = createGateway(settings)(MODEL);
+  const output = Output.object({ schema: Place });
+  const generated = (model: LanguageModel) => generateText({ model, prompt: 'Where?', output });
+
+  it('generateText: rawFinishReason tool_calls, the object read', async () => {
+    const expected = await generated(anchorModel);
+    expect(expected.rawFinishReason).toBe('tool_calls');
+    const result = await generated(ourModel);
+    expect(result.rawFinishReason).toBe(expected.rawFinishReason);
+    expect(result.finishReason).toBe('stop');
+    expect(result.output).toEqual({ city: 'Oslo' });
+  });
+
+  it('streamText: rawFinishReason tool_calls', async () => {
+    const raws: (string | undefined)[] = [];
+    for (const model of [anchorModel, ourModel]) {
+      const result = streamText({ model, prompt: 'Where?', output });
+      await result.consumeStream();
+      raws.push(await result.rawFinishReason);
+    }
+    expect(raws).toEqual(['tool_calls', 'tool_calls']);
+  });
+});
