@@ -8,18 +8,21 @@
 import type { GatewayEvent } from '@infergate/core';
 import { drivenClock } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
-import { warmedDrivenClock } from './driven-clock';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { providersOnMsw } from './providers';
 
 const MODEL = 'community/general';
 // The openai dialect sends the usage in a chunk of its own after the finish chunk.
 const { emulated, gateway } = await providersOnMsw({ models: { [MODEL]: { dialect: 'openai' } } });
 
-const { settledAfter } = drivenClock(vi);
-const driveClock = warmedDrivenClock(
-  () => streamText({ model: gateway()(MODEL, { chunkTimeoutMs: 60_000 }), prompt: 'hi' }).text,
-);
+// A first answer with a stall limit, on real timers: core's steering loaded before a test fakes them.
+const { drive: driveClock, settledAfter } = drivenClock(vi);
+beforeAll(async () => {
+  await streamText({ model: gateway()(MODEL, { chunkTimeoutMs: 60_000 }), prompt: 'hi' }).text;
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** For 'hi': role, "Echo: ", "hi", the finish chunk; then the stall, then the usage and [DONE]. */
 const CHUNKS_TO_FINISH = 4;

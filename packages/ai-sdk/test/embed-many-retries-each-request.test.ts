@@ -9,7 +9,6 @@ import { caught, heldOf, until, untilHeld } from '@infergate/emulator/testing';
 import { embedMany, wrapEmbeddingModel } from 'ai';
 import { embedMany as embedManyV6, wrapEmbeddingModel as wrapEmbeddingModelV6 } from 'ai-v6';
 import { describe, expect, it, vi } from 'vitest';
-import { stepUntil } from './driven-clock';
 import { ENGINE, embeddingRetries, values } from './embedding-retries';
 
 const { emulator, gateway, gatewayV3, clock, requests, failing } = await embeddingRetries();
@@ -98,9 +97,9 @@ describe('embedMany: maxRetries per failing gateway request', () => {
       settled = true;
     });
     // The clock moved 1 ms at a time until the 3rd request was answered (busy, Retry-After 8 s).
-    await stepUntil(() => requests() === 3);
+    await clock.stepUntil(() => requests() === 3);
     await vi.advanceTimersByTimeAsync(8_000);
-    await stepUntil(() => settled);
+    await clock.stepUntil(() => settled);
     const { embeddings } = await call;
     expect(embeddings).toHaveLength(128);
     // #1 busy, #2, #3 busy, #3 again.

@@ -8,7 +8,6 @@
 import { embedMany, RetryError, wrapEmbeddingModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { stepUntil } from './driven-clock';
 import { ENGINE, embeddingRetries, values } from './embedding-retries';
 
 const { emulator, gateway, clock, requests, failing } = await embeddingRetries();
@@ -87,7 +86,7 @@ describe('embedMany: a failed send counted only for a request sent and failed', 
       });
       // ai's retry (Retry-After 0) runs at once; the 5xx names no wait: once what that round
       // sent is answered, the batch waits ai's first backoff (2 s), the one pause between sends.
-      await stepUntil(() => settled, 10, 3_000);
+      await clock.stepUntil(() => settled, 10, 3_000);
       stopWatching();
       const pauses = sentAt.slice(1).map((at, i) => at - (sentAt[i] ?? at));
       // (The clock moves 10 ms a step: a send is seen up to a step late.)

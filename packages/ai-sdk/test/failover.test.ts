@@ -7,14 +7,14 @@ import { DEFAULT_KEYS, type FaultRule } from '@infergate/emulator';
 import {
   type CoreOutcome,
   coreOutcomesOf,
+  drivenClock,
   emulate,
   type GatewayConnection,
 } from '@infergate/emulator/testing';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GatewayChatModelSettings, GatewayChatOptions, GatewayProviderSettings } from '../src';
-import { settledOnSteps, stepUntil, warmedDrivenClock } from './driven-clock';
 import { BASE_URL, providersOn } from './providers';
 import { WEATHER_TOOL } from './weather-tool';
 
@@ -25,7 +25,8 @@ const { gateway, gatewayV3 } = providersOn(emulated);
 // A stall limit, a hedge's delay: a test whose subject is one drives the clock (after a first call
 // with both, on real timers: core's steering loaded before a test fakes them).
 // (With `onEvent` too: the call events' module is loaded on first use as well.)
-const driveClock = warmedDrivenClock(async () => {
+const { drive: driveClock, settledOnSteps, stepUntil } = drivenClock(vi);
+beforeAll(async () => {
   const model = gateway({ onEvent: () => {} })('community/general', {
     fallbackModels: ['community/streamer'],
     firstChunkTimeoutMs: 60_000,
@@ -33,7 +34,10 @@ const driveClock = warmedDrivenClock(async () => {
     hedge: { afterMs: 30_000 },
   });
   await ai7.generateText({ model, prompt: 'hi' });
-  return ai7.streamText({ model, prompt: 'hi' }).text;
+  await ai7.streamText({ model, prompt: 'hi' }).text;
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 // A test shrinks the model's capacity: undone after each.

@@ -4,12 +4,11 @@
 // stream ends short there is no answer, and core moves on to the next listed model (§4.7).
 
 import type { ModelSpec } from '@infergate/emulator';
-import { emulate, watchedChatReads } from '@infergate/emulator/testing';
+import { drivenClock, emulate, watchedChatReads } from '@infergate/emulator/testing';
 import { Output, streamText } from 'ai';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { createGateway } from '../src';
-import { warmedDrivenClock } from './driven-clock';
 
 const listed = { owned_by: 'service-community', online: true } as const;
 const models: Record<string, ModelSpec> = {
@@ -40,7 +39,14 @@ function streamPlace(fetch: typeof globalThis.fetch = emulated.fetch) {
   return { stream, errors };
 }
 
-const driveClock = warmedDrivenClock(() => streamPlace().stream.consumeStream());
+// A first structured stream on real timers: core's steering loaded before a test fakes them.
+const driveClock = drivenClock(vi).drive;
+beforeAll(async () => {
+  await streamPlace().stream.consumeStream();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('streamText + Output.object on a held structured stream', () => {
   it('a model silent while its text is held stalls after chunkTimeoutMs; the next model answers', async () => {

@@ -2,9 +2,9 @@
 // finish_reason (the usage chunk or [DONE] late) ends streamText's answer as finished, not with
 // `timeout`. The limit is the subject: the test drives the clock.
 
+import { drivenClock } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
-import { warmedDrivenClock } from './driven-clock';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { providersOnMsw } from './providers';
 
 const { emulated, gateway } = await providersOnMsw();
@@ -13,9 +13,13 @@ const { emulated, gateway } = await providersOnMsw();
 const FOREVER = 60_000;
 
 // A first answer with a stall limit, on real timers: core's steering loaded before a test fakes them.
-const driveClock = warmedDrivenClock(() => {
+const driveClock = drivenClock(vi).drive;
+beforeAll(async () => {
   const model = gateway()('community/general', { chunkTimeoutMs: 60_000 });
-  return streamText({ model, prompt: 'hi' }).text;
+  await streamText({ model, prompt: 'hi' }).text;
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('chunkTimeoutMs after the finish_reason', () => {

@@ -3,7 +3,6 @@ import { drivenClock, emulate } from '@infergate/emulator/testing';
 import { generateText, Output, RetryError, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
-import { settledOnSteps } from '../../test/driven-clock';
 import { BASE_URL, providersOn } from '../../test/providers';
 import { WEATHER_TOOL } from '../../test/weather-tool';
 
@@ -113,7 +112,7 @@ describe('generateText through the gateway', () => {
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'models', times: 1 });
     // ai's retry waits its 2 s backoff, on the driven clock.
     clock.drive();
-    const result = await settledOnSteps(
+    const result = await clock.settledOnSteps(
       generateText({ model: gateway()('community/general'), prompt: 'hi' }),
     );
     vi.useRealTimers();
@@ -450,7 +449,7 @@ describe('errors', () => {
 
     // ai's retry waits its 2 s backoff (no Retry-After), on the driven clock.
     clock.drive();
-    const result = await settledOnSteps(
+    const result = await clock.settledOnSteps(
       generateText({
         model: gateway({ fetch: withoutRetryAfter })('community/general'),
         prompt: 'hi',
@@ -465,7 +464,7 @@ describe('errors', () => {
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 1 });
     // ai's retry waits its 2 s backoff, on the driven clock.
     clock.drive();
-    const result = await settledOnSteps(
+    const result = await clock.settledOnSteps(
       generateText({ model: gateway()('community/general'), prompt: 'hi' }),
     );
     expect(result.text).toBe('Echo: hi');

@@ -27,3 +27,31 @@ describe('drivenClock', () => {
     await expect(clock.settledAfter(1, late)).resolves.toBe(1000);
   });
 });
+
+describe('drivenClock stepping', () => {
+  it('steps the clock until done, a real turn after each step', async () => {
+    clock.drive();
+    let fired = 0;
+    for (const ms of [5, 10, 15]) setTimeout(() => fired++, ms);
+    const start = Date.now();
+    await clock.stepUntil(() => fired === 3, 5);
+    expect(Date.now() - start).toBe(15);
+  });
+
+  it('fails a wait that is never done once the clock moved the limit', async () => {
+    clock.drive();
+    await expect(clock.stepUntil(() => false, 10, 100)).rejects.toThrow(
+      'not done after the clock moved 100 ms',
+    );
+  });
+
+  it('gives what a promise settles to on 10 ms steps, its failure too', async () => {
+    clock.drive();
+    await expect(clock.settledOnSteps(after(250))).resolves.toBe(250);
+    const failing = after(30).then(() => Promise.reject(new Error('late failure')));
+    await expect(clock.settledOnSteps(failing)).rejects.toThrow('late failure');
+    await expect(clock.settledOnSteps(after(60_000), 1_000)).rejects.toThrow(
+      'not done after the clock moved 1000 ms',
+    );
+  });
+});

@@ -26,6 +26,15 @@ export interface DrivenClock {
    * naming the wait, not the suite's timeout.
    */
   settledAfter<T>(ms: number, promise: Promise<T>): Promise<T>;
+  /**
+   * For a wait the test does not time (a retry's backoff, a batch's): moves the clock `stepMs` at a
+   * time, with a real turn after each (the emulator answers, the client reads), until `done`; a
+   * hang fails once the clock moved `limitMs`. One long move would fire a wait's timer before the
+   * requests it races reach the emulator, so a send would seem to come later than it did.
+   */
+  stepUntil(done: () => boolean, stepMs?: number, limitMs?: number): Promise<void>;
+  /** What `promise` settles to, the clock stepped 10 ms at a time until then (`stepUntil`). */
+  settledOnSteps<T>(promise: Promise<T>, limitMs?: number): Promise<T>;
 }
 
 /** Node's own `setImmediate`, taken when the kit loads, before a test fakes timers. */
@@ -33,7 +42,25 @@ const realTurn = globalThis.setImmediate;
 
 /** A clock a test moves itself, on `timers` (vitest: `drivenClock(vi)`). */
 export function drivenClock(timers: FakeTimers): DrivenClock {
+  const stepUntil = async (done: () => boolean, stepMs = 1, limitMs = 1_000) => {
+    for (let moved = 0; !done(); moved += stepMs) {
+      if (moved > limitMs) throw new Error(`not done after the clock moved ${limitMs} ms`);
+      await timers.advanceTimersByTimeAsync(stepMs);
+      await new Promise((resolve) => realTurn(resolve));
+    }
+  };
   return {
+    stepUntil,
+    settledOnSteps: async (promise, limitMs = 5_000) => {
+      let settled = false;
+      const watched = promise.finally(() => {
+        settled = true;
+      });
+      // (Seen settled or failed below; not an unhandled rejection meanwhile.)
+      watched.catch(() => undefined);
+      await stepUntil(() => settled, 10, limitMs);
+      return watched;
+    },
     drive: () => {
       timers.useFakeTimers({ toFake: [...DRIVEN] });
     },
