@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §3.1, §3.2 (`list_models`), §4.2 (`ask_model` refuses before sending),
 // §4.6 (the answering model), §4.7 (`fallback_models`).
 import type {
+  AssembledToolCall,
   ChatCallOptions,
   ChatMessage,
   ChatRequest,
@@ -14,9 +15,12 @@ import { isGatewayError } from '@infergate/core';
 import {
   capabilitiesOf,
   classifyFinishReason,
+  clip,
+  escapeControl,
   isServiceOffered,
   listedCapabilities,
   planChatCall,
+  quotedName,
   steersCall,
   streamsOptionally,
 } from '@infergate/core/internal';
@@ -129,6 +133,8 @@ interface Answer {
   /** With `output_schema`: the value core checked against it. */
   structured?: { value: unknown };
   finishReason: string | null;
+  /** The tool calls the model asked for (none are offered: they are named in a note, not run). */
+  toolCalls: readonly AssembledToolCall[];
   servedModel: string;
   fallback: boolean;
   route: ChatRoute;
@@ -146,8 +152,16 @@ async function ask(
       request,
       options,
     );
-    const { text, finishReason } = answer;
-    return { text, finishReason, servedModel, fallback, route, ...(structured && { structured }) };
+    const { text, finishReason, toolCalls } = answer;
+    return {
+      text,
+      finishReason,
+      toolCalls,
+      servedModel,
+      fallback,
+      route,
+      ...(structured && { structured }),
+    };
   }
   const stream = await client.chatStream(request, options);
   let received = 0;
@@ -165,6 +179,7 @@ async function ask(
     text: result.text,
     ...(result.structured && { structured: result.structured }),
     finishReason: result.finishReason,
+    toolCalls: result.toolCalls,
     servedModel: stream.servedModel,
     fallback: stream.fallback,
     route: stream.route,
@@ -245,9 +260,12 @@ function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallTo
   const notes = [
     answer.fallback ? `(answered by ${answer.servedModel} in place of ${args.model}${why})` : '',
     cut(answer) ? CUT_NOTE : '',
+    structuredCall(args) ? '' : noTextNote(answer),
   ].filter((note) => note !== '');
   if (args.output_schema === undefined && args.json !== true) {
-    return toolResult([answer.text, ...notes].join('\n\n'), structured);
+    // An empty answer is its note alone.
+    const parts = [answer.text, ...notes].filter((part) => part !== '');
+    return toolResult(parts.join('\n\n'), structured);
   }
   const result = toolResult(answer.text, structured);
   for (const note of notes) result.content.push({ type: 'text', text: note });
@@ -262,6 +280,43 @@ function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallTo
 const CUT_NOTE = '(cut at max_tokens: the answer is incomplete; raise max_tokens to get all of it)';
 
 const cut = (answer: Answer) => classifyFinishReason(answer.finishReason) === 'length';
+
+/** With `output_schema` or `json` core reads the answer (its own tool call among them) and refuses an empty one. */
+const structuredCall = (args: AskModelArgs) =>
+  args.output_schema !== undefined || args.json === true;
+
+/** Tool calls a note names; the rest are counted. */
+const NOTED_CALLS = 3;
+/** Characters of a tool call's arguments a note quotes. */
+const NOTED_ARGUMENTS = 200;
+
+/**
+ * The note after an answer that is not all text: clients hand a model the text alone, and an
+ * empty one reads like nothing went wrong. A model that asked for tools (none are offered to it,
+ * and `ask_model` runs none) has each call named, its arguments cut; an empty answer withheld by
+ * a content filter, or ended for another reason, says so (a cut one has the cut note).
+ */
+function noTextNote(answer: Answer): string {
+  const reason = `finish_reason ${answer.finishReason ?? 'none'}`;
+  const kind = classifyFinishReason(answer.finishReason);
+  if (answer.toolCalls.length > 0) {
+    const calls = answer.toolCalls.slice(0, NOTED_CALLS).map(notedCall);
+    const more = answer.toolCalls.length - calls.length;
+    const named = `${calls.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+    const gave = answer.text === '' ? `gave no text (${reason}): it asked` : 'also asked';
+    return `(the model ${gave} to call ${named}; ask_model offers the model no tools and runs none: ask again for the answer in text, or ask another model)`;
+  }
+  if (answer.text !== '' || kind === 'length') return '';
+  if (kind === 'content_filter') {
+    return `(the model's answer was withheld by a content filter (${reason}): reword the prompt or ask another model)`;
+  }
+  return `(the model gave no text (${reason}))`;
+}
+
+/** A tool call the model asked for: its name and its arguments, cut, as a note quotes them. */
+function notedCall(call: AssembledToolCall): string {
+  return `tool ${quotedName(call.name, 60, undefined)} with ${escapeControl(clip(call.arguments, NOTED_ARGUMENTS))}`;
+}
 
 /**
  * `list_models`' note when `GET /capabilities` failed: the models are listed all the same, the

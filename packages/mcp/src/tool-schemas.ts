@@ -7,6 +7,7 @@ import {
   validateTranslationLanguages,
 } from '@infergate/core/internal/service-tools';
 import { z } from 'zod/v4';
+import { redactMessage } from './redact-message';
 
 /**
  * The tools' input schemas (zod, as the MCP SDK takes them; it publishes them as JSON Schema and
@@ -32,15 +33,32 @@ function optional<T extends z.ZodType>(schema: T) {
 }
 
 /**
+ * A refusal of the arguments as it leaves the server: the SDK sends it as it is (`Input validation
+ * error: …`), past the redaction of tool results, and a caller may have pasted the gateway key
+ * into an argument's value or name. So every refusal the schemas word has every live client's key
+ * (and URL credentials) replaced, as every other message of this server.
+ */
+const refusal = (text: string) => redactMessage(text);
+
+/**
+ * Why an unknown argument is not taken, when the session leaves out an argument of that name on
+ * purpose (an `image_url` on a server started with `--no-urls`): said instead of the list alone.
+ */
+type UnknownArgumentHint = (key: string) => string | undefined;
+
+/**
  * A tool's arguments: strict, and an unknown one refused naming it and the closest known one (core's
  * one "did you mean" search) — "unknown argument `fallbackModels` — did you mean
- * `fallback_models`?" — where the SDK's own words name the key alone.
+ * `fallback_models`?" — where the SDK's own words name the key alone; one the session leaves out
+ * on purpose, with `hint`'s words why.
  */
-function toolArguments<Shape extends z.ZodRawShape>(shape: Shape) {
+function toolArguments<Shape extends z.ZodRawShape>(shape: Shape, hint?: UnknownArgumentHint) {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
     error: (issue) =>
-      issue.code === 'unrecognized_keys' ? unknownArguments(issue.keys, known) : undefined,
+      issue.code === 'unrecognized_keys'
+        ? refusal(unknownArguments(issue.keys, known, hint))
+        : undefined,
   });
 }
 
@@ -51,14 +69,20 @@ const MAX_QUOTED_NAMES = 5;
  * An unknown name as a refusal quotes it (core's `quotedName`: cut at 60 characters with `…`,
  * control characters escaped): a caller's key may be long or forge a line of a log.
  */
-const quoted = (name: string) => quotedName(name, 60, undefined);
+const quoted = (name: string) => quotedName(redactMessage(name), 60, undefined);
 
-function unknownArguments(keys: readonly string[], known: readonly string[]): string {
+function unknownArguments(
+  keys: readonly string[],
+  known: readonly string[],
+  hint: UnknownArgumentHint = () => undefined,
+): string {
   const refusals: string[] = [];
   const far: string[] = [];
   for (const key of keys) {
     const [closest] = closeMatches(key, known, 1);
-    if (closest === undefined) far.push(quoted(key));
+    const why = hint(key);
+    if (why !== undefined) refusals.push(`unknown argument ${quoted(key)}: ${why}`);
+    else if (closest === undefined) far.push(quoted(key));
     else if (refusals.length < MAX_QUOTED_NAMES) {
       refusals.push(`unknown argument ${quoted(key)} — did you mean \`${closest}\`?`);
     } else far.push(quoted(key));
@@ -93,7 +117,7 @@ function languageCodeProblem(field: string, value: unknown): string | undefined 
         : { target_language: 'en', source_language: value as string },
     );
   } catch (error) {
-    return (error as Error).message;
+    return refusal((error as Error).message);
   }
   return undefined;
 }
@@ -104,8 +128,13 @@ export const translateInput = toolArguments({
     .min(1)
     // (More characters than the limit is more bytes too: core's byte check words it, with the size.)
     .max(LIMITS.translationMaxInputBytes, {
-      error: (issue) =>
-        serviceToolArgumentsProblem('translate', { text: issue.input, target_language: 'en' }),
+      error: (issue) => {
+        const problem = serviceToolArgumentsProblem('translate', {
+          text: issue.input,
+          target_language: 'en',
+        });
+        return problem === undefined ? undefined : refusal(problem);
+      },
     })
     .describe(
       `The text to translate: at most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 (split longer text and translate the parts)`,
@@ -123,7 +152,11 @@ export const translateInput = toolArguments({
     const problem = serviceToolArgumentsProblem('translate', args);
     if (problem === undefined) return;
     const argument = /^(?:unknown argument )?"([a-z_]+)"/.exec(problem)?.[1];
-    context.addIssue({ code: 'custom', message: problem, path: argument ? [argument] : [] });
+    context.addIssue({
+      code: 'custom',
+      message: refusal(problem),
+      path: argument ? [argument] : [],
+    });
   },
   // Run only on arguments the schema found nothing in: its issues would come twice.
   { when: (payload) => payload.issues.length === 0 },
@@ -193,28 +226,46 @@ function exactlyOne(kind: 'image' | 'audio', offer: MediaOffer) {
   };
 }
 
+/**
+ * A URL given to a server that downloads none (`--no-urls`, `allowUrls: false`: no `*_url` is
+ * offered) is refused saying so and naming the ways the session takes the file, not only as an
+ * unknown argument: a model that read of `image_url` elsewhere learns why and what to send instead.
+ * Any argument whose name ends in `url` (`image_url`, `url`, `imageUrl`).
+ */
+function noUrlsHint(kind: 'image' | 'audio', offer: MediaOffer): UnknownArgumentHint | undefined {
+  if (offer.urls) return undefined;
+  const ways = [`the file's bytes as ${kind}_base64`];
+  if (offer.files) ways.push(`its path as ${kind}_path (under the allowed roots)`);
+  const why = `this server downloads no URLs (it was started with --no-urls / allowUrls: false); send ${ways.join(', or ')}`;
+  return (key) => (/url$/i.test(key) ? why : undefined);
+}
+
 export function ocrInput(offer: MediaOffer) {
-  return toolArguments(mediaFields('image', LIMITS.ocrMaxImageBytes, offer)).superRefine(
-    exactlyOne('image', offer),
-  );
+  return toolArguments(
+    mediaFields('image', LIMITS.ocrMaxImageBytes, offer),
+    noUrlsHint('image', offer),
+  ).superRefine(exactlyOne('image', offer));
 }
 
 export function transcribeInput(offer: MediaOffer) {
-  return toolArguments({
-    ...mediaFields('audio', LIMITS.audioMaxBytes, offer),
-    language: optional(
-      z
-        .string()
-        .min(1)
-        .max(35)
-        .describe('Spoken language code, e.g. "en" or "uk"; detected when omitted'),
-    ),
-    translate: optional(
-      z
-        .boolean()
-        .describe('true returns the speech translated into English instead of a transcript'),
-    ),
-  }).superRefine(exactlyOne('audio', offer));
+  return toolArguments(
+    {
+      ...mediaFields('audio', LIMITS.audioMaxBytes, offer),
+      language: optional(
+        z
+          .string()
+          .min(1)
+          .max(35)
+          .describe('Spoken language code, e.g. "en" or "uk"; detected when omitted'),
+      ),
+      translate: optional(
+        z
+          .boolean()
+          .describe('true returns the speech translated into English instead of a transcript'),
+      ),
+    },
+    noUrlsHint('audio', offer),
+  ).superRefine(exactlyOne('audio', offer));
 }
 
 /**
