@@ -527,17 +527,20 @@ export function refuseNearMisses(
  * Refuses core's steering and timeout options in request fields passed on to the model server as
  * they are (LangChain's `modelKwargs`): given there, exactly or spelled another way
  * (`fallbackModels`, `fallback_models`, `fallbackModel`), one would reach the model server
- * unsteered. Each is refused naming the option and where it goes (`goes`), as
- * `providerOptions.infergate` refuses a near miss of one (`refuseNearMisses`, the one rule).
+ * unsteered. So are `others`, the adapter's options that are no request field either (core's
+ * client options: `circuitBreaker` would reach the model server, no breaker set). Each is refused
+ * naming the option and where it goes (`goes`), as `providerOptions.infergate` refuses a near miss
+ * of one (`refuseNearMisses`, the one rule).
  */
 export function refuseOptionsInRequestFields(
   fields: object,
   where: string,
   place: OptionPlace,
   goes: (option: string) => string,
+  others: readonly string[] = [],
 ): void {
   const hints: Record<string, string> = {};
-  for (const option of CORE_OPTION_SPELLINGS.values()) {
+  for (const option of [...CORE_OPTION_SPELLINGS.values(), ...others]) {
     hints[option] = `\`${option}\` is no request field: ${goes(option)}`;
   }
   refuseNearMisses(fields, [], [], where, place, hints);

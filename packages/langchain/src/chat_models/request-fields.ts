@@ -99,8 +99,9 @@ export function requestFieldsOf(options: object): Record<string, unknown> | unde
 
 /**
  * Core's steering and timeout options in `modelKwargs` (`fallbackModels`, `fallback_models`,
- * `fallbackModel`), a model's or a call's: sent as they are, the model server would get them
- * unsteered. Refused by core's rule, naming where each goes.
+ * `fallbackModel`), a model's or a call's, and core's client options (`circuitBreaker`) and the
+ * model's `timeout`: sent as they are, the model server would get them, nothing steered. Refused
+ * by core's rule, naming where each goes.
  */
 export function refuseSteeringKwargs(
   kwargs: unknown,
@@ -109,9 +110,17 @@ export function refuseSteeringKwargs(
   if (typeof kwargs !== 'object' || kwargs === null) return;
   const where =
     place === 'call option' ? 'call options.modelKwargs' : 'GatewayChatModel modelKwargs';
-  refuseOptionsInRequestFields(kwargs, where, place, (option) =>
-    option === 'timeoutMs'
-      ? 'use `timeout`'
-      : 'give it to the model or the call, not in `modelKwargs`',
-  );
+  refuseOptionsInRequestFields(kwargs, where, place, goes, NOT_IN_KWARGS);
+}
+
+/** Core's client options (`circuitBreaker`) and the model's `timeout`: no request fields either. */
+const NOT_IN_KWARGS = [...Object.keys(CLIENT_OPTION_HINTS), 'timeout'];
+
+/** Where an option refused in `modelKwargs` goes instead. */
+function goes(option: string): string {
+  if (option === 'timeout') return 'a model setting or a call option, not in `modelKwargs`';
+  if (Object.hasOwn(CLIENT_OPTION_HINTS, option)) {
+    return CLIENT_OPTION_HINTS[option as keyof typeof CLIENT_OPTION_HINTS];
+  }
+  return 'give it to the model or the call, not in `modelKwargs`';
 }

@@ -1,0 +1,53 @@
+import { isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { GatewayChatModel } from '../src/index';
+import { recordingGateway } from './helpers';
+
+const CLIENT = /no request field: a client option: pass `client: createGatewayClient\(\{…\}\)`/;
+
+/**
+ * `modelKwargs` are request fields sent as they are: core's client options given there would reach
+ * the model server, nothing set, and a model's `timeout` too. Refused, a model's and a call's, before
+ * any request, naming where each goes.
+ */
+describe('client options and `timeout` in modelKwargs are refused, not sent', () => {
+  it.each([
+    [{ circuitBreaker: { failures: 3 } }, 'circuitBreaker', CLIENT],
+    [{ maxRetryAfterMs: 10 }, 'maxRetryAfterMs', CLIENT],
+    [{ maxResponseBytes: 1024 }, 'maxResponseBytes', CLIENT],
+    [{ catalogTtlMs: 5 }, 'catalogTtlMs', CLIENT],
+    [
+      { timeout: 5000 },
+      'timeout',
+      /`timeout` is no request field: a model setting or a call option/,
+    ],
+  ])('%o', async (kwargs, key, message) => {
+    const { bodies, connection } = await recordingGateway();
+    const modelSetting = await caught(
+      () =>
+        new GatewayChatModel({
+          ...connection,
+          model: 'community/general',
+          modelKwargs: kwargs,
+        }).invoke('hi'),
+      isGatewayError,
+    );
+    const model = new GatewayChatModel('community/general', connection);
+    const callOption = await caught(
+      () => model.invoke('hi', { modelKwargs: kwargs }),
+      isGatewayError,
+    );
+    for (const [error, code] of [
+      [modelSetting, 'configuration_error'],
+      [callOption, 'invalid_request_error'],
+    ] as const) {
+      expect(error.code).toBe(code);
+      expect(error.field).toBe(key);
+      expect(error.message).toMatch(message);
+      // (`timeout` is named for itself, not as a near miss of `timeoutMs`.)
+      expect(error.message).not.toContain('did you mean');
+    }
+    expect(bodies).toHaveLength(0);
+  });
+});
