@@ -1,7 +1,13 @@
 // docs/gateway-protocol.md §5.3 (an error event in a 200 stream), §5.5 (nothing is replayed once
-// the answer began), §10.5 (retried as the same failure answered with its status).
+// the answer began; a stream lost before any content is retried), §10.5 (retried as the same
+// failure answered with its status).
 import type { CallScope } from '../../call/call-scope';
-import { type GatewayError, isGatewayError } from '../../errors/errors';
+import {
+  describeCause,
+  type GatewayError,
+  gatewayFailure,
+  isGatewayError,
+} from '../../errors/errors';
 import { completeAnswerFailure } from '../../errors/response-headers';
 import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
@@ -46,7 +52,10 @@ export function acceptingFirstEvent(
  * failure it reported instead of any content (an error event, an event that cannot be read),
  * whatever its code — the attempt's failure, as a whole answer's and a steered stream's are: its
  * events say failed, a breaker counts it, and only a retryable one (`model_busy`, …:
- * errors/retryable-failure.ts) is sent again. Else to undefined: the answer is handed over, and
+ * errors/retryable-failure.ts) is sent again. A body cut or ended before any content (after
+ * comments or role-only chunks: nothing reached the caller) is a retryable `network_error`, as one
+ * lost before its first bytes is (§5.5), unless an event was left unended (data that may have been
+ * content: the stream says `stream_incomplete`). Else to undefined: the answer is handed over, and
  * the stream reports what it holds (content, then an error after it) as it always did. Ends with
  * the call (`scope`).
  */
@@ -60,40 +69,90 @@ export async function firstEventFailure(
   if (reader === undefined) return undefined;
   const { maxErrorBodyBytes, maxRetryAfterMs } = limits;
   const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
-  const chunks = answer.chunks ?? [];
-  answer.chunks = chunks;
-  const text = new TextDecoder();
   const onAbort = () => reader.cancel(scope.signal.reason).catch(() => {});
   scope.signal.addEventListener('abort', onAbort, { once: true });
-  let held = 0;
+  let found: GatewayError | undefined;
   try {
-    for (const chunk of chunks) {
-      feedSliced(decoder, text, chunk);
-      held += chunk.byteLength;
-    }
-    // (Bytes with no content in them — comments, role-only or empty chunks — are held at most up
-    // to an error body's read: past that the stream is handed over, and reads on as it always did.)
-    while (decoder.answered === 0 && held < ERROR_JSON_READ_BYTES) {
-      const next = await reader.read();
-      if (scope.aborted || next.done) break;
-      chunks.push(next.value);
-      held += next.value.byteLength;
-      feedSliced(decoder, text, next.value);
-    }
+    found = await readToFirstEvent(answer, reader, decoder, scope);
   } catch (cause) {
     // (Content decoded before the failure came first: the stream hands it out, then the failure.)
-    if (!scope.aborted && isGatewayError(cause) && decoder.answered === 0) {
-      const { headers } = answer.response;
-      const failure = reportedInsteadOfContent(cause, headers, maxRetryAfterMs);
-      // (Named as the stream would name it: the answering model, the header's, else the chunks'.)
-      const servedModel = answeringModel(headers, decoder.model, requestedModel);
-      return completeAnswerFailure(failure, headers, { requestedModel, servedModel });
+    if (!scope.aborted && decoder.answered === 0) {
+      // (`[DONE]` before any content ended the stream as its body's end does.)
+      found = !isGatewayError(cause)
+        ? lostBeforeContent(answer, decoder, cause)
+        : cause.code === 'stream_incomplete'
+          ? lostBeforeContent(answer, decoder)
+          : reportedInsteadOfContent(cause, answer.response.headers, maxRetryAfterMs);
     }
   } finally {
     scope.signal.removeEventListener('abort', onAbort);
   }
   if (scope.aborted) throw scope.error({ requestedModel });
+  if (found === undefined) return undefined;
+  const { headers } = answer.response;
+  // (Named as the stream would name it: the answering model, the header's, else the chunks'.)
+  const servedModel = answeringModel(headers, decoder.model, requestedModel);
+  return completeAnswerFailure(found, headers, { requestedModel, servedModel });
+}
+
+/**
+ * Feeds `decoder` the bytes `answer.chunks` holds, then reads on until the first content, the
+ * body's end or `ERROR_JSON_READ_BYTES` held (past that the stream is handed over, and reads on as
+ * it always did). Resolves to the failure of a body that ended before any content, else undefined.
+ */
+async function readToFirstEvent(
+  answer: AttemptAnswer,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  decoder: ChatStreamDecoder,
+  scope: CallScope,
+): Promise<GatewayError | undefined> {
+  const chunks = answer.chunks ?? [];
+  answer.chunks = chunks;
+  const text = new TextDecoder();
+  let held = 0;
+  for (const chunk of chunks) {
+    feedSliced(decoder, text, chunk);
+    held += chunk.byteLength;
+  }
+  // (Bytes with no content in them — comments, role-only or empty chunks — are held at most up
+  // to an error body's read.)
+  while (decoder.answered === 0 && held < ERROR_JSON_READ_BYTES) {
+    const next = await reader.read();
+    if (scope.aborted) return undefined;
+    if (next.done) {
+      // The gateway finished this request: refusing its answer cuts nothing.
+      const lost = lostBeforeContent(answer, decoder);
+      if (lost !== undefined) answer.readToEnd = true;
+      return lost;
+    }
+    chunks.push(next.value);
+    held += next.value.byteLength;
+    feedSliced(decoder, text, next.value);
+  }
   return undefined;
+}
+
+/**
+ * A body that ended (`cause` undefined) or was cut before any content: a retryable `network_error`,
+ * as a stream lost before its first bytes (nothing reached the caller); undefined when an event
+ * was left unended (its data may have been content: the stream reports `stream_incomplete`).
+ */
+function lostBeforeContent(
+  answer: AttemptAnswer,
+  decoder: ChatStreamDecoder,
+  cause?: unknown,
+): GatewayError | undefined {
+  if (decoder.heldDataChars > 0) return undefined;
+  const how = cause === undefined ? 'ended' : `was cut (${describeCause(cause)})`;
+  return gatewayFailure(
+    {
+      code: 'network_error',
+      status: answer.response.status,
+      message: `The stream ${how} before any content`,
+      cause,
+    },
+    { beforeFirstBytes: true },
+  );
 }
 
 /** A chunk decoded a slice at a time (a body handed over in one large chunk is never decoded whole). */
