@@ -84,7 +84,7 @@ describe('chatStream: a stream lost after its headers, before any content', () =
     const error = await caught(() => streamedReply(client, MODEL, { capabilities }));
     expect(error.code).toBe('network_error');
     expect(error.isRetryable).toBe(true);
-    expect(error.message).toContain('before any content');
+    expect(error.message).toBe('The stream ended before any content');
     expect(posts()).toBe(3);
     await slotFree(client);
   });

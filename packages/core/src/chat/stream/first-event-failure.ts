@@ -2,12 +2,7 @@
 // the answer began; a stream lost before any content is retried), §10.5 (retried as the same
 // failure answered with its status).
 import type { CallScope } from '../../call/call-scope';
-import {
-  describeCause,
-  type GatewayError,
-  gatewayFailure,
-  isGatewayError,
-} from '../../errors/errors';
+import { type GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
 import { completeAnswerFailure } from '../../errors/response-headers';
 import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
@@ -69,88 +64,72 @@ export async function firstEventFailure(
   if (reader === undefined) return undefined;
   const { maxErrorBodyBytes, maxRetryAfterMs } = limits;
   const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
+  const chunks = answer.chunks ?? [];
+  answer.chunks = chunks;
+  const text = new TextDecoder();
   const onAbort = () => reader.cancel(scope.signal.reason).catch(() => {});
   scope.signal.addEventListener('abort', onAbort, { once: true });
-  let found: GatewayError | undefined;
+  let held = 0;
+  /** The body's end (`true`) or what reading it threw, before any content. */
+  let lost: unknown;
   try {
-    found = await readToFirstEvent(answer, reader, decoder, scope);
-  } catch (cause) {
-    // (Content decoded before the failure came first: the stream hands it out, then the failure.)
-    if (!scope.aborted && decoder.answered === 0) {
-      // (`[DONE]` before any content ended the stream as its body's end does.)
-      found = !isGatewayError(cause)
-        ? lostBeforeContent(answer, decoder, cause)
-        : cause.code === 'stream_incomplete'
-          ? lostBeforeContent(answer, decoder)
-          : reportedInsteadOfContent(cause, answer.response.headers, maxRetryAfterMs);
+    for (const chunk of chunks) {
+      feedSliced(decoder, text, chunk);
+      held += chunk.byteLength;
     }
+    // (Bytes with no content in them — comments, role-only or empty chunks — are held at most up
+    // to an error body's read: past that the stream is handed over, and reads on as it always did.)
+    while (decoder.answered === 0 && held < ERROR_JSON_READ_BYTES) {
+      const next = await reader.read();
+      if (scope.aborted) break;
+      if (next.done) {
+        lost = true;
+        break;
+      }
+      chunks.push(next.value);
+      held += next.value.byteLength;
+      feedSliced(decoder, text, next.value);
+    }
+  } catch (cause) {
+    lost = cause;
   } finally {
     scope.signal.removeEventListener('abort', onAbort);
   }
   if (scope.aborted) throw scope.error({ requestedModel });
-  if (found === undefined) return undefined;
+  // (Content decoded before the failure came first: the stream hands it out, then the failure.)
+  if (lost === undefined || decoder.answered > 0) return undefined;
+  const failure = failedBeforeContent(answer, decoder, lost, maxRetryAfterMs);
+  if (failure === undefined) return undefined;
   const { headers } = answer.response;
   // (Named as the stream would name it: the answering model, the header's, else the chunks'.)
   const servedModel = answeringModel(headers, decoder.model, requestedModel);
-  return completeAnswerFailure(found, headers, { requestedModel, servedModel });
+  return completeAnswerFailure(failure, headers, { requestedModel, servedModel });
 }
 
 /**
- * Feeds `decoder` the bytes `answer.chunks` holds, then reads on until the first content, the
- * body's end or `ERROR_JSON_READ_BYTES` held (past that the stream is handed over, and reads on as
- * it always did). Resolves to the failure of a body that ended before any content, else undefined.
+ * The failure of a stream that failed (`lost`: what its read or decoder threw) or ended (`true`)
+ * before any content: an error event's (or an unreadable event's), as its status would be; a body
+ * cut or ended (`[DONE]` too) a retryable `network_error`, as one lost before its first bytes
+ * (nothing reached the caller); undefined with an event left unended (its data may have been
+ * content: the stream says `stream_incomplete`).
  */
-async function readToFirstEvent(
-  answer: AttemptAnswer,
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  decoder: ChatStreamDecoder,
-  scope: CallScope,
-): Promise<GatewayError | undefined> {
-  const chunks = answer.chunks ?? [];
-  answer.chunks = chunks;
-  const text = new TextDecoder();
-  let held = 0;
-  for (const chunk of chunks) {
-    feedSliced(decoder, text, chunk);
-    held += chunk.byteLength;
-  }
-  // (Bytes with no content in them — comments, role-only or empty chunks — are held at most up
-  // to an error body's read.)
-  while (decoder.answered === 0 && held < ERROR_JSON_READ_BYTES) {
-    const next = await reader.read();
-    if (scope.aborted) return undefined;
-    if (next.done) {
-      // The gateway finished this request: refusing its answer cuts nothing.
-      const lost = lostBeforeContent(answer, decoder);
-      if (lost !== undefined) answer.readToEnd = true;
-      return lost;
-    }
-    chunks.push(next.value);
-    held += next.value.byteLength;
-    feedSliced(decoder, text, next.value);
-  }
-  return undefined;
-}
-
-/**
- * A body that ended (`cause` undefined) or was cut before any content: a retryable `network_error`,
- * as a stream lost before its first bytes (nothing reached the caller); undefined when an event
- * was left unended (its data may have been content: the stream reports `stream_incomplete`).
- */
-function lostBeforeContent(
+function failedBeforeContent(
   answer: AttemptAnswer,
   decoder: ChatStreamDecoder,
-  cause?: unknown,
+  lost: unknown,
+  maxRetryAfterMs: number | undefined,
 ): GatewayError | undefined {
+  const { response } = answer;
+  if (isGatewayError(lost) && lost.code !== 'stream_incomplete') {
+    return reportedInsteadOfContent(lost, response.headers, maxRetryAfterMs);
+  }
   if (decoder.heldDataChars > 0) return undefined;
-  const how = cause === undefined ? 'ended' : `was cut (${describeCause(cause)})`;
+  // (A body read to its end: the gateway finished the request, refusing it cuts nothing.)
+  if (lost === true) answer.readToEnd = true;
+  const cause = lost === true ? undefined : lost;
+  const message = 'The stream ended before any content';
   return gatewayFailure(
-    {
-      code: 'network_error',
-      status: answer.response.status,
-      message: `The stream ${how} before any content`,
-      cause,
-    },
+    { code: 'network_error', status: response.status, message, cause },
     { beforeFirstBytes: true },
   );
 }
