@@ -157,7 +157,8 @@ describe('retries', () => {
     const stream = await client.chatStream(hi());
     expect((await stream.result()).text).toBe('Echo: hello there');
     expect(emulator.counters.requests.chat).toBe(2);
-    emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', afterChunks: 1, times: 1 });
+    // (Its first chunk is role-only: the cut after the second, its first content, is past retrying.)
+    emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', afterChunks: 2, times: 1 });
     const cut = await client.chatStream(hi());
     expect((await caught(() => cut.result(), isGatewayError)).code).toBe('stream_incomplete');
     expect(emulator.counters.requests.chat).toBe(3);

@@ -47,7 +47,7 @@ describe('a slot follows the gateway request, not our reader (the gateway counts
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 1 } });
     const client = clientOn(gateway);
     const { emulator } = gateway;
-    emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', afterChunks: 1 });
+    emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', afterChunks: 2 });
     const stream = await client.chatStream(hi('community/general', 'a b c d'));
     await client.budget.whenIdle();
     await expect(stream.result()).rejects.toMatchObject({ code: 'stream_incomplete' });

@@ -182,21 +182,27 @@ async function runOn(cell: Cell, spec: CellSpec, started: () => void): Promise<C
 // `result.text` resolved.
 const AI_TEXT_RESOLVES_ON_ERROR = new Set([
   'stream_cut_first_byte',
+  'stream_cut_before_content',
   'stream_cut',
   'malformed_event',
   'stream_error',
   'no_finish',
 ]);
 
-// A documented expectation (packages/ai-sdk/README.md, "ai@7's `timeout`"): the AI SDK's
-// `doStream` returns once the answer's headers are in, as openai-compatible's does, so that
-// `timeout.firstChunkMs` can run; a cut after the headers, before the first byte, is then the
-// stream's `error` part, which `ai`'s `maxRetries` does not retry (its `streamRetries` does).
+// A documented expectation (packages/ai-sdk/README.md, "ai@7's `timeout`" and "Retries: `ai` owns
+// them"): the AI SDK's `doStream` returns once the answer's headers are in, as openai-compatible's
+// does, so that `timeout.firstChunkMs` can run; a cut after the headers, before any content, is
+// then the stream's `error` part, which `ai`'s `maxRetries` does not retry (its `streamRetries`
+// does). Core, which retries it on the other surfaces, makes one attempt per `doStream` (ai owns
+// the retries, and the provider is not told ai's `maxRetries`).
+const NOT_RETRIED_AFTER_HEADERS = new Set(['stream_cut_first_byte', 'stream_cut_before_content']);
+
 function notRetriedAfterHeaders(spec: CellSpec): boolean {
   return (
     spec.surface === 'ai-sdk' &&
     spec.endpoint !== 'chat' &&
-    spec.row?.id === 'stream_cut_first_byte'
+    spec.row !== undefined &&
+    NOT_RETRIED_AFTER_HEADERS.has(spec.row.id)
   );
 }
 

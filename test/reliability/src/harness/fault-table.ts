@@ -126,6 +126,15 @@ export const FAULT_ROWS: FaultRow[] = [
     code: 'network_error',
   },
   {
+    // (The emulator's first event is role-only: nothing reached the caller, so it is retried.)
+    id: 'stream_cut_before_content',
+    label: 'stream cut after a role-only chunk, before any content',
+    rule: { fault: 'stream_cut', afterChunks: 1 },
+    endpoints: 'stream',
+    retryable: true,
+    code: 'network_error',
+  },
+  {
     id: 'stream_cut',
     label: 'stream cut after 2 events',
     rule: { fault: 'stream_cut', afterChunks: 2 },

@@ -1,7 +1,8 @@
 // docs/gateway-protocol.md §5.3 (an error event in a 200 stream), §5.5 (nothing is replayed once
-// the answer began), §10.5 (retried as the same failure answered with its status).
+// the answer began; a stream lost before any content is retried), §10.5 (retried as the same
+// failure answered with its status).
 import type { CallScope } from '../../call/call-scope';
-import { type GatewayError, isGatewayError } from '../../errors/errors';
+import { type GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
 import { completeAnswerFailure } from '../../errors/response-headers';
 import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
@@ -46,7 +47,10 @@ export function acceptingFirstEvent(
  * failure it reported instead of any content (an error event, an event that cannot be read),
  * whatever its code — the attempt's failure, as a whole answer's and a steered stream's are: its
  * events say failed, a breaker counts it, and only a retryable one (`model_busy`, …:
- * errors/retryable-failure.ts) is sent again. Else to undefined: the answer is handed over, and
+ * errors/retryable-failure.ts) is sent again. A body cut or ended before any content (after
+ * comments or role-only chunks: nothing reached the caller) is a retryable `network_error`, as one
+ * lost before its first bytes is (§5.5), unless an event was left unended (data that may have been
+ * content: the stream says `stream_incomplete`). Else to undefined: the answer is handed over, and
  * the stream reports what it holds (content, then an error after it) as it always did. Ends with
  * the call (`scope`).
  */
@@ -66,6 +70,8 @@ export async function firstEventFailure(
   const onAbort = () => reader.cancel(scope.signal.reason).catch(() => {});
   scope.signal.addEventListener('abort', onAbort, { once: true });
   let held = 0;
+  /** The body's end (`true`) or what reading it threw, before any content. */
+  let lost: unknown;
   try {
     for (const chunk of chunks) {
       feedSliced(decoder, text, chunk);
@@ -75,25 +81,57 @@ export async function firstEventFailure(
     // to an error body's read: past that the stream is handed over, and reads on as it always did.)
     while (decoder.answered === 0 && held < ERROR_JSON_READ_BYTES) {
       const next = await reader.read();
-      if (scope.aborted || next.done) break;
+      if (scope.aborted) break;
+      if (next.done) {
+        lost = true;
+        break;
+      }
       chunks.push(next.value);
       held += next.value.byteLength;
       feedSliced(decoder, text, next.value);
     }
   } catch (cause) {
-    // (Content decoded before the failure came first: the stream hands it out, then the failure.)
-    if (!scope.aborted && isGatewayError(cause) && decoder.answered === 0) {
-      const { headers } = answer.response;
-      const failure = reportedInsteadOfContent(cause, headers, maxRetryAfterMs);
-      // (Named as the stream would name it: the answering model, the header's, else the chunks'.)
-      const servedModel = answeringModel(headers, decoder.model, requestedModel);
-      return completeAnswerFailure(failure, headers, { requestedModel, servedModel });
-    }
+    lost = cause;
   } finally {
     scope.signal.removeEventListener('abort', onAbort);
   }
   if (scope.aborted) throw scope.error({ requestedModel });
-  return undefined;
+  // (Content decoded before the failure came first: the stream hands it out, then the failure.)
+  if (lost === undefined || decoder.answered > 0) return undefined;
+  const failure = failedBeforeContent(answer, decoder, lost, maxRetryAfterMs);
+  if (failure === undefined) return undefined;
+  const { headers } = answer.response;
+  // (Named as the stream would name it: the answering model, the header's, else the chunks'.)
+  const servedModel = answeringModel(headers, decoder.model, requestedModel);
+  return completeAnswerFailure(failure, headers, { requestedModel, servedModel });
+}
+
+/**
+ * The failure of a stream that failed (`lost`: what its read or decoder threw) or ended (`true`)
+ * before any content: an error event's (or an unreadable event's), as its status would be; a body
+ * cut or ended (`[DONE]` too) a retryable `network_error`, as one lost before its first bytes
+ * (nothing reached the caller); undefined with an event left unended (its data may have been
+ * content: the stream says `stream_incomplete`).
+ */
+function failedBeforeContent(
+  answer: AttemptAnswer,
+  decoder: ChatStreamDecoder,
+  lost: unknown,
+  maxRetryAfterMs: number | undefined,
+): GatewayError | undefined {
+  const { response } = answer;
+  if (isGatewayError(lost) && lost.code !== 'stream_incomplete') {
+    return reportedInsteadOfContent(lost, response.headers, maxRetryAfterMs);
+  }
+  if (decoder.heldDataChars > 0) return undefined;
+  // (A body read to its end: the gateway finished the request, refusing it cuts nothing.)
+  if (lost === true) answer.readToEnd = true;
+  const cause = lost === true ? undefined : lost;
+  const message = 'The stream ended before any content';
+  return gatewayFailure(
+    { code: 'network_error', status: response.status, message, cause },
+    { beforeFirstBytes: true },
+  );
 }
 
 /** A chunk decoded a slice at a time (a body handed over in one large chunk is never decoded whole). */
