@@ -79,18 +79,21 @@ describe('withStructuredOutput streamed into a next step', () => {
     expect(parsed).toEqual({ name: 'Ada', age: 36 });
   });
 
-  it('the stream itself still yields plain partial objects as the JSON arrives', async () => {
+  it('the stream itself still yields plain partial objects as the JSON arrives, then the checked one', async () => {
     const model = await answering(ADA);
     const parts = await collect(await model.withStructuredOutput(Person).stream('describe "Ada"'));
-    expect(parts).toEqual([{ name: 'A' }, { name: 'Ada' }, { name: 'Ada', age: 36 }]);
+    const ada = { name: 'Ada', age: 36 };
+    expect(parts).toEqual([{ name: 'A' }, { name: 'Ada' }, ada, ada]);
     expect(parts.map((part) => JSON.stringify(part))).toEqual([
       '{"name":"A"}',
       '{"name":"Ada"}',
+      '{"name":"Ada","age":36}',
       '{"name":"Ada","age":36}',
     ]);
     expect(parts.map((part) => Object.keys({ ...part }))).toEqual([
       ['name'],
       ['name'],
+      ['name', 'age'],
       ['name', 'age'],
     ]);
   });

@@ -14,21 +14,25 @@ import type { ChatGeneration, Generation } from '@langchain/core/outputs';
 export type OutputSchema = Record<string, unknown>;
 
 /**
- * Each partial object is the whole object so far, but LangChain joins the chunks a run yields
- * (its `concat`: strings appended, numbers added) for the next step of a chain and for the
- * run's end (`streamEvents`, `handleChainEnd`): `{"name":"A"}` then `{"name":"Ada"}` would end
- * as "AAda". Its `concat` calls a chunk's own `concat` first, so each partial carries one that
- * keeps the later object. Kept off JSON, spread and keys (not enumerable), so the user's
- * `for await` still sees plain partial objects. (Yielding only the whole would drop them.)
+ * Each partial is the whole value so far, but LangChain joins the chunks a run yields (its
+ * `concat`: strings appended, numbers added, arrays put end to end) for the next step of a chain
+ * and for the run's end (`streamEvents`, `handleChainEnd`): `{"name":"A"}` then `{"name":"Ada"}`
+ * would end as "AAda". Its `concat` calls a chunk's own `concat` first, so each partial carries
+ * one (not enumerable: off JSON, spread and keys) that gives the later chunk of the same stream;
+ * a partial array given anything else joins as an array does. The stream ends with the checked
+ * value, which carries none, so the whole run joins to it. (Yielding only it would drop the partials.)
  */
-const LATER_WINS: PropertyDescriptor = {
-  value: function later(this: unknown, next: unknown): unknown {
+function joinsLater(partial: object, stream: WeakSet<object>): void {
+  if (Object.hasOwn(partial, 'concat')) return;
+  const value = function later(this: unknown, ...items: unknown[]): unknown {
+    const [next] = items;
+    if (Array.isArray(this) && !(items.length === 1 && stream.has(next as object))) {
+      return Array.prototype.concat.apply(this, items);
+    }
     return next;
-  },
-  enumerable: false,
-  configurable: true,
-  writable: true,
-};
+  };
+  Object.defineProperty(partial, 'concat', { value, configurable: true, writable: true });
+}
 
 /**
  * Reads the structured answer out of an AI message. Core has checked it against the schema
@@ -64,7 +68,6 @@ export class GatewayStructuredOutputParser<
     if (raw === undefined || raw.trim() === '') return undefined;
     const partial = parsePartialJson(raw.trim()) as unknown;
     if (typeof partial !== 'object' || partial === null) return undefined;
-    if (!Object.hasOwn(partial, 'concat')) Object.defineProperty(partial, 'concat', LATER_WINS);
     return partial as RunOutput;
   }
 
@@ -113,7 +116,7 @@ export class GatewayStructuredOutputParser<
     return next;
   }
 
-  /** Partial objects as they grow, then the checked whole. */
+  /** Partial values as they grow, then the checked value (always: a transform's output may read as the last partial). */
   override async *_transform(
     inputGenerator: AsyncGenerator<string | BaseMessage>,
   ): AsyncGenerator<RunOutput> {
@@ -124,14 +127,18 @@ export class GatewayStructuredOutputParser<
         yield chunk;
       }
     }
+    const stream = new WeakSet<object>();
     let last: RunOutput | undefined;
     for await (const partial of super._transform(remember())) {
+      joinsLater(partial, stream);
+      stream.add(partial);
       last = partial;
       yield partial;
     }
     if (whole === undefined) return;
     const final = await this.parseResult([{ message: whole, text: whole.text }]);
-    if (JSON.stringify(final) !== JSON.stringify(last)) yield final;
+    if (typeof final === 'object' && final !== null) stream.add(final);
+    if (final !== last) yield final;
   }
 }
 
