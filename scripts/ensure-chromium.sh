@@ -4,7 +4,7 @@
 # /usr/bin/chromium. Does nothing when it is already there.
 set -euo pipefail
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
-if [ -x "$chromium" ]; then
+if [ -f "$chromium" ] && [ -x "$chromium" ]; then
   exit 0
 fi
 if [ -n "${CHROMIUM_PATH:-}" ]; then

@@ -11,7 +11,7 @@ import { type HoldingProxy, startHoldingProxy } from './holding-proxy';
 const appDir = examplesDir('nextjs-chat');
 const nextBin = `${appDir}/node_modules/next/dist/bin/next`;
 const artifacts = `${repoRoot}test/artifacts`;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Without the background-networking flags Chromium tries to reach Google services, which a
 // closed network turns into hangs.
 const CHROMIUM_ARGS = [

@@ -12,7 +12,7 @@ import type { Settings } from './worker/handler';
 // Chromium (Debian's package, see scripts/ensure-chromium.sh) loads a page from one loopback
 // origin; the page calls the emulator on another origin directly, with core, the AI SDK adapter
 // and the LangChain adapter bundled for the browser.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

@@ -44,7 +44,8 @@ const realTurn = globalThis.setImmediate;
 export function drivenClock(timers: FakeTimers): DrivenClock {
   const stepUntil = async (done: () => boolean, stepMs = 1, limitMs = 1_000) => {
     for (let moved = 0; !done(); moved += stepMs) {
-      if (moved > limitMs) throw new Error(`not done after the clock moved ${limitMs} ms`);
+      // Never past the limit: a wait due just after it fails rather than passing.
+      if (moved + stepMs > limitMs) throw new Error(`not done after the clock moved ${moved} ms`);
       await timers.advanceTimersByTimeAsync(stepMs);
       await new Promise((resolve) => realTurn(resolve));
     }
