@@ -2,8 +2,10 @@
 import { refuseNearMisses, refuseOptionsInRequestFields } from '@infergate/core/internal';
 import { refuseChatOpenAINames } from './chat-openai-names';
 import {
+  CALL_OPTIONS_IN_KWARGS,
   CLIENT_OPTION_HINTS,
   LANGCHAIN_KEYS,
+  MODEL_FIELDS_IN_KWARGS,
   OUR_CALL_OPTIONS,
   OUR_FIELDS,
 } from './gateway-chat-model-options';
@@ -111,7 +113,50 @@ export function refuseSteeringKwargs(
   const where =
     place === 'call option' ? 'call options.modelKwargs' : 'GatewayChatModel modelKwargs';
   refuseOptionsInRequestFields(kwargs, where, place, goes, NOT_IN_KWARGS);
+  refuseOwnKeysInKwargs(kwargs, where, place);
 }
+
+/** The keys of a table whose names are no request field's (`'refused'`). */
+const refusedOf = (table: Record<string, 'wire' | 'refused'>) =>
+  Object.keys(table).filter((key) => table[key] === 'refused');
+
+/** The model's fields and the call options that are no request field, by their names in lower case. */
+const FIELDS_NOT_SENT = new Map(refusedOf(MODEL_FIELDS_IN_KWARGS).map((k) => [k.toLowerCase(), k]));
+const CALL_OPTIONS_NOT_SENT = new Map(
+  refusedOf(CALL_OPTIONS_IN_KWARGS).map((k) => [k.toLowerCase(), k]),
+);
+
+/**
+ * The model's own fields and call options in `modelKwargs` whose names are no request field's
+ * (`apiKey`, `baseURL`, `headers`, `maxRetries`, `maxTokens`: the wire reads `max_tokens`), by
+ * their names in any case (`apikey`): sent as they are, each would do nothing, and an API key would
+ * sit in the request's body. Refused naming where each goes (never its value). Names that are
+ * request fields too (`temperature`, `stop`, `user`, `tools`), snake_case keys and unknown provider
+ * fields pass.
+ */
+function refuseOwnKeysInKwargs(kwargs: object, where: string, place: RefusalPlace): void {
+  for (const [key, value] of Object.entries(kwargs)) {
+    if (value === undefined) continue;
+    const lower = key.toLowerCase();
+    const field = FIELDS_NOT_SENT.get(lower);
+    const option = CALL_OPTIONS_NOT_SENT.get(lower);
+    if (field === undefined && option === undefined) continue;
+    const asField = field !== undefined && (place === 'model setting' || option === undefined);
+    const name = asField ? field : option!;
+    // (`maxTokens`: the request field is `max_tokens`, sent from `modelKwargs` as given.)
+    const wire = WIRE_NAMED.includes(name) ? `, or send \`${snake(name)}\` in \`modelKwargs\`` : '';
+    const goes = asField
+      ? `a model field: give it to \`new GatewayChatModel({ ${field} })\`${wire}`
+      : `a call option: pass it to invoke's options${wire}`;
+    const hint = `\`${name}\` is no request field: ${goes}`;
+    refuseNearMisses({ [key]: value }, [], [], where, place, { [key]: hint });
+  }
+}
+
+type RefusalPlace = 'call option' | 'model setting';
+
+/** Settings sent under their snake_case names (`maxTokens` → `max_tokens`). */
+const WIRE_NAMED = [...SENT, 'reasoningEffort'];
 
 /** Core's client options (`circuitBreaker`) and the model's `timeout`: no request fields either. */
 const NOT_IN_KWARGS = [...Object.keys(CLIENT_OPTION_HINTS), 'timeout'];
