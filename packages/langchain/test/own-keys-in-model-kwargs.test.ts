@@ -130,3 +130,30 @@ describe("the model's fields and call options in modelKwargs are refused, not se
     for (const body of bodies) expect(body).toMatchObject(fields);
   });
 });
+
+/**
+ * Snake_case keys are request fields, but a snake_case spelling of a client option or of the
+ * connection would reach the model server unsteered (`circuit_breaker`) or put the key in the
+ * request's body (`api_key`): refused naming the option it spells.
+ */
+describe('snake_case spellings of client options and the connection in modelKwargs', () => {
+  it.each([
+    ['api_key', 'apiKey', (key: string) => key],
+    ['base_url', 'baseURL', () => 'http://elsewhere.test'],
+    ['circuit_breaker', 'circuitBreaker', () => ({ failures: 2 })],
+    ['max_retry_after_ms', 'maxRetryAfterMs', () => 1000],
+    ['catalog_ttl_ms', 'catalogTtlMs', () => 1000],
+  ])('%s is refused as `%s`', async (key, own, valueOf) => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const error = await caught(
+      () => model.invoke('hi', { modelKwargs: { [key]: valueOf(connection.apiKey) } }),
+      isGatewayError,
+    );
+    expect(error.code).toBe('invalid_request_error');
+    expect(error.field).toBe(key);
+    expect(error.message).toContain(`\`${key}\` is no request field: \`${own}\` is `);
+    expect(error.message).not.toContain(connection.apiKey);
+    expect(bodies).toHaveLength(0);
+  });
+});

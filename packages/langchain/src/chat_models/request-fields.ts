@@ -2,10 +2,8 @@
 import { refuseNearMisses, refuseOptionsInRequestFields } from '@infergate/core/internal';
 import { refuseChatOpenAINames } from './chat-openai-names';
 import {
-  CALL_OPTIONS_IN_KWARGS,
   CLIENT_OPTION_HINTS,
   LANGCHAIN_KEYS,
-  MODEL_FIELDS_IN_KWARGS,
   OUR_CALL_OPTIONS,
   OUR_FIELDS,
 } from './gateway-chat-model-options';
@@ -116,15 +114,35 @@ export function refuseSteeringKwargs(
   refuseOwnKeysInKwargs(kwargs, where, place);
 }
 
-/** The keys of a table whose names are no request field's (`'refused'`). */
-const refusedOf = (table: Record<string, 'wire' | 'refused'>) =>
-  Object.keys(table).filter((key) => table[key] === 'refused');
+/**
+ * Our keys and LangChain's whose names are also request fields (`temperature`, `stop`, `tools`,
+ * OpenAI's `store`), and LangGraph's runtime keys that are not ours to judge: sent from
+ * `modelKwargs` as given. Snake_case keys are request fields (`tool_choice`).
+ */
+const SENT_AS_NAMED = new Set([
+  'model',
+  'temperature',
+  'stop',
+  'seed',
+  'user',
+  'metadata',
+  'tools',
+  'store',
+  'context',
+  'writer',
+  'version',
+  'promptIndex',
+]);
 
-/** The model's fields and the call options that are no request field, by their names in lower case. */
-const FIELDS_NOT_SENT = new Map(refusedOf(MODEL_FIELDS_IN_KWARGS).map((k) => [k.toLowerCase(), k]));
-const CALL_OPTIONS_NOT_SENT = new Map(
-  refusedOf(CALL_OPTIONS_IN_KWARGS).map((k) => [k.toLowerCase(), k]),
-);
+/** Of `keys`, those that are no request field, by their names in lower case. */
+const notSent = (keys: readonly string[]) =>
+  new Map(
+    keys.filter((k) => !k.includes('_') && !SENT_AS_NAMED.has(k)).map((k) => [k.toLowerCase(), k]),
+  );
+
+/** The model's fields and the call options (ours and LangChain's) that are no request field. */
+const FIELDS_NOT_SENT = notSent([...OUR_FIELDS, ...LANGCHAIN_KEYS]);
+const CALL_OPTIONS_NOT_SENT = notSent([...OUR_CALL_OPTIONS, ...LANGCHAIN_KEYS]);
 
 /**
  * The model's own fields and call options in `modelKwargs` whose names are no request field's
@@ -138,6 +156,10 @@ function refuseOwnKeysInKwargs(kwargs: object, where: string, place: RefusalPlac
   for (const [key, value] of Object.entries(kwargs)) {
     if (value === undefined) continue;
     const lower = key.toLowerCase();
+    if (key.includes('_')) {
+      refuseSnakeSpelling(key, value, lower, where, place);
+      continue;
+    }
     const field = FIELDS_NOT_SENT.get(lower);
     const option = CALL_OPTIONS_NOT_SENT.get(lower);
     if (field === undefined && option === undefined) continue;
@@ -154,6 +176,32 @@ function refuseOwnKeysInKwargs(kwargs: object, where: string, place: RefusalPlac
 }
 
 type RefusalPlace = 'call option' | 'model setting';
+
+/** Client options and the connection's fields, by their names without `_` in lower case. */
+const SNAKE_REFUSED = new Map(
+  [...Object.keys(CLIENT_OPTION_HINTS), 'apiKey', 'baseURL'].map((k) => [k.toLowerCase(), k]),
+);
+
+/**
+ * A snake_case spelling of a client option or of the connection (`circuit_breaker`, `api_key`):
+ * request fields otherwise, but these would reach the model server unsteered, or put the key in
+ * the request's body. Refused naming the option it spells.
+ */
+function refuseSnakeSpelling(
+  key: string,
+  value: unknown,
+  lower: string,
+  where: string,
+  place: RefusalPlace,
+): void {
+  const own = SNAKE_REFUSED.get(lower.replaceAll('_', ''));
+  if (own === undefined) return;
+  const goes = Object.hasOwn(CLIENT_OPTION_HINTS, own)
+    ? CLIENT_OPTION_HINTS[own as keyof typeof CLIENT_OPTION_HINTS]
+    : `a model field: give it to \`new GatewayChatModel({ ${own} })\``;
+  const hint = `\`${key}\` is no request field: \`${own}\` is ${goes}`;
+  refuseNearMisses({ [key]: value }, [], [], where, place, { [key]: hint });
+}
 
 /** Settings sent under their snake_case names (`maxTokens` → `max_tokens`). */
 const WIRE_NAMED = [...SENT, 'reasoningEffort'];
