@@ -111,7 +111,100 @@ export function refuseSteeringKwargs(
   const where =
     place === 'call option' ? 'call options.modelKwargs' : 'GatewayChatModel modelKwargs';
   refuseOptionsInRequestFields(kwargs, where, place, goes, NOT_IN_KWARGS);
+  refuseOwnKeysInKwargs(kwargs, where, place);
 }
+
+/**
+ * Our keys and LangChain's whose names are also request fields (`temperature`, `stop`, `tools`,
+ * OpenAI's `store`), and LangGraph's runtime keys that are not ours to judge: sent from
+ * `modelKwargs` as given. Snake_case keys are request fields (`tool_choice`).
+ */
+const SENT_AS_NAMED = new Set([
+  'model',
+  'temperature',
+  'stop',
+  'seed',
+  'user',
+  'metadata',
+  'tools',
+  'store',
+  'context',
+  'writer',
+  'version',
+  'promptIndex',
+]);
+
+/** Of `keys`, those that are no request field, by their names in lower case. */
+const notSent = (keys: readonly string[]) =>
+  new Map(
+    keys.filter((k) => !k.includes('_') && !SENT_AS_NAMED.has(k)).map((k) => [k.toLowerCase(), k]),
+  );
+
+/** The model's fields and the call options (ours and LangChain's) that are no request field. */
+const FIELDS_NOT_SENT = notSent([...OUR_FIELDS, ...LANGCHAIN_KEYS]);
+const CALL_OPTIONS_NOT_SENT = notSent([...OUR_CALL_OPTIONS, ...LANGCHAIN_KEYS]);
+
+/**
+ * The model's own fields and call options in `modelKwargs` whose names are no request field's
+ * (`apiKey`, `baseURL`, `headers`, `maxRetries`, `maxTokens`: the wire reads `max_tokens`), by
+ * their names in any case (`apikey`): sent as they are, each would do nothing, and an API key would
+ * sit in the request's body. Refused naming where each goes (never its value). Names that are
+ * request fields too (`temperature`, `stop`, `user`, `tools`), snake_case keys and unknown provider
+ * fields pass.
+ */
+function refuseOwnKeysInKwargs(kwargs: object, where: string, place: RefusalPlace): void {
+  for (const [key, value] of Object.entries(kwargs)) {
+    if (value === undefined) continue;
+    const lower = key.toLowerCase();
+    if (key.includes('_')) {
+      refuseSnakeSpelling(key, value, lower, where, place);
+      continue;
+    }
+    const field = FIELDS_NOT_SENT.get(lower);
+    const option = CALL_OPTIONS_NOT_SENT.get(lower);
+    if (field === undefined && option === undefined) continue;
+    const asField = field !== undefined && (place === 'model setting' || option === undefined);
+    const name = asField ? field : option!;
+    // (`maxTokens`: the request field is `max_tokens`, sent from `modelKwargs` as given.)
+    const wire = WIRE_NAMED.includes(name) ? `, or send \`${snake(name)}\` in \`modelKwargs\`` : '';
+    const goes = asField
+      ? `a model field: give it to \`new GatewayChatModel({ ${field} })\`${wire}`
+      : `a call option: pass it to invoke's options${wire}`;
+    const hint = `\`${name}\` is no request field: ${goes}`;
+    refuseNearMisses({ [key]: value }, [], [], where, place, { [key]: hint });
+  }
+}
+
+type RefusalPlace = 'call option' | 'model setting';
+
+/** Client options and the connection's fields, by their names without `_` in lower case. */
+const SNAKE_REFUSED = new Map(
+  [...Object.keys(CLIENT_OPTION_HINTS), 'apiKey', 'baseURL'].map((k) => [k.toLowerCase(), k]),
+);
+
+/**
+ * A snake_case spelling of a client option or of the connection (`circuit_breaker`, `api_key`):
+ * request fields otherwise, but these would reach the model server unsteered, or put the key in
+ * the request's body. Refused naming the option it spells.
+ */
+function refuseSnakeSpelling(
+  key: string,
+  value: unknown,
+  lower: string,
+  where: string,
+  place: RefusalPlace,
+): void {
+  const own = SNAKE_REFUSED.get(lower.replaceAll('_', ''));
+  if (own === undefined) return;
+  const goes = Object.hasOwn(CLIENT_OPTION_HINTS, own)
+    ? CLIENT_OPTION_HINTS[own as keyof typeof CLIENT_OPTION_HINTS]
+    : `a model field: give it to \`new GatewayChatModel({ ${own} })\``;
+  const hint = `\`${key}\` is no request field: \`${own}\` is ${goes}`;
+  refuseNearMisses({ [key]: value }, [], [], where, place, { [key]: hint });
+}
+
+/** Settings sent under their snake_case names (`maxTokens` → `max_tokens`). */
+const WIRE_NAMED = [...SENT, 'reasoningEffort'];
 
 /** Core's client options (`circuitBreaker`) and the model's `timeout`: no request fields either. */
 const NOT_IN_KWARGS = [...Object.keys(CLIENT_OPTION_HINTS), 'timeout'];
