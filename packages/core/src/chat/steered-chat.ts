@@ -32,7 +32,7 @@ import { readToFirstContent } from './stream/first-content';
 import type { StructuredStream } from './stream/sse-chat-stream';
 import { checkStructuredStart } from './stream/structured-start';
 import { checkWholeAnswer } from './structured-completion';
-import { structuredStream } from './structured-stream';
+import { refuseStructuredChoices, structuredStream } from './structured-stream';
 
 // The fence rule for a call asking for JSON with no schema (chat-calls.ts), loaded with this module.
 export { jsonInText } from '../steering/json-in-text';
@@ -88,6 +88,7 @@ export async function sendSteeredChat<T>(
       }),
   };
   if (given === undefined) return runSteeredCall(input, (via) => sendVia(spec, via));
+  if (stream) refuseStructuredChoices(req);
   const structured = serving(call, given, spec.path);
   input.structured = structured;
   const steered: SteeredChatAnswer<T> = await runSteeredCall(input, (via) => sendVia(spec, via));

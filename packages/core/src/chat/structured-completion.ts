@@ -15,6 +15,7 @@ import { readBoundedBody } from '../http/read-bounded-body';
 import type { AssembledChat, StructuredResult } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatCompletionResponse } from '../protocol/wire-types';
+import { invalidStructuredOutput } from '../steering/invalid-structured-output';
 import { schemaName } from '../steering/structured-output-request';
 import {
   checkedStructuredAnswer,
@@ -22,7 +23,7 @@ import {
   type StructuredAsk,
   structuredFinish,
 } from './checked-structured-answer';
-import { readChatCompletion } from './read-chat-completion';
+import { readChatCompletion, readEveryChoice } from './read-chat-completion';
 import { chatCompletionProblem } from './validate-chat-response';
 
 /** What a whole answer is checked by: the schema asked for, the check, the body's limit. */
@@ -70,34 +71,109 @@ export async function checkWholeAnswer(
     answer.response = rebuilt(response, read.text);
     return undefined;
   }
-  // A step of the caller's own tool loop (it called the request's tools; `tools` is not used when
-  // the request has some): not the structured answer yet, handed on unchecked — as it came but
-  // for calls of tools nobody offered. An answer calling none of the request's tools is checked.
-  const own = ownToolCalls(completion.toolCalls, method, asked.check);
+  // Every choice read as its method reads it and checked (`n` > 1: choice 0 first, then by index):
+  // one that fails fails the answer, and no choice is handed on unchecked.
+  const read0 = { body: read.text, completion };
+  const outcome = await checkEveryChoice(data, read0, model, method, asked);
+  if (isGatewayError(outcome.result)) return outcome.result;
+  answer.response = rebuilt(response, outcome.body);
+  return outcome.result;
+}
+
+/** What `checkEveryChoice` found: choice 0's outcome, and the body to hand on. */
+interface ChoicesChecked {
+  result: GatewayError | StructuredResult | undefined;
+  body: string;
+}
+
+/**
+ * Each choice of `data` (choice 0 is `first.completion`) read by `method` and checked: the first
+ * failure (naming its choice when there are several), else choice 0's checked value (undefined
+ * when it was handed on unchecked: a step of the caller's tool loop, a refused last answer) and
+ * the body with every choice clean (`first.body`, as it came, when none changed).
+ */
+async function checkEveryChoice(
+  data: ChatCompletionResponse,
+  first: { body: string; completion: AssembledChat },
+  model: string,
+  method: StructuredOutputMethod,
+  asked: WholeCheck,
+): Promise<ChoicesChecked> {
+  const several = data.choices.length > 1;
+  const answers = several ? readEveryChoice(data, first.completion)! : [first.completion];
+  const raws = choicesInOrder(data);
+  let result: StructuredResult | undefined;
+  let changed = false;
+  const clean = new Map<Choice, Choice>();
+  for (const [i, raw] of raws.entries()) {
+    const outcome = await checkChoice(raw, answers[i]!, model, method, asked);
+    if (isGatewayError(outcome)) {
+      return { result: several ? ofChoice(outcome, raw.index ?? i, model) : outcome, body: '' };
+    }
+    if (i === 0) result = outcome.result;
+    changed ||= outcome.choice !== raw;
+    clean.set(raw, outcome.choice);
+  }
+  if (!changed) return { result, body: first.body };
+  const choices = data.choices.map((raw) => clean.get(raw) ?? raw);
+  return { result, body: JSON.stringify({ ...data, choices }) };
+}
+
+/**
+ * One choice (`raw`, read as `answer`) checked: its failure, or the choice to hand on and its
+ * checked value. A step of the caller's own tool loop (it called the request's tools; `tools` is
+ * not used when the request has some) is not the structured answer yet: handed on unchecked, as it
+ * came but for calls of tools nobody offered. A choice calling none of the request's tools is
+ * checked, and handed on clean.
+ */
+async function checkChoice(
+  raw: Choice,
+  answer: AssembledChat,
+  model: string,
+  method: StructuredOutputMethod,
+  asked: WholeCheck,
+): Promise<GatewayError | { choice: Choice; result?: StructuredResult }> {
+  const own = ownToolCalls(answer.toolCalls, method, asked.check);
   if (own.length > 0) {
-    const stray = own.length < completion.toolCalls.length;
-    const names = own.map((call) => call.name);
-    answer.response = rebuilt(response, stray ? JSON.stringify(onlyCalls(data, names)) : read.text);
-    return undefined;
+    if (own.length === answer.toolCalls.length) return { choice: raw };
+    return {
+      choice: onlyCalls(
+        raw,
+        own.map((call) => call.name),
+      ),
+    };
   }
   try {
     const { value, json, reasoning, checked } = await checkedStructuredAnswer(
       model,
       method,
-      completion,
+      answer,
       asked,
     );
     // The answer's reasoning (a field's, thinking parts'), then a think block's before the JSON:
     // kept when content parts become the JSON's text.
-    const thought = (completion.reasoning ?? '') + (reasoning ?? '');
-    const clean = cleaned(data, json, thought === '' ? undefined : thought);
-    answer.response = rebuilt(response, JSON.stringify(clean));
+    const thought = (answer.reasoning ?? '') + (reasoning ?? '');
+    const choice = cleaned(raw, json, thought === '' ? undefined : thought);
     // A refused last answer handed on (`returnRefused`): clean, but no checked value.
-    return checked ? structuredResult(value, method, completion, asked) : undefined;
+    return checked
+      ? { choice, result: structuredResult(value, method, answer, asked) }
+      : { choice };
   } catch (error) {
     if (isGatewayError(error)) return error;
     throw error;
   }
+}
+
+/**
+ * The raw choices in the order `readEveryChoice` reads them: choice 0 (by its index, else the
+ * only one), then the others by index.
+ */
+function choicesInOrder(data: ChatCompletionResponse): Choice[] {
+  const zero = data.choices.find((choice) => choice.index === 0) ?? data.choices[0]!;
+  const others = data.choices
+    .filter((choice) => choice !== zero)
+    .sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  return [zero, ...others];
 }
 
 /**
@@ -136,45 +212,39 @@ function unreadable(response: Response, model: string, cause: unknown): GatewayE
 }
 
 /**
- * The completion with choice 0's content the JSON, no tool call (a forced tool call's is the
- * JSON; any other names a tool nobody offered), its reasoning `reasoning` when given, and its
- * finish `structuredFinish`'s. A refused answer handed on keeps its `refusal` as sent, and the
- * JSON never holds the refusal's words (`checkedStructuredAnswer`): read, as any answer's, as the
- * content then the refusal, each once, the finish `content_filter` where it was `stop`.
+ * `choice` with its content the JSON, no tool call (a forced tool call's is the JSON; any other
+ * names a tool nobody offered), its reasoning `reasoning` when given, and its finish
+ * `structuredFinish`'s. A refused answer handed on keeps its `refusal` as sent, and the JSON never
+ * holds the refusal's words (`checkedStructuredAnswer`): read, as any answer's, as the content
+ * then the refusal, each once, the finish `content_filter` where it was `stop`.
  */
-function cleaned(
-  data: ChatCompletionResponse,
-  json: string,
-  reasoning: string | undefined,
-): ChatCompletionResponse {
-  return withFirstChoice(data, (choice) => {
-    const message: Choice['message'] = { ...choice.message, content: json };
-    if (reasoning !== undefined) message.reasoning_content = reasoning;
-    delete message.tool_calls;
-    return { ...choice, message, finish_reason: structuredFinish(choice.finish_reason) };
-  });
+function cleaned(choice: Choice, json: string, reasoning: string | undefined): Choice {
+  const message: Choice['message'] = { ...choice.message, content: json };
+  if (reasoning !== undefined) message.reasoning_content = reasoning;
+  delete message.tool_calls;
+  return { ...choice, message, finish_reason: structuredFinish(choice.finish_reason) };
 }
 
-/** The completion with choice 0's tool calls those of `names` only. */
-function onlyCalls(data: ChatCompletionResponse, names: readonly string[]): ChatCompletionResponse {
-  return withFirstChoice(data, (choice) => {
-    const calls = choice.message.tool_calls ?? [];
-    const kept = calls.filter((call) => names.includes(call.function.name));
-    return { ...choice, message: { ...choice.message, tool_calls: kept } };
-  });
+/** `choice` with its tool calls those of `names` only. */
+function onlyCalls(choice: Choice, names: readonly string[]): Choice {
+  const calls = choice.message.tool_calls ?? [];
+  const kept = calls.filter((call) => names.includes(call.function.name));
+  return { ...choice, message: { ...choice.message, tool_calls: kept } };
 }
 
 type Choice = ChatCompletionResponse['choices'][number];
 
-/** The completion with choice 0 (by its index, else the first) replaced by `change`'s. */
-function withFirstChoice(
-  data: ChatCompletionResponse,
-  change: (choice: Choice) => Choice,
-): ChatCompletionResponse {
-  const at = data.choices.findIndex((choice) => choice.index === 0);
-  const choice = data.choices[at === -1 ? 0 : at]!;
-  const clean = change(choice);
-  return { ...data, choices: data.choices.map((other) => (other === choice ? clean : other)) };
+/**
+ * The failure of choice `index` of an answer of several: named so (`invalidOutput.choice`, the
+ * message), its usage kept (the whole answer's).
+ */
+function ofChoice(error: GatewayError, index: number, model: string): GatewayError {
+  const output = error.invalidOutput;
+  if (error.code !== 'invalid_structured_output' || output === undefined) return error;
+  const reason = output.reason ?? 'schema';
+  const named = invalidStructuredOutput(model, { ...output, reason, choice: index });
+  if (error.usage !== undefined) (named as { usage?: typeof error.usage }).usage = error.usage;
+  return named;
 }
 
 /** A response the transport reads again: the same status and headers, this body. */

@@ -7,8 +7,12 @@
  * end, the assembled answer checked against the schema (a failure ends the stream with
  * `invalid_structured_output`). Loaded with the steering module.
  */
+import { describeGiven } from '../call/option-groups';
+import { invalidRequest } from '../errors/errors';
 import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-types';
 import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/chat-route';
+import { asksSeveralChoices } from '../protocol/several-choices';
+import type { ChatRequest } from '../protocol/wire-types';
 import { jsonInText } from '../steering/json-in-text';
 import { type EventMap, jsonTextEvents, settled, textDelta } from '../steering/json-text-events';
 import { schemaName, unwrappedJsonText, wrapsRoot } from '../steering/structured-output-request';
@@ -279,4 +283,18 @@ function mapped(decoder: DecodedEvents, map: EventMap, trace: StreamTrace): Mapp
       queued = queued.concat(pending, through(undefined));
     },
   };
+}
+
+/**
+ * A structured stream asking for several choices (`n`, read as `asksSeveralChoices` reads it, as
+ * the adapters refuse any stream's), refused before anything is sent: its answer is read and
+ * checked for one choice (choice 0), so any other would reach the caller unchecked. `chat` checks
+ * every choice (structured-completion.ts).
+ */
+export function refuseStructuredChoices(req: ChatRequest): void {
+  if (!asksSeveralChoices(req.n)) return;
+  throw invalidRequest(
+    'n',
+    `${describeGiven(req.n)}, not 1: a streamed structured answer is read and checked for one choice, any other would go out unchecked; call chat() (every choice checked) or set n to 1`,
+  );
 }

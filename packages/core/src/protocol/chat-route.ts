@@ -174,6 +174,11 @@ export interface InvalidStructuredOutput {
   issues: StructuredOutputIssue[];
   /** Why it failed. Core sets it on every error it raises; absent on one built by hand. */
   reason?: StructuredOutputFailure;
+  /**
+   * The choice that failed (its `index`), in an answer of several (a request with `n` > 1): every
+   * choice is checked, and one that fails fails the answer. Absent for an answer of one choice.
+   */
+  choice?: number;
 }
 
 /**

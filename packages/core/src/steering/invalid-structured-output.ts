@@ -24,9 +24,10 @@ export function invalidStructuredOutput(
     .map(({ message, path }) => (path ? `${path}: ${message}` : message));
   const more = output.issues.length - quoted.length;
   const tail = more > 0 ? `; and ${more} more` : '';
+  const which = output.choice === undefined ? '' : ` in choice ${output.choice}`;
   return new GatewayError({
     code: 'invalid_structured_output',
-    message: `${model} answered structured output (method ${output.method}) that fails its check: ${quoted.join('; ')}${tail}`,
+    message: `${model} answered structured output (method ${output.method})${which} that fails its check: ${quoted.join('; ')}${tail}`,
     model,
     invalidOutput: output,
   });
