@@ -143,11 +143,11 @@ describe('snake_case spellings of client options and the connection in modelKwar
     ['circuit_breaker', 'circuitBreaker', () => ({ failures: 2 })],
     ['max_retry_after_ms', 'maxRetryAfterMs', () => 1000],
     ['catalog_ttl_ms', 'catalogTtlMs', () => 1000],
-  ])('%s is refused as `%s`', async (key, own, valueOf) => {
+  ])('%s is refused as `%s`', async (key, own, givenFor) => {
     const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const error = await caught(
-      () => model.invoke('hi', { modelKwargs: { [key]: valueOf(connection.apiKey) } }),
+      () => model.invoke('hi', { modelKwargs: { [key]: givenFor(connection.apiKey) } }),
       isGatewayError,
     );
     expect(error.code).toBe('invalid_request_error');
