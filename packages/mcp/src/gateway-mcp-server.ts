@@ -28,6 +28,7 @@ import { CatalogWatch, type GatewayToolName, type ToolAvailability } from './cat
 import { registerEmbeddingTools } from './embedding-tools';
 import { type AskModelOptions, registerModelTools } from './model-tools';
 import { progressFromGatewayEvents } from './progress';
+import { redactingTransport } from './redacting-transport';
 import { checkServerOptions } from './server-options';
 import { registerServiceTools } from './service-tools';
 import type { ToolContext } from './tool-context';
@@ -365,6 +366,10 @@ function sessionFactory(
     registerEmbeddingTools(server, context);
     registerModelTools(server, context, askOptions);
     registerCatalogResources(server, client);
+    // Every message the session sends leaves redacted of the key, whoever connects it (`connect`,
+    // or a caller's `createServer().connect(transport)`).
+    const connect = server.server.connect.bind(server.server);
+    server.server.connect = (transport) => connect(redactingTransport(transport));
     const session: Session = { server };
     sessions.add(session);
     const previous = server.server.onclose;

@@ -10,7 +10,6 @@ import type { z } from 'zod/v4';
 import { resultConformer } from './conform-output';
 import type { MediaSources } from './media-input';
 import { type ToolExtra, ToolProgress, withProgress } from './progress';
-import { redactResult } from './redact-result';
 import { type ToolArgumentOf, toolErrorResult } from './tool-errors';
 
 /** What every tool handler of one session uses. */
@@ -58,9 +57,9 @@ export interface GatewayToolConfig<Input extends z.ZodType> {
 }
 
 /**
- * Registers a tool whose every result — answers and errors alike — holds no gateway key (an echo
- * of it in an answer is redacted) and is made to match the output schema it declares
- * (conform-output.ts), so no handler can return what the schema refuses.
+ * Registers a tool whose every result is made to match the output schema it declares
+ * (conform-output.ts), so no handler can return what the schema refuses. (A key a result echoes
+ * is redacted as the result leaves, with every other message of the session: redacting-transport.ts.)
  */
 export function registerGatewayTool<Input extends z.ZodType>(
   server: McpServer,
@@ -70,7 +69,7 @@ export function registerGatewayTool<Input extends z.ZodType>(
 ): RegisteredTool {
   const conform = resultConformer(config.outputSchema);
   const conformed = async (args: z.output<Input>, extra: ToolExtra) =>
-    conform(redactResult(await handler(args, extra)));
+    conform(await handler(args, extra));
   // The SDK types its callback by a conditional type that TypeScript cannot resolve for a generic
   // `Input`; for an object schema it is exactly `conformed`'s signature.
   return server.registerTool(name, config, conformed as unknown as ToolCallback<Input>);

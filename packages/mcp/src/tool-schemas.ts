@@ -78,24 +78,34 @@ function unknownArguments(
 ): string {
   const refusals: string[] = [];
   const far: string[] = [];
+  // Names a hint gives one reason for: the reason said once, the names capped as the rest are.
+  const hinted = new Map<string, string[]>();
   for (const key of keys) {
     const [closest] = closeMatches(key, known, 1);
     const why = hint(key);
-    if (why !== undefined) refusals.push(`unknown argument ${quoted(key)}: ${why}`);
-    else if (closest === undefined) far.push(quoted(key));
+    if (why !== undefined) {
+      const names = hinted.get(why) ?? [];
+      names.push(quoted(key));
+      hinted.set(why, names);
+    } else if (closest === undefined) far.push(quoted(key));
     else if (refusals.length < MAX_QUOTED_NAMES) {
       refusals.push(`unknown argument ${quoted(key)} — did you mean \`${closest}\`?`);
     } else far.push(quoted(key));
   }
+  const named = [...hinted].map(([why, names]) => `unknown ${someNames(names)}: ${why}`);
   if (far.length > 0) {
-    const plural = far.length > 1 ? 's' : '';
-    const shown = far.slice(0, MAX_QUOTED_NAMES).join(', ');
-    const more = far.length > MAX_QUOTED_NAMES ? ` and ${far.length - MAX_QUOTED_NAMES} more` : '';
-    refusals.push(
-      `unknown argument${plural} ${shown}${more} (the arguments are ${known.join(', ')})`,
-    );
+    refusals.push(`unknown ${someNames(far)} (the arguments are ${known.join(', ')})`);
   }
-  return refusals.join('; ');
+  return [...named, ...refusals].join('; ');
+}
+
+/** `argument \`a\`` or `arguments \`a\`, \`b\`, … and 3 more`: at most five quoted names, the rest counted. */
+function someNames(names: readonly string[]): string {
+  const plural = names.length > 1 ? 's' : '';
+  const shown = names.slice(0, MAX_QUOTED_NAMES).join(', ');
+  const more =
+    names.length > MAX_QUOTED_NAMES ? ` and ${names.length - MAX_QUOTED_NAMES} more` : '';
+  return `argument${plural} ${shown}${more}`;
 }
 
 /**
