@@ -39,8 +39,10 @@ type UsageEvent = Extract<ChatStreamEvent, { type: 'usage' }>;
  * Turns the text of an SSE chat stream into typed events and the assembled answer.
  * Errors are thrown from `feed` / `end` as GatewayError:
  * an `{error:{...}}` event keeps its code; a malformed event is `provider_protocol_error`;
- * an end (`[DONE]` or the body's end) without any `finish_reason` is `stream_incomplete`; a stream
- * whose choices never include choice 0 is `provider_protocol_error`.
+ * an end without any `finish_reason` is `stream_incomplete` (thrown by `end`; after `[DONE]` the
+ * events that still come before the body's end are read: a late usage or finish); a stream
+ * whose choices never include choice 0 is `provider_protocol_error`. The last event of a body
+ * that ends without its blank line is read when it is one whole JSON object (as openai-node does).
  *
  * Liberal in what it reads (model servers' dialects, passed through by the gateway): reasoning in
  * `delta.reasoning_content` / `delta.reasoning` / thinking parts, `delta.content` as an array of
@@ -120,7 +122,11 @@ export class ChatStreamDecoder {
     return this.#assembler.model;
   }
 
-  /** `[DONE]` came, or the input ended complete: nothing more will be decoded. */
+  /**
+   * `[DONE]` came, or the input ended complete. What still comes after `[DONE]` is decoded (a
+   * server may send its usage, or even its finish, after it); its failures are dropped once the
+   * answer has its finish.
+   */
   get done(): boolean {
     return this.#done;
   }
@@ -141,7 +147,19 @@ export class ChatStreamDecoder {
   }
 
   feed(text: string): void {
-    if (!this.#done) this.#splitter.feed(text);
+    if (!this.#over) {
+      this.#splitter.feed(text);
+      return;
+    }
+    // After `[DONE]` and the finish: read for what it adds (the usage), a failure dropped.
+    try {
+      this.#splitter.feed(text);
+    } catch {}
+  }
+
+  /** `[DONE]` and a finish came: what follows is read for what it adds, its failures dropped. */
+  get #over(): boolean {
+    return this.#done && this.#assembler.hasFinish;
   }
 
   /** Takes the next decoded event, or undefined when none is pending. */
@@ -164,13 +182,33 @@ export class ChatStreamDecoder {
     return events;
   }
 
-  /** The input ended: an unterminated last event is dropped (as SSE says); checks the answer is complete. */
+  /**
+   * The input ended: checks the answer is complete. An unterminated last event is read when its
+   * data is one whole JSON object (openai-node reads it), else dropped (as SSE says): a cut.
+   */
   end(): void {
+    this.#readTail();
     // A stream cut after its finish_reason lost only `[DONE]` (and maybe usage): the answer is whole.
-    const incomplete = this.#assembler.hasFinish ? undefined : this.incomplete('closed');
-    if (!this.#done) this.#splitter.end();
+    const how = this.#done ? 'done' : 'closed';
+    const incomplete = this.#assembler.hasFinish ? undefined : this.incomplete(how);
+    this.#splitter.end();
     if (incomplete) throw incomplete;
     this.#done = true;
+  }
+
+  /** The data of an event no blank line ended, decoded when it is one whole JSON object. */
+  #readTail(): void {
+    const tail = this.#splitter.heldData();
+    if (tail === undefined || tail.trimEnd().slice(-1) !== '}') return;
+    try {
+      if (!isJsonObject(JSON.parse(tail))) return;
+    } catch {
+      return;
+    }
+    const typed = this.#splitter.heldIsError;
+    this.#splitter.end();
+    if (typed) this.#onErrorEvent(tail);
+    else this.#onData(tail);
   }
 
   /**
@@ -218,8 +256,18 @@ export class ChatStreamDecoder {
   }
 
   #onData(data: string): void {
+    if (!this.#over) {
+      this.#read(data);
+      return;
+    }
+    try {
+      this.#read(data);
+    } catch {}
+  }
+
+  #read(data: string): void {
     // An empty event (`data:` alone, a keep-alive some servers send) carries nothing: skipped.
-    if (this.#done || data === '') return;
+    if (data === '') return;
     if (data === '[DONE]') {
       this.#onDone();
       return;
@@ -252,9 +300,11 @@ export class ChatStreamDecoder {
     this.#onChunk(chunk, data);
   }
 
-  /** `[DONE]`: the stream's end, an incomplete one without any finish_reason. */
+  /**
+   * `[DONE]`: the stream's end. Without any finish_reason yet it is incomplete unless one still
+   * comes before the body ends (`end` decides; the stream reads on for a grace at most).
+   */
   #onDone(): void {
-    if (!this.#assembler.hasFinish) throw this.incomplete('done');
     this.#done = true;
   }
 
@@ -266,7 +316,7 @@ export class ChatStreamDecoder {
     } catch {
       // Not JSON: the data itself is the server's words.
     }
-    if (!this.#done) throw this.#streamError(isJsonObject(object) ? object : undefined, data, true);
+    if (!this.#over) throw this.#streamError(isJsonObject(object) ? object : undefined, data, true);
   }
 
   /** `typed`: the event was typed `error`, so its own `message` is the server's words too. */
