@@ -67,6 +67,9 @@ export class ChatStreamDecoder {
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
   #otherChoiceFinished = false;
   #choiceZeroSeen = false;
+  /** The index the server gave the answer (one choice asked): read as 0, and 0 as it. */
+  #answerIndex: number | undefined;
+  readonly #oneChoice: boolean;
   /** The choices other than 0 that sent a refusal (their `stop` is `content_filter`). */
   #refusedChoices: Set<number> | undefined;
   /** The choices other than 0 decoded so far (a request with `n` > 1): none for most answers. */
@@ -81,9 +84,15 @@ export class ChatStreamDecoder {
   /** `DecoderContext.rawChunks`, read once: a stream that did not ask pays one test per event. */
   readonly #raw: boolean;
 
-  constructor(context: DecoderContext = {}) {
+  /**
+   * `choices`: those the request asked for (`n`). With 1, the first choice the stream sends is the
+   * answer whatever its index, as a whole answer's lone choice is (§4.3): its index and 0 are read
+   * swapped. Unset: the answer is the choice of index 0.
+   */
+  constructor(context: DecoderContext = {}, choices?: number) {
     this.#context = context;
     this.#raw = context.rawChunks === true;
+    this.#oneChoice = choices === 1;
     if (context.assemble === false) this.#assembler.keepText = false;
     this.#splitter = new SseDataSplitter(
       (data) => this.#onData(data),
@@ -399,7 +408,11 @@ export class ChatStreamDecoder {
   #onChoice(choice: unknown, data: string, chunk: Json): void {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
     const { index, delta, finish_reason: finishReason } = choice;
-    const choiceIndex = typeof index === 'number' ? index : 0;
+    const sent = typeof index === 'number' ? index : 0;
+    // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
+    this.#answerIndex ??= this.#oneChoice ? sent : 0;
+    const answer = this.#answerIndex;
+    const choiceIndex = sent === answer ? 0 : sent === 0 ? answer : sent;
     if (choiceIndex === 0) this.#choiceZeroSeen = true;
     else {
       this.#otherChoices ??= new Set();

@@ -173,7 +173,7 @@ export class GatewayChatStream implements ChatStream {
     this.#choices = meta.choices ?? 1;
     const { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes } = meta;
     this.#decoding = { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes };
-    this.#decoder = new ChatStreamDecoder(this.#decoding);
+    this.#decoder = new ChatStreamDecoder(this.#decoding, this.#choices);
     this.#structured = meta.structured;
     this.#events = meta.structured?.events(this.#decoder) ?? this.#decoder;
     const body = open.response.body;
