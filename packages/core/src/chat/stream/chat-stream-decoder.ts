@@ -67,7 +67,7 @@ export class ChatStreamDecoder {
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
   #otherChoiceFinished = false;
   #choiceZeroSeen = false;
-  /** The index the server gave the answer (one choice asked): read as 0, and 0 as it. */
+  /** The index the server gave the answer (`#answerOf`): read as 0, and 0 as it. */
   #answerIndex: number | undefined;
   readonly #oneChoice: boolean;
   /** The choices other than 0 that sent a refusal (their `stop` is `content_filter`). */
@@ -373,6 +373,8 @@ export class ChatStreamDecoder {
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
+      if (this.#answerIndex === undefined && choices.length > 0)
+        this.#answerIndex = this.#answerOf(choices);
       for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], data, chunk);
     }
     const usage = chunk.usage;
@@ -388,6 +390,21 @@ export class ChatStreamDecoder {
       const event: UsageEvent = { type: 'usage', usage: read, ...this.#tags };
       this.#queue.push(event);
     }
+  }
+
+  /**
+   * The index of the answer's choice, read from the first chunk with choices: 0, unless one choice
+   * was asked and that chunk has none of index 0: then its first choice's (a lone choice of another
+   * index is the answer, as in a whole answer).
+   */
+  #answerOf(choices: unknown[]): number {
+    if (!this.#oneChoice) return 0;
+    const indexes = choices.map((choice) => (isJsonObject(choice) ? choice.index : 0));
+    const first = indexes[0];
+    return indexes.some((index) => typeof index !== 'number' || index === 0) ||
+      typeof first !== 'number'
+      ? 0
+      : first;
   }
 
   /** The first non-empty `system_fingerprint` and `service_tier` (OpenAI's) of the chunks read. */
@@ -410,8 +427,7 @@ export class ChatStreamDecoder {
     const { index, delta, finish_reason: finishReason } = choice;
     const sent = typeof index === 'number' ? index : 0;
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
-    this.#answerIndex ??= this.#oneChoice ? sent : 0;
-    const answer = this.#answerIndex;
+    const answer = this.#answerIndex ?? 0;
     const choiceIndex = sent === answer ? 0 : sent === 0 ? answer : sent;
     if (choiceIndex === 0) this.#choiceZeroSeen = true;
     else {

@@ -37,6 +37,16 @@ describe('one choice asked, its only choice sent with index 1', () => {
     expect(others).toEqual([1]);
   });
 
+  it('a first chunk with choice 1 before choice 0: choice 0 is the answer, as always', () => {
+    const body = `${event([
+      { index: 1, delta: { content: 'one' }, finish_reason: null },
+      { index: 0, delta: { content: 'zero' }, finish_reason: null },
+    ])}${at(1, {}, 'stop')}${at(0, {}, 'stop')}`;
+    const { result, others } = decode(body, 1);
+    expect(result.text).toBe('zero');
+    expect(others).toEqual([1]);
+  });
+
   it('the first choice of index 0: as always', () => {
     const body = `${at(0, { content: 'zero' })}${at(1, { content: 'one' })}${at(0, {}, 'stop')}${at(1, {}, 'stop')}`;
     const { result, others } = decode(body, 1);
