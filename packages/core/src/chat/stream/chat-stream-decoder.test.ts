@@ -536,18 +536,17 @@ describe('ChatStreamDecoder', () => {
     }
   });
 
-  it('raises stream_incomplete at [DONE] without any finish_reason', () => {
+  it('raises stream_incomplete at the end after [DONE] without any finish_reason', () => {
     const decoder = new ChatStreamDecoder();
-    expect(
-      codeOf(() => decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }]), '[DONE]'))),
-    ).toBe('stream_incomplete');
+    decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }]), '[DONE]'));
+    expect(decoder.done).toBe(true);
+    expect(codeOf(() => decoder.end())).toBe('stream_incomplete');
   });
 
   it('says [DONE] came without a finish_reason, not that [DONE] is missing', () => {
     const decoder = new ChatStreamDecoder();
-    const message = messageOf(() =>
-      decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }]), '[DONE]')),
-    );
+    decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }]), '[DONE]'));
+    const message = messageOf(() => decoder.end());
     expect(message).toContain('sent [DONE]');
     expect(message).toContain('no choice had a finish_reason');
     expect(message).not.toContain('before [DONE]');

@@ -39,8 +39,10 @@ type UsageEvent = Extract<ChatStreamEvent, { type: 'usage' }>;
  * Turns the text of an SSE chat stream into typed events and the assembled answer.
  * Errors are thrown from `feed` / `end` as GatewayError:
  * an `{error:{...}}` event keeps its code; a malformed event is `provider_protocol_error`;
- * an end (`[DONE]` or the body's end) without any `finish_reason` is `stream_incomplete`; a stream
- * whose choices never include choice 0 is `provider_protocol_error`.
+ * an end without any `finish_reason` is `stream_incomplete` (thrown by `end`; after `[DONE]` the
+ * events that still come before the body's end are read: a late usage or finish); a stream
+ * whose choices never include choice 0 is `provider_protocol_error`. The last event of a body
+ * that ends without its blank line is read when it is one whole JSON object (as openai-node does).
  *
  * Liberal in what it reads (model servers' dialects, passed through by the gateway): reasoning in
  * `delta.reasoning_content` / `delta.reasoning` / thinking parts, `delta.content` as an array of
@@ -65,6 +67,9 @@ export class ChatStreamDecoder {
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
   #otherChoiceFinished = false;
   #choiceZeroSeen = false;
+  /** The index the server gave the answer (`#answerOf`): read as 0, and 0 as it. */
+  #answerIndex: number | undefined;
+  readonly #oneChoice: boolean;
   /** The choices other than 0 that sent a refusal (their `stop` is `content_filter`). */
   #refusedChoices: Set<number> | undefined;
   /** The choices other than 0 decoded so far (a request with `n` > 1): none for most answers. */
@@ -79,9 +84,15 @@ export class ChatStreamDecoder {
   /** `DecoderContext.rawChunks`, read once: a stream that did not ask pays one test per event. */
   readonly #raw: boolean;
 
-  constructor(context: DecoderContext = {}) {
+  /**
+   * `choices`: those the request asked for (`n`). With 1, the first choice the stream sends is the
+   * answer whatever its index, as a whole answer's lone choice is (§4.3): its index and 0 are read
+   * swapped. Unset: the answer is the choice of index 0.
+   */
+  constructor(context: DecoderContext = {}, choices?: number) {
     this.#context = context;
     this.#raw = context.rawChunks === true;
+    this.#oneChoice = choices === 1;
     if (context.assemble === false) this.#assembler.keepText = false;
     this.#splitter = new SseDataSplitter(
       (data) => this.#onData(data),
@@ -120,7 +131,11 @@ export class ChatStreamDecoder {
     return this.#assembler.model;
   }
 
-  /** `[DONE]` came, or the input ended complete: nothing more will be decoded. */
+  /**
+   * `[DONE]` came, or the input ended complete. What still comes after `[DONE]` is decoded (a
+   * server may send its usage, or even its finish, after it); its failures are dropped once the
+   * answer has its finish.
+   */
   get done(): boolean {
     return this.#done;
   }
@@ -141,7 +156,19 @@ export class ChatStreamDecoder {
   }
 
   feed(text: string): void {
-    if (!this.#done) this.#splitter.feed(text);
+    if (!this.#over) {
+      this.#splitter.feed(text);
+      return;
+    }
+    // After `[DONE]` and the finish: read for what it adds (the usage), a failure dropped.
+    try {
+      this.#splitter.feed(text);
+    } catch {}
+  }
+
+  /** `[DONE]` and a finish came: what follows is read for what it adds, its failures dropped. */
+  get #over(): boolean {
+    return this.#done && this.#assembler.hasFinish;
   }
 
   /** Takes the next decoded event, or undefined when none is pending. */
@@ -164,13 +191,33 @@ export class ChatStreamDecoder {
     return events;
   }
 
-  /** The input ended: an unterminated last event is dropped (as SSE says); checks the answer is complete. */
+  /**
+   * The input ended: checks the answer is complete. An unterminated last event is read when its
+   * data is one whole JSON object (openai-node reads it), else dropped (as SSE says): a cut.
+   */
   end(): void {
+    this.#readTail();
     // A stream cut after its finish_reason lost only `[DONE]` (and maybe usage): the answer is whole.
-    const incomplete = this.#assembler.hasFinish ? undefined : this.incomplete('closed');
-    if (!this.#done) this.#splitter.end();
+    const how = this.#done ? 'done' : 'closed';
+    const incomplete = this.#assembler.hasFinish ? undefined : this.incomplete(how);
+    this.#splitter.end();
     if (incomplete) throw incomplete;
     this.#done = true;
+  }
+
+  /** The data of an event no blank line ended, decoded when it is one whole JSON object. */
+  #readTail(): void {
+    const tail = this.#splitter.heldData();
+    if (tail === undefined || tail.trimEnd().slice(-1) !== '}') return;
+    try {
+      if (!isJsonObject(JSON.parse(tail))) return;
+    } catch {
+      return;
+    }
+    const typed = this.#splitter.heldIsError;
+    this.#splitter.end();
+    if (typed) this.#onErrorEvent(tail);
+    else this.#onData(tail);
   }
 
   /**
@@ -218,8 +265,18 @@ export class ChatStreamDecoder {
   }
 
   #onData(data: string): void {
+    if (!this.#over) {
+      this.#read(data);
+      return;
+    }
+    try {
+      this.#read(data);
+    } catch {}
+  }
+
+  #read(data: string): void {
     // An empty event (`data:` alone, a keep-alive some servers send) carries nothing: skipped.
-    if (this.#done || data === '') return;
+    if (data === '') return;
     if (data === '[DONE]') {
       this.#onDone();
       return;
@@ -252,9 +309,11 @@ export class ChatStreamDecoder {
     this.#onChunk(chunk, data);
   }
 
-  /** `[DONE]`: the stream's end, an incomplete one without any finish_reason. */
+  /**
+   * `[DONE]`: the stream's end. Without any finish_reason yet it is incomplete unless one still
+   * comes before the body ends (`end` decides; the stream reads on for a grace at most).
+   */
   #onDone(): void {
-    if (!this.#assembler.hasFinish) throw this.incomplete('done');
     this.#done = true;
   }
 
@@ -266,7 +325,7 @@ export class ChatStreamDecoder {
     } catch {
       // Not JSON: the data itself is the server's words.
     }
-    if (!this.#done) throw this.#streamError(isJsonObject(object) ? object : undefined, data, true);
+    if (!this.#over) throw this.#streamError(isJsonObject(object) ? object : undefined, data, true);
   }
 
   /** `typed`: the event was typed `error`, so its own `message` is the server's words too. */
@@ -314,6 +373,8 @@ export class ChatStreamDecoder {
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
+      if (this.#answerIndex === undefined && choices.length > 0)
+        this.#answerIndex = this.#answerOf(choices);
       for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], data, chunk);
     }
     const usage = chunk.usage;
@@ -329,6 +390,21 @@ export class ChatStreamDecoder {
       const event: UsageEvent = { type: 'usage', usage: read, ...this.#tags };
       this.#queue.push(event);
     }
+  }
+
+  /**
+   * The index of the answer's choice, read from the first chunk with choices: 0, unless one choice
+   * was asked and that chunk has none of index 0: then its first choice's (a lone choice of another
+   * index is the answer, as in a whole answer).
+   */
+  #answerOf(choices: unknown[]): number {
+    if (!this.#oneChoice) return 0;
+    const indexes = choices.map((choice) => (isJsonObject(choice) ? choice.index : 0));
+    const first = indexes[0];
+    return indexes.some((index) => typeof index !== 'number' || index === 0) ||
+      typeof first !== 'number'
+      ? 0
+      : first;
   }
 
   /** The first non-empty `system_fingerprint` and `service_tier` (OpenAI's) of the chunks read. */
@@ -349,7 +425,10 @@ export class ChatStreamDecoder {
   #onChoice(choice: unknown, data: string, chunk: Json): void {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
     const { index, delta, finish_reason: finishReason } = choice;
-    const choiceIndex = typeof index === 'number' ? index : 0;
+    const sent = typeof index === 'number' ? index : 0;
+    // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
+    const answer = this.#answerIndex ?? 0;
+    const choiceIndex = sent === answer ? 0 : sent === 0 ? answer : sent;
     if (choiceIndex === 0) this.#choiceZeroSeen = true;
     else {
       this.#otherChoices ??= new Set();

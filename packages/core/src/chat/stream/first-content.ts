@@ -56,12 +56,16 @@ async function firstContentFailure(
   decoder: ChatStreamDecoder,
   signal: AbortSignal,
 ): Promise<GatewayError | undefined> {
-  const { bytes, ended, failure } = await readAhead(
+  const read = await readAhead(
     answer,
     decoder,
     signal,
-    () => decoder.answered > 0 || decoder.settledChars > MAX_CHARS_BEFORE_CONTENT,
+    () => decoder.answered > 0 || decoder.done || decoder.settledChars > MAX_CHARS_BEFORE_CONTENT,
   );
+  const { bytes, ended } = read;
+  // (`[DONE]` before any content: the end, as the body's is; not waited on past it.)
+  const doneFirst = decoder.done && decoder.answered === 0 && read.failure === undefined;
+  const failure = doneFirst ? decoder.incomplete('done') : read.failure;
   if (!ended && failure === undefined) {
     return decoder.answered > 0 ? undefined : tooMuchBeforeContent(answer, decoder.settledChars);
   }

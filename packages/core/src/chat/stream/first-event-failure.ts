@@ -79,7 +79,7 @@ export async function firstEventFailure(
     }
     // (Bytes with no content in them — comments, role-only or empty chunks — are held at most up
     // to an error body's read: past that the stream is handed over, and reads on as it always did.)
-    while (decoder.answered === 0 && held < ERROR_JSON_READ_BYTES) {
+    while (decoder.answered === 0 && !decoder.done && held < ERROR_JSON_READ_BYTES) {
       const next = await reader.read();
       if (scope.aborted) break;
       if (next.done) {
@@ -90,6 +90,9 @@ export async function firstEventFailure(
       held += next.value.byteLength;
       feedSliced(decoder, text, next.value);
     }
+    // (`[DONE]` before any content: the end, as the body's is; not waited on past it.)
+    if (lost === undefined && decoder.answered === 0 && decoder.done)
+      lost = decoder.incomplete('done');
   } catch (cause) {
     lost = cause;
   } finally {

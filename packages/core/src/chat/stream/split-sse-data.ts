@@ -171,6 +171,22 @@ export class SseDataSplitter {
     return start;
   }
 
+  /**
+   * The data of the event no blank line ended yet: its `data` lines, and the line not yet ended
+   * when it is a `data` line; undefined when none holds data.
+   */
+  heldData(): string | undefined {
+    const line = this.#pending.join('');
+    const value = this.#dataValue(line, 0, line.length);
+    if (value === undefined) return this.#data;
+    return this.#data === undefined ? value : `${this.#data}\n${value}`;
+  }
+
+  /** The event being read was typed `error` (its data goes to the error handler). */
+  get heldIsError(): boolean {
+    return this.#dispatch !== this.#onData;
+  }
+
   /** The input ended: an event not closed by a blank line is dropped (as SSE says). */
   end(): void {
     this.#pending = [];

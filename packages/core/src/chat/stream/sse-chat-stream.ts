@@ -155,6 +155,8 @@ export class GatewayChatStream implements ChatStream {
    * choice may begin, and the stop then ends the call: README), and `cancel` waits for it.
    */
   #heldOver: { ended: Promise<void>; resolve: () => void } | undefined;
+  /** The body is read on for the grace (`#readOn`): once per stream. */
+  #readsOn = false;
   /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
   readonly #onCallerAbort: () => void;
   /** `ChatStreamMeta.ended`. */
@@ -171,7 +173,7 @@ export class GatewayChatStream implements ChatStream {
     this.#choices = meta.choices ?? 1;
     const { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes } = meta;
     this.#decoding = { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes };
-    this.#decoder = new ChatStreamDecoder(this.#decoding);
+    this.#decoder = new ChatStreamDecoder(this.#decoding, this.#choices);
     this.#structured = meta.structured;
     this.#events = meta.structured?.events(this.#decoder) ?? this.#decoder;
     const body = open.response.body;
@@ -516,7 +518,7 @@ export class GatewayChatStream implements ChatStream {
       this.#decoder.feed(this.#text.decode(chunk.value, { stream: true }));
       this.#contentBegan();
       if (this.#modelInChunks) this.#readModel();
-      if (this.#decoder.done) this.#finish();
+      if (this.#decoder.done) this.#afterDone();
     } catch (error) {
       this.#fromAnswer(error);
       this.#failRead(
@@ -530,6 +532,16 @@ export class GatewayChatStream implements ChatStream {
             }),
       );
     }
+  }
+
+  /**
+   * `[DONE]` came: what still comes before the body ends (a late usage or finish) is read, for a
+   * cut request's grace at most (a body kept open after it must not hold the call); at once the
+   * end of a stream the caller stopped (it read on for the usage only).
+   */
+  #afterDone(): void {
+    if (this.#stoppedAfterFinish || this.#heldStop) this.#finish();
+    else this.#readOn();
   }
 
   /** A read of the body failed: the call's end, the body's own error, else a cut answer. */
@@ -783,11 +795,12 @@ export class GatewayChatStream implements ChatStream {
   }
 
   /**
-   * Reads the body on after a stop, for the grace at most (a held stop: until a choice begins).
-   * (A body that ended is being decoded: `#readRest` ends the call.)
+   * Reads the body on after a stop or `[DONE]`, for the grace at most (a held stop: until a choice
+   * begins). (A body that ended is being decoded: `#readRest` ends the call.)
    */
   #readOn(): void {
-    if (this.#restRead) return;
+    if (this.#restRead || this.#readsOn) return;
+    this.#readsOn = true;
     const grace = setTimeout(() => this.#graceOver(), CUT_REQUEST_GRACE_MS);
     (grace as { unref?: () => void }).unref?.();
     void this.#readSliced(this.#readingOn).then(() => {
@@ -801,12 +814,20 @@ export class GatewayChatStream implements ChatStream {
   readonly #readingOn = (): boolean =>
     this.#state === 'open' && (this.#heldStop === undefined || this.#tookBegun);
 
-  /** The read on after a stop (or a silence after the finish) ends with the body not whole. */
+  /**
+   * The read on after a stop, after `[DONE]` (or a silence after the finish) ends with the body not
+   * whole: `[DONE]` without any finish_reason is `stream_incomplete`.
+   */
   #graceOver(): void {
     if (this.#state !== 'open') return;
     const held = this.#heldStop;
     if (held) this.#stopNow(held.error, held.reason);
-    else this.#finish();
+    else if (this.#decoder.hasFinish) this.#finish();
+    else {
+      const incomplete = this.#decoder.incomplete('done');
+      this.#fromAnswer(incomplete);
+      this.#fail(incomplete);
+    }
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {

@@ -69,7 +69,7 @@ export async function checkStructuredStart(
   // The call's end, a stall, an error event, a body cut or ended short: the attempt's failure.
   const failure = endedAtFinish
     ? undefined
-    : (ahead.failure ?? (through || !ahead.ended ? undefined : endOf(decoder)));
+    : (ahead.failure ?? (through || (!ahead.ended && !decoder.done) ? undefined : endOf(decoder)));
   const models = { model, answering };
   if (failure !== undefined) return unanswered(answer, decoder, failure, models);
   if (through) return undefined;
@@ -98,7 +98,8 @@ function tooLarge(answer: AttemptAnswer, maxBytes: number): GatewayError {
 /** The body's end: what the decoder throws when the answer is not whole (no finish_reason). */
 function endOf(decoder: ChatStreamDecoder): unknown {
   try {
-    if (!decoder.done) decoder.end();
+    // (After `[DONE]` too: without any finish_reason it is `stream_incomplete`.)
+    decoder.end();
     return undefined;
   } catch (error) {
     return error;
