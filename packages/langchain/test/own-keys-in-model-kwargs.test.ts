@@ -118,6 +118,12 @@ describe("the model's fields and call options in modelKwargs are refused, not se
       think: true,
       verbosity: 'low',
       reasoning: { effort: 'low' },
+      // (LiteLLM's request fields that are LangChain's key names too, and its upstream
+      // credentials in snake_case.)
+      tags: ['team-a'],
+      cache: { 'no-cache': true },
+      api_key: 'sk-upstream',
+      api_base: 'https://upstream.test',
     };
     const model = new GatewayChatModel({
       ...connection,
@@ -132,14 +138,12 @@ describe("the model's fields and call options in modelKwargs are refused, not se
 });
 
 /**
- * Snake_case keys are request fields, but a snake_case spelling of a client option or of the
- * connection would reach the model server unsteered (`circuit_breaker`) or put the key in the
- * request's body (`api_key`): refused naming the option it spells.
+ * Snake_case keys are request fields, but a snake_case spelling of a client option would reach the
+ * model server with nothing steered (`circuit_breaker`): refused naming the option it spells.
  */
-describe('snake_case spellings of client options and the connection in modelKwargs', () => {
+describe('snake_case spellings of client options in modelKwargs', () => {
   it.each([
-    ['api_key', 'apiKey', (key: string) => key],
-    ['base_url', 'baseURL', () => 'http://elsewhere.test'],
+    ['max_response_bytes', 'maxResponseBytes', () => 1024],
     ['circuit_breaker', 'circuitBreaker', () => ({ failures: 2 })],
     ['max_retry_after_ms', 'maxRetryAfterMs', () => 1000],
     ['catalog_ttl_ms', 'catalogTtlMs', () => 1000],

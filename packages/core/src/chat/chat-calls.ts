@@ -11,7 +11,7 @@ import { lazily } from '../errors/load-lazily';
 import { type AttemptPolicy, retrySameRequest } from '../http/attempt-policy';
 import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
-import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
+import type { AssembledChat, ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
 import { asksSeveralChoices } from '../protocol/several-choices';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
@@ -174,6 +174,13 @@ function readChatCall(
 /** A chat answer as the transport read it whole. */
 type JsonAnswer = Awaited<ReturnType<Transport['json']>> & { data: ChatCompletionResponse };
 
+/** A choice's text as JSON with no schema reads it (a tool step's handed on as it came). */
+function jsonTextOf(choice: AssembledChat, json: JsonSteering): void {
+  if (choice.toolCalls.length === 0) {
+    choice.text = jsonBesideRefusal(choice.text, choice.refusal, json.jsonInText);
+  }
+}
+
 /** A whole answer checked and read into the call's result. */
 function chatResult(
   answered: SteeredChatAnswer<JsonAnswer> | OneModelAnswer<JsonAnswer>,
@@ -185,9 +192,7 @@ function chatResult(
   // (A steered call's errors carry its route, also those found in its answer.)
   const assembled = readCheckedCompletion(answer, requestedModel, transport, answered.failed);
   // A tool step's text is handed on as it came (§4.8 item 6), as with a schema.
-  if (json && assembled.toolCalls.length === 0) {
-    assembled.text = jsonBesideRefusal(assembled.text, assembled.refusal, json.jsonInText);
-  }
+  if (json) jsonTextOf(assembled, json);
   const { data, headers } = answer;
   const servedModel = answeringModel(headers, data.model, answered.model);
   const result: ChatResult = {
@@ -202,6 +207,8 @@ function chatResult(
   // (`n` > 1: every choice, for adapters that hand each on; the answer is choice 0.)
   const choices = readEveryChoice(data, assembled);
   if (choices !== undefined) result.choices = choices;
+  // (JSON with no schema: every choice's text read by the one rule, as choice 0's.)
+  if (json && choices) for (const choice of choices.slice(1)) jsonTextOf(choice, json);
   if (answered.structured) {
     result.structured = answered.structured;
     assembled.structured = answered.structured;

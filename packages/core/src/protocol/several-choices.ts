@@ -3,10 +3,13 @@
 /**
  * Whether a request's `n` may have the server generate more than one choice: anything but no `n`,
  * `null` (the server's default, one) or a number up to 1 (0 or below, a server refuses itself:
- * nothing is generated). A value that is not a number counts: a lax server (pydantic's lax mode,
+ * nothing is generated), or a string of such a number (`'1'`). Any other value counts: a lax server (pydantic's lax mode,
  * as vLLM and LiteLLM read a request) takes `"2"` as 2, and what a server makes of any other is
  * unknown. The adapters refuse such an `n` on a stream, which has a place for one choice only.
  */
 export function asksSeveralChoices(n: unknown): boolean {
-  return n !== undefined && n !== null && !(typeof n === 'number' && n <= 1);
+  if (n === undefined || n === null) return false;
+  // (`'1'`, as a lax server reads it, is 1.)
+  const count = typeof n === 'string' && n.trim() !== '' ? Number(n) : n;
+  return !(typeof count === 'number' && count <= 1);
 }

@@ -45,6 +45,23 @@ describe('drivenClock stepping', () => {
     );
   });
 
+  it('steps up to the limit when the step does not divide it, never past it', async () => {
+    clock.drive();
+    let fired = false;
+    setTimeout(() => {
+      fired = true;
+    }, 1000);
+    const start = Date.now();
+    await clock.stepUntil(() => fired, 300, 1000);
+    expect(Date.now() - start).toBe(1000);
+    await expect(clock.settledOnSteps(after(2505), 2505)).resolves.toBe(2505);
+    const moved = Date.now();
+    await expect(clock.stepUntil(() => false, 300, 1000)).rejects.toThrow(
+      'not done after the clock moved 1000 ms',
+    );
+    expect(Date.now() - moved).toBe(1000);
+  });
+
   it('gives what a promise settles to on 10 ms steps, its failure too', async () => {
     clock.drive();
     await expect(clock.settledOnSteps(after(250))).resolves.toBe(250);

@@ -43,10 +43,12 @@ const realTurn = globalThis.setImmediate;
 /** A clock a test moves itself, on `timers` (vitest: `drivenClock(vi)`). */
 export function drivenClock(timers: FakeTimers): DrivenClock {
   const stepUntil = async (done: () => boolean, stepMs = 1, limitMs = 1_000) => {
-    for (let moved = 0; !done(); moved += stepMs) {
-      // Never past the limit: a wait due just after it fails rather than passing.
-      if (moved + stepMs > limitMs) throw new Error(`not done after the clock moved ${moved} ms`);
-      await timers.advanceTimersByTimeAsync(stepMs);
+    for (let moved = 0; !done(); ) {
+      if (moved >= limitMs) throw new Error(`not done after the clock moved ${limitMs} ms`);
+      // (The last step shorter: never past the limit, and up to it when stepMs does not divide it.)
+      const step = Math.min(stepMs, limitMs - moved);
+      await timers.advanceTimersByTimeAsync(step);
+      moved += step;
       await new Promise((resolve) => realTurn(resolve));
     }
   };

@@ -116,8 +116,8 @@ export function refuseSteeringKwargs(
 
 /**
  * Our keys and LangChain's whose names are also request fields (`temperature`, `stop`, `tools`,
- * OpenAI's `store`), and LangGraph's runtime keys that are not ours to judge: sent from
- * `modelKwargs` as given. Snake_case keys are request fields (`tool_choice`).
+ * OpenAI's `store`, LiteLLM's `tags` and `cache`), and LangGraph's runtime keys that are not ours
+ * to judge: sent from `modelKwargs` as given. Snake_case keys are request fields (`tool_choice`).
  */
 const SENT_AS_NAMED = new Set([
   'model',
@@ -128,6 +128,8 @@ const SENT_AS_NAMED = new Set([
   'metadata',
   'tools',
   'store',
+  'tags',
+  'cache',
   'context',
   'writer',
   'version',
@@ -177,15 +179,15 @@ function refuseOwnKeysInKwargs(kwargs: object, where: string, place: RefusalPlac
 
 type RefusalPlace = 'call option' | 'model setting';
 
-/** Client options and the connection's fields, by their names without `_` in lower case. */
-const SNAKE_REFUSED = new Map(
-  [...Object.keys(CLIENT_OPTION_HINTS), 'apiKey', 'baseURL'].map((k) => [k.toLowerCase(), k]),
-);
+/**
+ * Client options, by their names without `_` in lower case. (`api_key`, `api_base` pass: LiteLLM
+ * reads them as an upstream provider's credentials.)
+ */
+const SNAKE_REFUSED = new Map(Object.keys(CLIENT_OPTION_HINTS).map((k) => [k.toLowerCase(), k]));
 
 /**
- * A snake_case spelling of a client option or of the connection (`circuit_breaker`, `api_key`):
- * request fields otherwise, but these would reach the model server unsteered, or put the key in
- * the request's body. Refused naming the option it spells.
+ * A snake_case spelling of a client option (`circuit_breaker`): a request field otherwise, but it
+ * would reach the model server with nothing steered. Refused naming the option it spells.
  */
 function refuseSnakeSpelling(
   key: string,
@@ -196,9 +198,7 @@ function refuseSnakeSpelling(
 ): void {
   const own = SNAKE_REFUSED.get(lower.replaceAll('_', ''));
   if (own === undefined) return;
-  const goes = Object.hasOwn(CLIENT_OPTION_HINTS, own)
-    ? CLIENT_OPTION_HINTS[own as keyof typeof CLIENT_OPTION_HINTS]
-    : `a model field: give it to \`new GatewayChatModel({ ${own} })\``;
+  const goes = CLIENT_OPTION_HINTS[own as keyof typeof CLIENT_OPTION_HINTS];
   const hint = `\`${key}\` is no request field: \`${own}\` is ${goes}`;
   refuseNearMisses({ [key]: value }, [], [], where, place, { [key]: hint });
 }
