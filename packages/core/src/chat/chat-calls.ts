@@ -209,6 +209,14 @@ function chatResult(
     const sent = answered.structured.sentFinishReason;
     if (sent !== undefined) assembled.sentFinishReason ??= sent;
   }
+  const unchecked = 'structuredUnchecked' in answered ? answered.structuredUnchecked : undefined;
+  if (unchecked) {
+    result.structuredUnchecked = unchecked;
+    assembled.structuredUnchecked = unchecked;
+    if (unchecked.sentFinishReason !== undefined) {
+      assembled.sentFinishReason ??= unchecked.sentFinishReason;
+    }
+  }
   return result;
 }
 
