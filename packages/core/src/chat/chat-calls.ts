@@ -202,21 +202,13 @@ function chatResult(
   // (`n` > 1: every choice, for adapters that hand each on; the answer is choice 0.)
   const choices = readEveryChoice(data, assembled);
   if (choices !== undefined) result.choices = choices;
-  if (answered.structured) {
-    result.structured = answered.structured;
-    assembled.structured = answered.structured;
-    // The finish the server sent, which the clean answer's body reports as `stop`.
-    const sent = answered.structured.sentFinishReason;
-    if (sent !== undefined) assembled.sentFinishReason ??= sent;
-  }
-  const unchecked = 'structuredUnchecked' in answered ? answered.structuredUnchecked : undefined;
-  if (unchecked) {
-    result.structuredUnchecked = unchecked;
-    assembled.structuredUnchecked = unchecked;
-    if (unchecked.sentFinishReason !== undefined) {
-      assembled.sentFinishReason ??= unchecked.sentFinishReason;
-    }
-  }
+  const { structured, structuredUnchecked: unchecked } = answered;
+  if (structured) result.structured = assembled.structured = structured;
+  // (An answer handed on unchecked, `lastAnswer: 'returned'`: how it was served.)
+  if (unchecked) result.structuredUnchecked = assembled.structuredUnchecked = unchecked;
+  // The finish the server sent, which the clean answer's body reports as `stop`.
+  const sent = (structured ?? unchecked)?.sentFinishReason;
+  if (sent !== undefined) assembled.sentFinishReason ??= sent;
   return result;
 }
 
@@ -328,6 +320,7 @@ interface OneModelAnswer<T> {
   failed?: undefined;
   ended?: undefined;
   structured?: undefined;
+  structuredUnchecked?: undefined;
   structuredStream?: undefined;
 }
 
