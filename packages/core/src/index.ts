@@ -85,6 +85,7 @@ export type {
   ChatStream,
   ChatStreamEvent,
   StructuredResult,
+  UncheckedStructured,
 } from './protocol/chat-result-types';
 export type {
   ChatRoute,

@@ -209,13 +209,13 @@ function chatResult(
   if (choices !== undefined) result.choices = choices;
   // (JSON with no schema: every choice's text read by the one rule, as choice 0's.)
   if (json && choices) for (const choice of choices.slice(1)) jsonTextOf(choice, json);
-  if (answered.structured) {
-    result.structured = answered.structured;
-    assembled.structured = answered.structured;
-    // The finish the server sent, which the clean answer's body reports as `stop`.
-    const sent = answered.structured.sentFinishReason;
-    if (sent !== undefined) assembled.sentFinishReason ??= sent;
-  }
+  const { structured, structuredUnchecked: unchecked } = answered;
+  if (structured) result.structured = assembled.structured = structured;
+  // (An answer handed on unchecked, `lastAnswer: 'returned'`: how it was served.)
+  if (unchecked) result.structuredUnchecked = assembled.structuredUnchecked = unchecked;
+  // The finish the server sent, which the clean answer's body reports as `stop`.
+  const sent = (structured ?? unchecked)?.sentFinishReason;
+  if (sent !== undefined) assembled.sentFinishReason ??= sent;
   return result;
 }
 
@@ -327,6 +327,7 @@ interface OneModelAnswer<T> {
   failed?: undefined;
   ended?: undefined;
   structured?: undefined;
+  structuredUnchecked?: undefined;
   structuredStream?: undefined;
 }
 

@@ -5,7 +5,11 @@
  * the caller gets it. Loaded with the steering module.
  */
 import { isGatewayError } from '../errors/errors';
-import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
+import type {
+  AssembledChat,
+  AssembledToolCall,
+  UncheckedStructured,
+} from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import {
   checkStructuredAnswer,
@@ -15,6 +19,7 @@ import { invalidStructuredOutput } from '../steering/invalid-structured-output';
 import {
   readStructuredAnswer,
   type StructuredOutputSchema,
+  schemaName,
   structuredJsonText,
 } from '../steering/structured-output-request';
 import { classifyFinishReason, refusedFinishReason } from './classify-finish-reason';
@@ -57,7 +62,9 @@ export async function checkedStructuredAnswer(
     if (answer.refusal !== undefined) throw refusedStructuredOutput(model, method, answer);
     read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
   } catch (error) {
-    if (!isGatewayError(error) || !asked.returnRefused) throw withAnswerUsage(error, answer);
+    if (!isGatewayError(error) || !asked.returnRefused) {
+      throw withAnswerUsage(error, answer, method, asked);
+    }
     // (A refusal's words are not the JSON: it is read from `content`, the answer without them.)
     const where = structuredJsonText(content, asked.given, method);
     const json = where?.json ?? '';
@@ -67,7 +74,9 @@ export async function checkedStructuredAnswer(
   try {
     value = await checkStructuredAnswer(model, method, read, asked.check);
   } catch (error) {
-    if (!isGatewayError(error) || !asked.returnRefused) throw withAnswerUsage(error, answer);
+    if (!isGatewayError(error) || !asked.returnRefused) {
+      throw withAnswerUsage(error, answer, method, asked);
+    }
     return { value: read.value, json: read.json, reasoning: read.reasoning, checked: false };
   }
   return { value, json: read.json, reasoning: read.reasoning, checked: true };
@@ -108,11 +117,25 @@ function refusedStructuredOutput(
 
 /**
  * A refusal carrying the refused answer's usage (set in place: the error is this answer's own).
- * The tokens were spent: the caller's accounting, and a fallback route's hop, report them.
+ * The tokens were spent: the caller's accounting, and a fallback route's hop, report them. Its
+ * `invalidOutput` says how the answer was served: the finish as sent and the forced call (`tools`).
  */
-function withAnswerUsage(error: unknown, answer: AssembledChat): unknown {
-  if (isGatewayError(error) && answer.usage !== undefined) {
+function withAnswerUsage(
+  error: unknown,
+  answer: AssembledChat,
+  method: StructuredOutputMethod,
+  asked: StructuredAsk,
+): unknown {
+  if (!isGatewayError(error)) return error;
+  if (answer.usage !== undefined) {
     (error as { usage?: AssembledChat['usage'] }).usage = answer.usage;
+  }
+  const output = error.invalidOutput;
+  if (output !== undefined) {
+    const { toolCall } = servedBy(method, answer, asked);
+    const sent = answer.sentFinishReason ?? answer.finishReason;
+    if (sent !== null) output.sentFinishReason = sent;
+    if (toolCall !== undefined) output.toolCall = toolCall;
   }
   return error;
 }
@@ -164,4 +187,26 @@ export function structuredFinishEvent<Event extends { reason: string; sent?: str
 export function answerFinish(reason: string | null, refused: boolean): string | null {
   const finish = structuredFinish(reason);
   return refused && finish !== null ? refusedFinishReason(finish) : finish;
+}
+
+/**
+ * How `answer` served the schema, checked or not: `method`, the forced call of the schema's tool
+ * (`tools`: its first, as the answer is read) and the finish as sent when the clean answer
+ * reports another (`tool_calls` as `stop`; not for a refused answer handed on).
+ */
+export function servedBy(
+  method: StructuredOutputMethod,
+  answer: AssembledChat,
+  asked: StructuredAsk,
+): UncheckedStructured {
+  const result: UncheckedStructured = { method };
+  const sent = answer.sentFinishReason ?? answer.finishReason;
+  // (A refused answer's finish stays `content_filter`, what its refusal says: no other is kept.)
+  const refused = answer.refusal !== undefined;
+  if (sent !== null && !refused && structuredFinish(sent) !== sent) result.sentFinishReason = sent;
+  if (method !== 'tools') return result;
+  const name = schemaName(asked.given);
+  const call = answer.toolCalls.find((candidate) => candidate.name === name);
+  if (call) result.toolCall = { id: call.id, name: call.name, arguments: call.arguments };
+  return result;
 }

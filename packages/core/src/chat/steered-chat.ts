@@ -10,7 +10,7 @@ import { isGatewayError } from '../errors/errors';
 import type { AnsweringModel } from '../errors/response-headers';
 import type { OpenVia, RequestSpec } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
-import type { StructuredResult } from '../protocol/chat-result-types';
+import type { StructuredResult, UncheckedStructured } from '../protocol/chat-result-types';
 import type { ChatRoute } from '../protocol/chat-route';
 import type { ChatRequest, ResponseFormat } from '../protocol/wire-types';
 import { checkSchemaForm } from '../steering/check-schema-form';
@@ -56,6 +56,7 @@ export interface SteeredChatInput
  */
 export type SteeredChatAnswer<T> = SteeredAnswer<T> & {
   structured?: StructuredResult;
+  structuredUnchecked?: UncheckedStructured;
   structuredStream?: (route: ChatRoute) => StructuredStream;
 };
 
@@ -94,7 +95,9 @@ export async function sendSteeredChat<T>(
   const steered: SteeredChatAnswer<T> = await runSteeredCall(input, (via) => sendVia(spec, via));
   const { model, method } = steered;
   if (!stream) {
-    steered.structured = structured.checkedOf((steered.answer as WholeAnswer).headers);
+    const { headers } = steered.answer as WholeAnswer;
+    steered.structured = structured.checkedOf(headers);
+    steered.structuredUnchecked = structured.uncheckedOf(headers);
   } else if (method !== undefined) {
     const check = checkOf(call, given);
     steered.structuredStream = (route) => {
@@ -138,13 +141,16 @@ function serving(
   call: SteeredChatInput,
   given: StructuredOutputSchema,
   path: string,
-): StructuredServing {
+): StructuredServing & { uncheckedOf(headers: Headers): UncheckedStructured | undefined } {
   const check = checkOf(call, given);
   const maxResponseBytes = call.transport.maxResponseBytes;
   const checked = new WeakMap<Headers, StructuredResult>();
+  // A refused last answer handed on clean (`lastAnswer: 'returned'`): how it was served.
+  const unchecked = new WeakMap<Headers, UncheckedStructured>();
   return {
     ownTools: (call.req.tools ?? []).length > 0,
     checkedOf: (headers) => checked.get(headers),
+    uncheckedOf: (headers) => unchecked.get(headers),
     async checkWhole(answer, model, method, ahead, signal, onContent) {
       // The last answer handed on unchecked when the call says so (`lastAnswer`): asked once the
       // answer is whole (a hedged call's other run may have ended meanwhile).
@@ -174,7 +180,8 @@ function serving(
       const asked = Object.assign(refusal, { given, check, maxResponseBytes, path, signal });
       const outcome = await checkWholeAnswer(answer, model, method, asked);
       if (outcome === undefined || isGatewayError(outcome)) return outcome;
-      checked.set(answer.response.headers, outcome);
+      if ('unchecked' in outcome) unchecked.set(answer.response.headers, outcome.unchecked);
+      else checked.set(answer.response.headers, outcome);
       return undefined;
     },
   };

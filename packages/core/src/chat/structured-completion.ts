@@ -12,15 +12,19 @@ import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
 import { tooLarge } from '../http/answer-errors';
 import type { AttemptAnswer } from '../http/attempt-policy';
 import { readBoundedBody } from '../http/read-bounded-body';
-import type { AssembledChat, StructuredResult } from '../protocol/chat-result-types';
+import type {
+  AssembledChat,
+  StructuredResult,
+  UncheckedStructured,
+} from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatCompletionResponse } from '../protocol/wire-types';
 import { invalidStructuredOutput } from '../steering/invalid-structured-output';
-import { schemaName } from '../steering/structured-output-request';
 import {
   checkedStructuredAnswer,
   ownToolCalls,
   type StructuredAsk,
+  servedBy,
   structuredFinish,
 } from './checked-structured-answer';
 import { readChatCompletion, readEveryChoice } from './read-chat-completion';
@@ -36,16 +40,17 @@ export interface WholeCheck extends StructuredAsk {
 
 /**
  * `answer` of `model` (asked by `method`) checked: the failure; or its checked value, a clean
- * answer left in `answer.response`; or undefined when it was handed on unchecked, as it came (a
- * step of the caller's tool loop; a body that is no completion, which the transport's reader then
- * refuses, `invalid_response`, as for any call).
+ * answer left in `answer.response`; or, for a refused last answer handed on clean
+ * (`returnRefused`), how it was served (`unchecked`); or undefined when it was handed on as it
+ * came (a step of the caller's tool loop; a body that is no completion, which the transport's
+ * reader then refuses, `invalid_response`, as for any call).
  */
 export async function checkWholeAnswer(
   answer: AttemptAnswer,
   model: string,
   method: StructuredOutputMethod,
   asked: WholeCheck,
-): Promise<GatewayError | StructuredResult | undefined> {
+): Promise<GatewayError | StructuredResult | { unchecked: UncheckedStructured } | undefined> {
   const { response } = answer;
   let read: Awaited<ReturnType<typeof readBoundedBody>>;
   try {
@@ -82,7 +87,7 @@ export async function checkWholeAnswer(
 
 /** What `checkEveryChoice` found: choice 0's outcome, and the body to hand on. */
 interface ChoicesChecked {
-  result: GatewayError | StructuredResult | undefined;
+  result: GatewayError | StructuredResult | { unchecked: UncheckedStructured } | undefined;
   body: string;
 }
 
@@ -102,7 +107,7 @@ async function checkEveryChoice(
   const several = data.choices.length > 1;
   const answers = several ? readEveryChoice(data, first.completion)! : [first.completion];
   const raws = choicesInOrder(data);
-  let result: StructuredResult | undefined;
+  let result: ChoicesChecked['result'];
   let changed = false;
   const clean = new Map<Choice, Choice>();
   for (const [i, raw] of raws.entries()) {
@@ -132,7 +137,9 @@ async function checkChoice(
   model: string,
   method: StructuredOutputMethod,
   asked: WholeCheck,
-): Promise<GatewayError | { choice: Choice; result?: StructuredResult }> {
+): Promise<
+  GatewayError | { choice: Choice; result?: StructuredResult | { unchecked: UncheckedStructured } }
+> {
   const own = ownToolCalls(answer.toolCalls, method, asked.check);
   if (own.length > 0) {
     if (own.length === answer.toolCalls.length) return { choice: raw };
@@ -154,10 +161,10 @@ async function checkChoice(
     // kept when content parts become the JSON's text.
     const thought = (answer.reasoning ?? '') + (reasoning ?? '');
     const choice = cleaned(raw, json, thought === '' ? undefined : thought);
-    // A refused last answer handed on (`returnRefused`): clean, but no checked value.
+    // A refused last answer handed on (`returnRefused`): clean, no checked value, how it was served.
     return checked
       ? { choice, result: structuredResult(value, method, answer, asked) }
-      : { choice };
+      : { choice, result: { unchecked: servedBy(method, answer, asked) } };
   } catch (error) {
     if (isGatewayError(error)) return error;
     throw error;
@@ -188,15 +195,7 @@ export function structuredResult(
   answer: AssembledChat,
   asked: StructuredAsk,
 ): StructuredResult {
-  const result: StructuredResult = { value, method };
-  // The finish as sent, when the answer reports another (`tool_calls` as `stop`).
-  const sent = answer.sentFinishReason ?? answer.finishReason;
-  if (sent !== null && structuredFinish(sent) !== sent) result.sentFinishReason = sent;
-  if (method !== 'tools') return result;
-  const name = schemaName(asked.given);
-  const call = answer.toolCalls.find((candidate) => candidate.name === name);
-  if (call) result.toolCall = { id: call.id, name: call.name, arguments: call.arguments };
-  return result;
+  return { value, ...servedBy(method, answer, asked) };
 }
 
 /** A body that failed while it was read: the attempt's failure, typed. */

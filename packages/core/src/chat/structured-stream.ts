@@ -21,6 +21,7 @@ import {
   checkedStructuredAnswer,
   ownToolCalls,
   type StructuredAsk,
+  servedBy,
   structuredFinishEvent,
 } from './checked-structured-answer';
 import { isRefusalDelta } from './read-message-parts';
@@ -82,6 +83,7 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
       if (sent !== null && sent !== finishReason) clean.sentFinishReason = sent;
       // (A refused answer handed on, `returnRefused`: its text as streamed, no checked value.)
       if (checked) clean.structured = structuredResult(value, method, answer, asked);
+      else clean.structuredUnchecked = servedBy(method, answer, asked);
       // A think block before the JSON: the answer's reasoning, as its events gave it.
       if (reasoning !== undefined) clean.reasoning = (answer.reasoning ?? '') + reasoning;
       return clean;

@@ -208,7 +208,10 @@ export class GatewayError extends Error {
     }
     if (this.body !== undefined) json.body = clip(this.body, 2000);
     if (this.invalidOutput !== undefined) {
-      json.invalidOutput = { ...this.invalidOutput, text: clip(this.invalidOutput.text, 2000) };
+      const { text, toolCall } = this.invalidOutput;
+      const output: InvalidStructuredOutput = { ...this.invalidOutput, text: clip(text, 2000) };
+      if (toolCall) output.toolCall = { ...toolCall, arguments: clip(toolCall.arguments, 2000) };
+      json.invalidOutput = output;
     }
     const cause = causeAsJSON(this.cause);
     if (cause !== undefined) json.cause = cause;

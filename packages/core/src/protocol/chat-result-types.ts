@@ -39,6 +39,12 @@ export interface ChatResult {
    * JSON itself.
    */
   structured?: StructuredResult;
+  /**
+   * The last model's answer handed on unchecked (`structuredOutput.lastAnswer: 'returned'`: it
+   * failed the check, `structured` is unset): how the model served the schema, as `structured`
+   * says it, without a value. Absent for a step of the caller's tool loop.
+   */
+  structuredUnchecked?: UncheckedStructured;
 }
 
 /** A structured answer that passed its check: its value, and how the model served the schema. */
@@ -65,6 +71,14 @@ export interface StructuredResult {
    */
   sentFinishReason?: string;
 }
+
+/**
+ * How the model served a structured answer handed on unchecked (it failed the check, and the call
+ * asked `structuredOutput.lastAnswer: 'returned'`): the forced call (`tools`) and the finish as
+ * sent, as `StructuredResult` has them, with no checked value. For a caller that shows the
+ * model's own message, as a framework's raw answer does.
+ */
+export type UncheckedStructured = Omit<StructuredResult, 'value'>;
 
 export type ChatStreamEvent =
   | { type: 'role'; role: 'assistant'; id?: string; model?: string }
@@ -249,6 +263,8 @@ export interface AssembledChat {
   functionCall?: { name: string; arguments: string };
   /** A call asking for structured output: the checked value (as `ChatResult.structured`). */
   structured?: StructuredResult;
+  /** An answer handed on unchecked: how it was served (as `ChatResult.structuredUnchecked`). */
+  structuredUnchecked?: UncheckedStructured;
   /** The audio the model spoke, when it sent any (`message.audio`, or `delta.audio` pieces). */
   audio?: AssembledAudio;
   /** The images the model generated, in the order sent (`message.images` / `delta.images`). */

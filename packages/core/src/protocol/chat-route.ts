@@ -179,6 +179,17 @@ export interface InvalidStructuredOutput {
    * choice is checked, and one that fails fails the answer. Absent for an answer of one choice.
    */
   choice?: number;
+  /**
+   * Choice 0's `finish_reason` as the server sent it (`tool_calls` for a forced call), when it
+   * sent one. Core sets it on the check's errors; for a caller that shows the model's own message.
+   */
+  sentFinishReason?: string;
+  /**
+   * The forced call of the schema's tool the answer made (`tools`): its id, name and arguments as
+   * the model sent them (`text` is then the same arguments). Absent for other methods, and when
+   * the model did not call the tool.
+   */
+  toolCall?: { id: string; name: string; arguments: string };
 }
 
 /**

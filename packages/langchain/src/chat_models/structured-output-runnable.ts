@@ -10,6 +10,7 @@ import { assembleStructuredOutputPipeline } from '@langchain/core/language_model
 import {
   AIMessage,
   type AIMessageChunk,
+  type AIMessageFields,
   type BaseMessage,
   type OpenAIToolCall,
 } from '@langchain/core/messages';
@@ -231,16 +232,9 @@ function withServingCall(raw: BaseMessage): BaseMessage {
   const call = kwargs.structured_tool_call as OpenAIToolCall | undefined;
   const sent = kwargs.sent_finish_reason as string | undefined;
   if (!AIMessage.isInstance(raw) || (call === undefined && sent === undefined)) return raw;
-  let args: Record<string, unknown> | undefined;
-  try {
-    args = call && JSON.parse(call.function.arguments);
-  } catch {
-    // Not JSON: no call to show (the parser refused the answer).
-  }
-  const served = call !== undefined && args !== undefined;
-  return new AIMessage({
+  const message = new AIMessage({
     content: raw.content,
-    additional_kwargs: served ? { ...kwargs, tool_calls: [call] } : kwargs,
+    additional_kwargs: kwargs,
     response_metadata:
       sent === undefined
         ? raw.response_metadata
@@ -248,10 +242,47 @@ function withServingCall(raw: BaseMessage): BaseMessage {
     ...(raw.id !== undefined ? { id: raw.id } : {}),
     ...(raw.name !== undefined ? { name: raw.name } : {}),
     ...(raw.usage_metadata !== undefined ? { usage_metadata: raw.usage_metadata } : {}),
-    tool_calls: served
-      ? [{ name: call.function.name, args: args!, id: call.id, type: 'tool_call' }]
-      : raw.tool_calls,
+    ...(call !== undefined ? servingCall(call) : { tool_calls: raw.tool_calls }),
   });
+  return withRawCall(message, call);
+}
+
+/**
+ * `message` with the forced call in OpenAI's raw form too (`additional_kwargs.tool_calls`), as
+ * `ChatOpenAI`'s; set once the message is made, which would warn of a raw call it did not parse.
+ */
+function withRawCall(message: AIMessage, call: OpenAIToolCall | undefined): AIMessage {
+  if (call !== undefined)
+    message.additional_kwargs = { ...message.additional_kwargs, tool_calls: [call] };
+  return message;
+}
+
+/**
+ * The forced call as `ChatOpenAI` lists it: among `tool_calls` with its arguments parsed, or among
+ * `invalid_tool_calls` (its arguments as text, the parse error) when they are no JSON object.
+ */
+function servingCall(
+  call: OpenAIToolCall,
+): Pick<AIMessageFields, 'tool_calls' | 'invalid_tool_calls'> {
+  const { id } = call;
+  const { name, arguments: text } = call.function;
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      invalid_tool_calls: [{ name, args: text, id, error: why, type: 'invalid_tool_call' }],
+    };
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    const error = 'the arguments are no JSON object';
+    return {
+      tool_calls: [],
+      invalid_tool_calls: [{ name, args: text, id, error, type: 'invalid_tool_call' }],
+    };
+  }
+  return { tool_calls: [{ name, args: args as Record<string, unknown>, id, type: 'tool_call' }] };
 }
 
 /**
@@ -262,14 +293,27 @@ function withServingCall(raw: BaseMessage): BaseMessage {
 function refusedAnswer(error: GatewayError): AIMessage {
   // Every refused answer's tokens once (core's `callUsage`: the last hop's is the error's own).
   const usage = spentUsage(error.usage, error.route);
-  return new AIMessage({
-    content: error.invalidOutput?.text ?? '',
+  const output = error.invalidOutput;
+  // (A refusal's raw message keeps no finish: the answer's own reading, `content_filter`, is not here.)
+  const sent = output?.reason === 'refused' ? undefined : output?.sentFinishReason;
+  // The forced call the answer made, as the server sent it (`tools`), in OpenAI's raw form.
+  const made = output?.toolCall;
+  const call: OpenAIToolCall | undefined = made && {
+    id: made.id,
+    type: 'function',
+    function: { name: made.name, arguments: made.arguments },
+  };
+  const message = new AIMessage({
+    content: output?.text ?? '',
     response_metadata: {
       ...(error.model !== undefined ? { model_name: error.model } : {}),
       ...(error.route !== undefined ? { route: error.route } : {}),
+      ...(sent !== undefined ? { finish_reason: sent } : {}),
     },
     ...(usage ? { usage_metadata: usage } : {}),
+    ...(call ? servingCall(call) : {}),
   });
+  return withRawCall(message, call);
 }
 
 /**

@@ -4,6 +4,7 @@ import type {
   AssembledToolCall,
   ChatResult as GatewayChatResult,
   StructuredResult,
+  UncheckedStructured,
 } from '@infergate/core';
 import { AIMessage } from '@langchain/core/messages';
 import { type ChatGeneration, ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
@@ -86,8 +87,8 @@ function additionalKwargs(
   return {
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     ...(ordered !== undefined ? { [INTERLEAVED_KWARG]: ordered } : {}),
-    ...(result.structured !== undefined && answer === result.answer
-      ? structuredKwargs(result.structured)
+    ...(answer === result.answer
+      ? structuredKwargs(result.structured ?? result.structuredUnchecked)
       : {}),
     // OpenAI's raw forms, as `ChatOpenAI` keeps them: the tool calls (with the ids core gave
     // them) and a legacy `function_call` (not a tool call; the answer's only output when sent).
@@ -121,14 +122,18 @@ export const STRUCTURED_CALL_KWARG = 'structured_tool_call';
 export const SENT_FINISH_KWARG = 'sent_finish_reason';
 
 /**
- * The structured answer's kwargs: its checked value (`parsed`), the call that served it and the
- * finish reason the server sent.
+ * The structured answer's kwargs: its checked value (`parsed`; none for an answer core handed on
+ * unchecked, which the parser then refuses), the call that served it and the finish reason the
+ * server sent.
  */
-export function structuredKwargs(structured: StructuredResult): Record<string, unknown> {
+export function structuredKwargs(
+  structured: StructuredResult | UncheckedStructured | undefined,
+): Record<string, unknown> {
+  if (structured === undefined) return {};
   const call = structured.toolCall;
   const sent = structured.sentFinishReason;
   return {
-    parsed: structured.value,
+    ...('value' in structured ? { parsed: structured.value } : {}),
     ...(call !== undefined ? { [STRUCTURED_CALL_KWARG]: rawToolCall(call) } : {}),
     ...(sent !== undefined ? { [SENT_FINISH_KWARG]: sent } : {}),
   };

@@ -4,6 +4,7 @@ import type {
   ChatStream,
   ChatStreamEvent,
   StructuredResult,
+  UncheckedStructured,
   Usage,
 } from '@infergate/core';
 import type { FunctionCall, OpenAIToolCall } from '@langchain/core/messages';
@@ -214,7 +215,10 @@ class StreamChunkConverter {
    * `ChatOpenAI`'s does (`text += chunk.content`, `StringOutputParser`), and concat keeps the one
    * list once.
    */
-  finish(structured?: StructuredResult, answered?: string | null): ChatGenerationChunk {
+  finish(
+    structured?: StructuredResult | UncheckedStructured,
+    answered?: string | null,
+  ): ChatGenerationChunk {
     const responseMetadata = buildResponseMetadata(
       this.identity,
       // Core's `result()` has the last word on why the answer ended (one rule, core's).
@@ -284,7 +288,9 @@ export async function* readChatChunks(
   // answer that passed core's end check (its hop says so) has its value there.
   const answer = await stream.result?.();
   const asked = stream.route.hops.some((hop) => 'structured' in hop && hop.structured?.checked);
-  yield converter.finish(asked ? answer?.structured : undefined, answer?.finishReason);
+  // (An answer handed on unchecked: how it was served, for `includeRaw`'s raw message.)
+  const served = asked ? answer?.structured : answer?.structuredUnchecked;
+  yield converter.finish(served, answer?.finishReason);
 }
 
 /** A text chunk's `additional_kwargs`: the ordered pieces' entry when there is one. */
