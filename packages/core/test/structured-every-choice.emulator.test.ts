@@ -2,7 +2,7 @@ import { chatsAnsweredBy, emulate, oneMessageAnswer } from '@infergate/emulator/
 import { describe, expect, it } from 'vitest';
 import { type ChatRequest, createGatewayClient } from '../src/index';
 import { caught } from './helpers';
-import { askingForAPlace } from './structured-place-asks';
+import { askingForAPlace, RETURNED } from './structured-place-asks';
 
 // A structured call with `n` > 1 (docs/gateway-protocol.md §4.8): every choice of a whole answer
 // is read by the model's method and checked, not choice 0 alone; one that fails fails the hop,
@@ -87,6 +87,18 @@ describe('a structured call with n > 1: every choice checked', () => {
     expect(error.message).toContain(
       'community/tools answered structured output (method tools) in choice 1',
     );
+  });
+
+  it("whole, lastAnswer 'returned': a choice 1 handed on unchecked makes the answer unchecked", async () => {
+    const { client } = await answeringChoices(() => [
+      { content: '{"city":"Oslo"}' },
+      { content: '{"town":5}' },
+    ]);
+    const result = await client.chat(askingForAPlace('community/json-schema', { n: 2 }), RETURNED);
+    expect(result.structured).toBeUndefined();
+    expect(result.structuredUnchecked).toMatchObject({ method: 'json_schema' });
+    expect(result.route.hops.at(-1)?.structured).toEqual({ method: 'json_schema', checked: false });
+    expect(result.choices?.map((choice) => choice.text)).toEqual(['{"city":"Oslo"}', '{"town":5}']);
   });
 
   it('whole: a choice 1 with no JSON (prose) fails as choice 0 would', async () => {

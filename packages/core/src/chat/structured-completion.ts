@@ -116,6 +116,8 @@ async function checkEveryChoice(
       return { result: several ? ofChoice(outcome, raw.index ?? i, model) : outcome, body: '' };
     }
     if (i === 0) result = outcome.result;
+    // (A later choice handed on unchecked, `lastAnswer: 'returned'`: so is the answer.)
+    else if (isUnchecked(outcome.result) && !isUnchecked(result)) result = outcome.result;
     changed ||= outcome.choice !== raw;
     clean.set(raw, outcome.choice);
   }
@@ -123,6 +125,9 @@ async function checkEveryChoice(
   const choices = data.choices.map((raw) => clean.get(raw) ?? raw);
   return { result, body: JSON.stringify({ ...data, choices }) };
 }
+
+const isUnchecked = (result: unknown): result is { unchecked: UncheckedStructured } =>
+  typeof result === 'object' && result !== null && 'unchecked' in result;
 
 /**
  * One choice (`raw`, read as `answer`) checked: its failure, or the choice to hand on and its
