@@ -73,7 +73,12 @@ export async function sendOnce(
   sending.answerStatus.status = response.status;
   if (response.ok) {
     if (!spec.stream) return { response };
-    sending.onHeaders?.({ status: response.status, headers: response.headers });
+    try {
+      sending.onHeaders?.({ status: response.status, headers: response.headers });
+    } catch {
+      // An observer's failure is the caller's, not the answer's (as `onResponse`'s): a throw here
+      // left the body unread and uncancelled, holding the gateway's slot.
+    }
     const { maxErrorBodyBytes, maxResponseBytes, maxRetryAfterMs, redact, apiKey } = config;
     const answer = sending.answerStatus;
     const limits = { maxErrorBodyBytes, maxResponseBytes, maxRetryAfterMs };
