@@ -115,9 +115,8 @@ async function checkEveryChoice(
     if (isGatewayError(outcome)) {
       return { result: several ? ofChoice(outcome, raw.index ?? i, model) : outcome, body: '' };
     }
+    // (The answer is choice 0: its result, whatever a later choice handed on unchecked.)
     if (i === 0) result = outcome.result;
-    // (A later choice handed on unchecked, `lastAnswer: 'returned'`: so is the answer.)
-    else if (isUnchecked(outcome.result) && !isUnchecked(result)) result = outcome.result;
     changed ||= outcome.choice !== raw;
     clean.set(raw, outcome.choice);
   }
@@ -125,9 +124,6 @@ async function checkEveryChoice(
   const choices = data.choices.map((raw) => clean.get(raw) ?? raw);
   return { result, body: JSON.stringify({ ...data, choices }) };
 }
-
-const isUnchecked = (result: unknown): result is { unchecked: UncheckedStructured } =>
-  typeof result === 'object' && result !== null && 'unchecked' in result;
 
 /**
  * One choice (`raw`, read as `answer`) checked: its failure, or the choice to hand on and its

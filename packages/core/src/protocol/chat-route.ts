@@ -180,8 +180,8 @@ export interface InvalidStructuredOutput {
    */
   choice?: number;
   /**
-   * Choice 0's `finish_reason` as the server sent it (`tool_calls` for a forced call), when it
-   * sent one. Core sets it on the check's errors; for a caller that shows the model's own message.
+   * The failing choice's `finish_reason` as the server sent it (`tool_calls` for a forced call),
+   * when it sent one (choice 0's, unless `choice` names another). Core sets it on the check's errors; for a caller that shows the model's own message.
    */
   sentFinishReason?: string;
   /**
