@@ -150,6 +150,16 @@ export class ChatStreamDecoder {
     return this.#assembler.hasFinish;
   }
 
+  /**
+   * Every choice begun has its finish and the usage came: nothing a server still sends after
+   * `[DONE]` can add to the answer (what it may add is a usage, or a missing finish).
+   */
+  get complete(): boolean {
+    if (!this.#assembler.hasFinish || this.#assembler.usage === undefined) return false;
+    for (const index of this.otherChoices) if (!this.#finished.has(index)) return false;
+    return true;
+  }
+
   /** The answer of choice 0 assembled from the events decoded so far. */
   result(): AssembledChat {
     return this.#assembler.result();
@@ -429,6 +439,12 @@ export class ChatStreamDecoder {
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
     const choiceIndex = sent === answer ? 0 : sent === 0 ? answer : sent;
+    // After `[DONE]` a choice begun may get its missing finish, nothing more: no content, and no
+    // new choice (§5.2).
+    if (this.#done) {
+      if (this.#begun(choiceIndex)) this.#finishOf(choice.finish_reason, choiceIndex, chunk, data);
+      return;
+    }
     if (choiceIndex === 0) this.#choiceZeroSeen = true;
     else {
       this.#otherChoices ??= new Set();
@@ -472,6 +488,16 @@ export class ChatStreamDecoder {
     // (Sent when asked, `logprobs: true`: handed on as the server sent them, when an object.)
     const { logprobs } = choice;
     if (isJsonObject(logprobs)) this.#queue.push({ type: 'logprobs', logprobs, choiceIndex });
+    this.#finishOf(finishReason, choiceIndex, chunk, data);
+  }
+
+  /** A choice decoded before (`[DONE]` came: see `#onChoice`). */
+  #begun(choiceIndex: number): boolean {
+    return choiceIndex === 0 ? this.#choiceZeroSeen : this.#otherChoices?.has(choiceIndex) === true;
+  }
+
+  /** A choice's `finish_reason` as sent: none yet, or its finish (`#onFinish`). */
+  #finishOf(finishReason: unknown, choiceIndex: number, chunk: Json, data: string): void {
     // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
     if (typeof finishReason === 'string' && finishReason !== '') {
       this.#onFinish(finishReason, choiceIndex, chunk);

@@ -540,7 +540,8 @@ export class GatewayChatStream implements ChatStream {
    * end of a stream the caller stopped (it read on for the usage only).
    */
   #afterDone(): void {
-    if (this.#stoppedAfterFinish || this.#heldStop) this.#finish();
+    // (Every choice begun has its finish and the usage came: nothing left to wait for.)
+    if (this.#stoppedAfterFinish || this.#heldStop || this.#decoder.complete) this.#finish();
     else this.#readOn();
   }
 
@@ -566,7 +567,9 @@ export class GatewayChatStream implements ChatStream {
    * `#decodeStopped`): the answer is finished as it is, ok.
    */
   #failRead(error: GatewayError): void {
-    if (this.#stoppedAfterFinish || this.#heldStop) this.#finish();
+    // (So too once `[DONE]` and the finish came: what follows could only add the usage.)
+    const over = this.#decoder.done && this.#decoder.hasFinish;
+    if (this.#stoppedAfterFinish || this.#heldStop || over) this.#finish();
     else this.#fail(error);
   }
 
