@@ -98,7 +98,9 @@ describe('a structured call with n > 1: every choice checked', () => {
     // (As ChatOpenAI's parser: choice 0 is the answer; LangChain's includeRaw reads it.)
     expect(result.structured?.value).toEqual({ city: 'Oslo' });
     expect(result.structuredUnchecked).toBeUndefined();
-    expect(result.route.hops.at(-1)?.structured).toEqual({ method: 'json_schema', checked: true });
+    expect(result.route.hops.at(-1)).toMatchObject({
+      structured: { method: 'json_schema', checked: true },
+    });
     expect(result.choices?.map((choice) => choice.text)).toEqual(['{"city":"Oslo"}', '{"town":5}']);
   });
 

@@ -143,15 +143,15 @@ describe("the model's fields and call options in modelKwargs are refused, not se
  */
 describe('snake_case spellings of client options in modelKwargs', () => {
   it.each([
-    ['max_response_bytes', 'maxResponseBytes', () => 1024],
-    ['circuit_breaker', 'circuitBreaker', () => ({ failures: 2 })],
-    ['max_retry_after_ms', 'maxRetryAfterMs', () => 1000],
-    ['catalog_ttl_ms', 'catalogTtlMs', () => 1000],
-  ])('%s is refused as `%s`', async (key, own, givenFor) => {
+    ['max_response_bytes', 'maxResponseBytes', 1024],
+    ['circuit_breaker', 'circuitBreaker', { failures: 2 }],
+    ['max_retry_after_ms', 'maxRetryAfterMs', 1000],
+    ['catalog_ttl_ms', 'catalogTtlMs', 1000],
+  ] as const)('%s is refused as `%s`', async (key, own, given) => {
     const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const error = await caught(
-      () => model.invoke('hi', { modelKwargs: { [key]: givenFor(connection.apiKey) } }),
+      () => model.invoke('hi', { modelKwargs: { [key]: given } }),
       isGatewayError,
     );
     expect(error.code).toBe('invalid_request_error');
