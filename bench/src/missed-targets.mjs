@@ -17,27 +17,27 @@ export const MISSED_TARGETS = {
       'and 0.93× and 1.01× against 06e131f3’s in the thirty-first, whose three B1 runs on one ' +
       'build read 1.60×, 1.47× and 1.94× (raw fetch 38, 17 and 15 µs); 1.47× in the ' +
       'thirty-second, whose A/B against 53df0fba’s read 1.00× and 0.99×; 1.49× in the ' +
-      'thirty-third, whose A/B against 67fa036a’s read 0.98× and 1.03×. The ratio moves with raw ' +
+      'thirty-third, whose A/B against 67fa036a’s read 0.98× and 1.03×; 1.48× in the ' +
+      'thirty-fourth, whose A/B against 73f8f32c’s read 1.03× and 1.00×. The ratio moves with raw ' +
       'fetch’s own time on this shared machine.',
     plan:
       'read the core row as the A/B against the previous stored build in the same process (as ' +
       'issue 50 asks for fda62b6), and keep the ratio to raw fetch as context.',
   },
-  'B1.invoke': {
-    since: '2026-12-06',
+  'B1.generateText': {
+    since: '2026-12-07',
     why:
-      'a hair over (0.51× ChatOpenAI’s time per call, against ≤ 0.5×, in the twenty-ninth, ' +
-      'thirtieth and thirty-first sessions; 0.48× before; 0.55× in the thirty-first’s first run; ' +
-      '0.58× in the thirty-second’s, whose core and generateText A/Bs showed no change; 0.51× ' +
-      'in the thirty-third’s, whose A/Bs showed none either) ' +
-      'with no change on LangChain’s invoke path beyond core’s, whose A/B showed none (see B1.core).',
+      'a hair over (0.52× the anchor’s time per call, against ≤ 0.5×) in the thirty-fourth ' +
+      'session’s one run, after 0.46× in the thirty-third; interleaved A/Bs of generateText on ' +
+      'the canned fetch in one process against 73f8f32c’s build read 0.99× and 1.00× (CPU per ' +
+      'call, 12 rounds × 4 000 calls, both orders): the path did not move, the anchor’s time did.',
     plan: 'as for B1.core: an A/B against the previous build decides whether the path moved.',
   },
   'B3.ours': {
     since: '2026-12-06',
     why:
       'missed by a hair (1.10×, 1.11× the session before and in the thirtieth, 1.12× in the ' +
-      'thirty-first, thirty-second and thirty-third, against ≤ 1.1×) ' +
+      'thirty-first, thirty-second and thirty-third, 1.11× in the thirty-fourth, against ≤ 1.1×) ' +
       'on runs whose raw floor reads 1.07–1.09× (the ideal counts only the gateway latency): ' +
       'ours is 1.00–1.03× ' +
       'that floor. The twenty-sixth session ran the plan: an interleaved A/B of the AI SDK’s ' +
