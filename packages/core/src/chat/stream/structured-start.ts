@@ -46,8 +46,10 @@ export async function checkStructuredStart(
   maxErrorBodyBytes: number,
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
-  // (An error event's text kept as the plain stream keeps it: the client's bound.)
-  const decoder = new ChatStreamDecoder({ assemble: true, maxErrorBodyBytes });
+  // (An error event's text kept as the plain stream keeps it: the client's bound. One choice: a
+  // structured stream refuses `n` > 1, so a lone choice of another index is the answer, as the
+  // plain stream reads it.)
+  const decoder = new ChatStreamDecoder({ assemble: true, maxErrorBodyBytes }, 1);
   const source = lastTaken(decoder);
   const events = hooks.events(source);
   let through = false;
