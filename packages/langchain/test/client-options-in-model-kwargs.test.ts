@@ -1,8 +1,5 @@
-import { isGatewayError } from '@infergate/core';
-import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { GatewayChatModel } from '../src/index';
-import { recordingGateway } from './helpers';
+import { refusedKwargs } from './refused-before-sending';
 
 const CLIENT = /no request field: a client option: pass `client: createGatewayClient\(\{…\}\)`/;
 
@@ -23,25 +20,8 @@ describe('client options and `timeout` in modelKwargs are refused, not sent', ()
       /`timeout` is no request field: a model setting or a call option/,
     ],
   ])('%o', async (kwargs, key, message) => {
-    const { bodies, connection } = await recordingGateway();
-    const modelSetting = await caught(
-      () =>
-        new GatewayChatModel({
-          ...connection,
-          model: 'community/general',
-          modelKwargs: kwargs,
-        }).invoke('hi'),
-      isGatewayError,
-    );
-    const model = new GatewayChatModel('community/general', connection);
-    const callOption = await caught(
-      () => model.invoke('hi', { modelKwargs: kwargs }),
-      isGatewayError,
-    );
-    for (const [error, code] of [
-      [modelSetting, 'configuration_error'],
-      [callOption, 'invalid_request_error'],
-    ] as const) {
+    const { refusals, bodies } = await refusedKwargs(() => kwargs);
+    for (const [error, code] of refusals) {
       expect(error.code).toBe(code);
       expect(error.field).toBe(key);
       expect(error.message).toMatch(message);

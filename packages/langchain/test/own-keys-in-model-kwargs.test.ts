@@ -4,6 +4,7 @@ import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 import { recordingGateway, weatherTool } from './helpers';
+import { refusedKwargs } from './refused-before-sending';
 
 const FIELD = (key: string) =>
   `\`${key}\` is no request field: a model field: give it to \`new GatewayChatModel({ ${key} })\``;
@@ -27,26 +28,8 @@ describe("the model's fields and call options in modelKwargs are refused, not se
     ['maxTokens', () => ({ maxTokens: 5 })],
     ['streaming', () => ({ streaming: true })],
   ])('%s', async (key, kwargsOf) => {
-    const { bodies, connection } = await recordingGateway();
-    const kwargs = kwargsOf(connection.apiKey);
-    const modelSetting = await caught(
-      () =>
-        new GatewayChatModel({
-          ...connection,
-          model: 'community/general',
-          modelKwargs: kwargs,
-        }).invoke('hi'),
-      isGatewayError,
-    );
-    const model = new GatewayChatModel('community/general', connection);
-    const callOption = await caught(
-      () => model.invoke('hi', { modelKwargs: kwargs }),
-      isGatewayError,
-    );
-    for (const [error, code] of [
-      [modelSetting, 'configuration_error'],
-      [callOption, 'invalid_request_error'],
-    ] as const) {
+    const { refusals, bodies, apiKey } = await refusedKwargs(kwargsOf);
+    for (const [error, code] of refusals) {
       expect(error.code).toBe(code);
       expect(error.field).toBe(key);
       // (A key that is also a call option is named as one in a call's modelKwargs.)
@@ -54,7 +37,7 @@ describe("the model's fields and call options in modelKwargs are refused, not se
       expect(error.message).toContain(
         code === 'invalid_request_error' && both ? CALL(key) : FIELD(key),
       );
-      expect(error.message).not.toContain(connection.apiKey);
+      expect(error.message).not.toContain(apiKey);
     }
     expect(bodies).toHaveLength(0);
   });

@@ -66,3 +66,32 @@ export async function refusedCallKey(key: string, value: unknown = 1) {
   const error = await caught(() => model.invoke('hi', { [key]: value } as never), isGatewayError);
   return { error, bodies };
 }
+
+/**
+ * `kwargsOf(the gateway's key)` given as a model's `modelKwargs` (`new GatewayChatModel`, then `invoke`) and as a
+ * call's (`invoke('hi', { modelKwargs })`) on one recording gateway: each refusal, with the code
+ * each place gives, and the bodies sent.
+ */
+export async function refusedKwargs(kwargsOf: (apiKey: string) => Record<string, unknown>) {
+  const { bodies, connection } = await recordingGateway();
+  const kwargs = kwargsOf(connection.apiKey);
+  const modelSetting = await caught(
+    () =>
+      new GatewayChatModel({
+        ...connection,
+        model: 'community/general',
+        modelKwargs: kwargs,
+      }).invoke('hi'),
+    isGatewayError,
+  );
+  const model = new GatewayChatModel('community/general', connection);
+  const callOption = await caught(
+    () => model.invoke('hi', { modelKwargs: kwargs }),
+    isGatewayError,
+  );
+  const refusals = [
+    [modelSetting, 'configuration_error'],
+    [callOption, 'invalid_request_error'],
+  ] as const;
+  return { refusals, bodies, apiKey: connection.apiKey };
+}
