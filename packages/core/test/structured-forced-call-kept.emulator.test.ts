@@ -1,23 +1,12 @@
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest, ChatResult } from '../src/index';
+import type { ChatResult } from '../src/index';
 import { clientOn } from './helpers';
+import { askingForAPerson } from './structured-place-asks';
 
 // A schema served by a forced tool call (docs/gateway-protocol.md §4.8): the answer hands on the
 // call's arguments as its text and no tool call, and `structured.toolCall` keeps the call the
 // model made (its id, name and arguments), for a caller that shows the model's own message.
-
-const person = {
-  type: 'object',
-  properties: { name: { type: 'string' } },
-  required: ['name'],
-};
-
-const asking = (model: string): ChatRequest => ({
-  model,
-  messages: [{ role: 'user', content: 'Describe "Ada"' }],
-  response_format: { type: 'json_schema', json_schema: { name: 'person', schema: person } },
-});
 
 /** `gateway`'s connection, the text of each chat answer kept. */
 function answersKept(gateway: Awaited<ReturnType<typeof emulate>>) {
@@ -51,7 +40,7 @@ async function expectCallKept(
 describe('structured output served by a forced tool call: the call kept on `structured`', () => {
   it('chat: structured.toolCall is the call the model made; the answer has none', async () => {
     const gateway = answersKept(await emulate());
-    const result = await clientOn(gateway).chat(asking('community/tools'));
+    const result = await clientOn(gateway).chat(askingForAPerson('community/tools'));
     expect(result.structured?.method).toBe('tools');
     await expectCallKept(result.structured, gateway.answers);
     expect(result.answer.toolCalls).toEqual([]);
@@ -59,7 +48,7 @@ describe('structured output served by a forced tool call: the call kept on `stru
 
   it('chatStream: the assembled answer’s structured.toolCall, at its end', async () => {
     const gateway = answersKept(await emulate());
-    const stream = await clientOn(gateway).chatStream(asking('community/tools'));
+    const stream = await clientOn(gateway).chatStream(askingForAPerson('community/tools'));
     for await (const event of stream) expect(event.type).not.toBe('tool-call-delta');
     const result = await stream.result();
     await expectCallKept(result.structured, gateway.answers);
@@ -68,7 +57,7 @@ describe('structured output served by a forced tool call: the call kept on `stru
 
   it('a schema served another way has no toolCall', async () => {
     const gateway = answersKept(await emulate());
-    const result = await clientOn(gateway).chat(asking('community/json-schema'));
+    const result = await clientOn(gateway).chat(askingForAPerson('community/json-schema'));
     expect(result.structured?.method).toBe('json_schema');
     expect(result.structured).not.toHaveProperty('toolCall');
   });

@@ -34,3 +34,16 @@ export const askingForAPlace = (model: string, fields: Partial<ChatRequest> = {}
 
 /** A failed structured answer handed on unchecked (`lastAnswer: 'returned'`), not thrown. */
 export const RETURNED = { structuredOutput: { lastAnswer: 'returned' as const } };
+
+/** A person (`{ name: string }`) asked of `model` by `json_schema`. */
+export const askingForAPerson = (model: string): ChatRequest => ({
+  model,
+  messages: [{ role: 'user', content: 'Describe "Ada"' }],
+  response_format: {
+    type: 'json_schema',
+    json_schema: {
+      name: 'person',
+      schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    },
+  },
+});

@@ -1,28 +1,17 @@
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest, ChatStreamEvent } from '../src/index';
+import type { ChatStreamEvent } from '../src/index';
 import { clientOn } from './helpers';
+import { askingForAPerson } from './structured-place-asks';
 
 // A schema served by a forced tool call (docs/gateway-protocol.md §4.8 item 5): the answer reports
 // its finish `tool_calls` as `stop` (no call is handed on), and keeps what the server sent — in
 // `structured.sentFinishReason`, the answer's `sentFinishReason` and the finish event's `sent` —
 // for an adapter that shows the model's own message (a framework's raw answer) as it came.
 
-const person = {
-  type: 'object',
-  properties: { name: { type: 'string' } },
-  required: ['name'],
-};
-
-const asking = (model: string): ChatRequest => ({
-  model,
-  messages: [{ role: 'user', content: 'Describe "Ada"' }],
-  response_format: { type: 'json_schema', json_schema: { name: 'person', schema: person } },
-});
-
 describe("a structured answer's finish as the server sent it", () => {
   it('chat: reported stop, the sent tool_calls kept on structured and on the answer', async () => {
-    const result = await clientOn(await emulate()).chat(asking('community/tools'));
+    const result = await clientOn(await emulate()).chat(askingForAPerson('community/tools'));
     expect(result.structured?.method).toBe('tools');
     expect(result.answer.finishReason).toBe('stop');
     expect(result.structured?.sentFinishReason).toBe('tool_calls');
@@ -30,7 +19,7 @@ describe("a structured answer's finish as the server sent it", () => {
   });
 
   it('chatStream: the finish event keeps it in `sent`; the assembled answer as a whole one', async () => {
-    const stream = await clientOn(await emulate()).chatStream(asking('community/tools'));
+    const stream = await clientOn(await emulate()).chatStream(askingForAPerson('community/tools'));
     const finishes: ChatStreamEvent[] = [];
     for await (const event of stream) if (event.type === 'finish') finishes.push(event);
     expect(finishes).toMatchObject([{ type: 'finish', reason: 'stop', sent: 'tool_calls' }]);
@@ -41,7 +30,7 @@ describe("a structured answer's finish as the server sent it", () => {
   });
 
   it('a schema served as JSON text, finished stop: nothing else sent, nothing kept', async () => {
-    const result = await clientOn(await emulate()).chat(asking('community/json-schema'));
+    const result = await clientOn(await emulate()).chat(askingForAPerson('community/json-schema'));
     expect(result.answer.finishReason).toBe('stop');
     expect(result.structured).not.toHaveProperty('sentFinishReason');
     expect(result.answer).not.toHaveProperty('sentFinishReason');
