@@ -53,7 +53,12 @@ export {
 } from './chat/tool-call-extra';
 export { validateChatRequest } from './chat/validate-chat';
 export { steersCall } from './client/client';
-export { apiKeyOrEnv, normalizeBaseURL, settingsFound } from './client/options';
+export {
+  apiKeyOrEnv,
+  normalizeBaseURL,
+  refuseClientOptionsInRequestFields,
+  settingsFound,
+} from './client/options';
 export { withSettingNames } from './client/setting-names';
 export { encodeBase64 } from './encoding/base64-bytes';
 export { utf8ByteLength } from './encoding/utf8';

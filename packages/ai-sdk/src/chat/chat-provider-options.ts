@@ -5,6 +5,7 @@ import {
   type EveryKey,
   keyKeptOut,
   readSteering,
+  refuseClientOptionsInRequestFields,
   refuseNearMisses,
 } from '@infergate/core/internal';
 import { z } from 'zod/v4';
@@ -128,6 +129,14 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
   ]),
 ]);
 
+/** Where one of core's client options goes (named when its snake_case spelling is refused). */
+function clientOptionGoes(option: string): string {
+  if (NOT_PROVIDER_SETTINGS.includes(option))
+    return 'a client option `createGateway` does not take';
+  if (CALL_SETTINGS.includes(option)) return `a setting here: give it as \`${option}\``;
+  return 'a provider setting: pass it to `createGateway`';
+}
+
 /**
  * A chat call's `providerOptions.infergate`, split into its settings and its request fields. A near
  * miss of a setting (`fallbackModel`) or one of core's client options (`circuitBreaker`) is refused
@@ -163,8 +172,9 @@ export function readChatProviderOptions(
  * The one check of a `providerOptions.infergate` object (a call's, a message's or a part's) for
  * what is no request field: a near miss of a call setting (`fallbackModel`), a provider or model
  * setting (`timeoutMs`, `circuitBreaker`), `maxRetries`, a field the call sets or ai's own (`tools`,
- * `functions`). Refused as `InvalidArgumentError` naming the key's path from `where`; `then`
- * runs under the same refusal (the call's steering reader). A message's own fields (`name`) pass.
+ * `functions`), or a client option in snake_case (`circuit_breaker`: core's rule). Refused as
+ * `InvalidArgumentError` naming the key's path from `where`; `then` runs under the same refusal
+ * (the call's steering reader). A message's own fields (`name`) pass.
  */
 export function refuseMisplacedOptions(
   given: object,
@@ -176,6 +186,8 @@ export function refuseMisplacedOptions(
     // (The provider's key kept out of a refusal, a group's too: `hedge: { [key]: 1 }`.)
     keyKeptOut(sentKey, () => {
       refuseNearMisses(given, CALL_SETTINGS, [], where, 'call option', ELSEWHERE);
+      // A client option in snake_case (`circuit_breaker`): core's rule, naming where it goes.
+      refuseClientOptionsInRequestFields(given, where, 'call option', clientOptionGoes);
       then?.();
     });
   } catch (error) {

@@ -11,8 +11,10 @@ import {
   integer,
   type OptionGroup,
   type OptionHints,
+  type OptionPlace,
   optionKeys,
   readGroup,
+  refuseNearMisses,
   refuseUnknownOptions,
   STEERING_OPTIONS,
   type SteeringOptions,
@@ -186,6 +188,42 @@ const CLIENT_OPTION_HINTS: OptionHints = Object.fromEntries([
     ]),
   ),
 ]);
+
+/**
+ * Client options whose snake_case names are request fields of their own, sent as given: LiteLLM's
+ * upstream credentials (`api_key`, `base_url`) and retries (`max_retries`).
+ */
+const SENT_IN_SNAKE_CASE = ['apiKey', 'baseURL', 'maxRetries'];
+
+/** Core's other client options of two words or more, by their spelling with no `_`, lower-cased. */
+const CLIENT_OPTION_SPELLINGS: ReadonlyMap<string, string> = new Map(
+  CLIENT_OPTION_KEYS.filter((key) => /[A-Z]/.test(key) && !SENT_IN_SNAKE_CASE.includes(key)).map(
+    (key) => [key.toLowerCase(), key],
+  ),
+);
+
+/**
+ * Refuses a snake_case spelling of one of core's client options (`circuit_breaker`,
+ * `max_concurrency`, `MAX_RETRY_AFTER_MS`) in request fields passed on to the model server as
+ * they are (LangChain's `modelKwargs`, the AI SDK's `providerOptions.infergate`): a request field
+ * otherwise, it would reach the model server with nothing steered. Refused as a near miss
+ * (`refuseNearMisses`), naming the option it spells and where that goes (`goes`: a phrase, `a
+ * client option: …`). Other snake_case keys pass (`top_k`, `api_key`).
+ */
+export function refuseClientOptionsInRequestFields(
+  fields: object,
+  where: string,
+  place: OptionPlace,
+  goes: (option: string) => string,
+): void {
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || !key.includes('_')) continue;
+    const option = CLIENT_OPTION_SPELLINGS.get(key.replaceAll('_', '').toLowerCase());
+    if (option === undefined) continue;
+    const hint = `\`${key}\` is no request field: \`${option}\` is ${goes(option)}`;
+    refuseNearMisses({ [key]: value }, [], [], where, place, { [key]: hint });
+  }
+}
 
 interface ResolvedOptions {
   /** The base URL given (normalised); undefined: `INFERGATE_BASE_URL`, read when a call needs it. */

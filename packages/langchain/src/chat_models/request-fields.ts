@@ -1,5 +1,9 @@
 // docs/gateway-protocol.md §4.1 (unknown request fields reach the model server unchanged).
-import { refuseNearMisses, refuseOptionsInRequestFields } from '@infergate/core/internal';
+import {
+  refuseClientOptionsInRequestFields,
+  refuseNearMisses,
+  refuseOptionsInRequestFields,
+} from '@infergate/core/internal';
 import { refuseChatOpenAINames } from './chat-openai-names';
 import {
   CLIENT_OPTION_HINTS,
@@ -72,6 +76,8 @@ export function refuseCallOptions(options: object, where: string, bound = false)
   // ChatOpenAI's names first: each is refused saying what to use (`verbosity`, not `verbose`).
   refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
   refuseNearMisses(options, OUR_CALL_OPTIONS, CALL_THEIRS, where, 'call option', CALL_HINTS);
+  // A snake_case key is a request field, unless it spells a client option (`circuit_breaker`).
+  refuseClientOptionsInRequestFields(options, where, 'call option', clientOptionGoes);
   refuseSteeringKwargs((options as { modelKwargs?: unknown }).modelKwargs, 'call option');
   if (!bound) return;
   for (const [key, value] of Object.entries(options)) {
@@ -111,6 +117,8 @@ export function refuseSteeringKwargs(
   const where =
     place === 'call option' ? 'call options.modelKwargs' : 'GatewayChatModel modelKwargs';
   refuseOptionsInRequestFields(kwargs, where, place, goes, NOT_IN_KWARGS);
+  // A snake_case spelling of a client option (`circuit_breaker`): core's rule, naming the option.
+  refuseClientOptionsInRequestFields(kwargs, where, place, clientOptionGoes);
   refuseOwnKeysInKwargs(kwargs, where, place);
 }
 
@@ -158,10 +166,8 @@ function refuseOwnKeysInKwargs(kwargs: object, where: string, place: RefusalPlac
   for (const [key, value] of Object.entries(kwargs)) {
     if (value === undefined) continue;
     const lower = key.toLowerCase();
-    if (key.includes('_')) {
-      refuseSnakeSpelling(key, value, lower, where, place);
-      continue;
-    }
+    // (Snake_case keys are request fields; core's rule refused client options spelled so.)
+    if (key.includes('_')) continue;
     const field = FIELDS_NOT_SENT.get(lower);
     const option = CALL_OPTIONS_NOT_SENT.get(lower);
     if (field === undefined && option === undefined) continue;
@@ -180,27 +186,13 @@ function refuseOwnKeysInKwargs(kwargs: object, where: string, place: RefusalPlac
 type RefusalPlace = 'call option' | 'model setting';
 
 /**
- * Client options, by their names without `_` in lower case. (`api_key`, `api_base` pass: LiteLLM
- * reads them as an upstream provider's credentials.)
+ * Where a client option spelled in snake_case in `modelKwargs` goes: those a model does not take
+ * to a client, the others to the model (`maxConcurrency`).
  */
-const SNAKE_REFUSED = new Map(Object.keys(CLIENT_OPTION_HINTS).map((k) => [k.toLowerCase(), k]));
-
-/**
- * A snake_case spelling of a client option (`circuit_breaker`): a request field otherwise, but it
- * would reach the model server with nothing steered. Refused naming the option it spells.
- */
-function refuseSnakeSpelling(
-  key: string,
-  value: unknown,
-  lower: string,
-  where: string,
-  place: RefusalPlace,
-): void {
-  const own = SNAKE_REFUSED.get(lower.replaceAll('_', ''));
-  if (own === undefined) return;
-  const goes = CLIENT_OPTION_HINTS[own as keyof typeof CLIENT_OPTION_HINTS];
-  const hint = `\`${key}\` is no request field: \`${own}\` is ${goes}`;
-  refuseNearMisses({ [key]: value }, [], [], where, place, { [key]: hint });
+function clientOptionGoes(option: string): string {
+  return Object.hasOwn(CLIENT_OPTION_HINTS, option)
+    ? CLIENT_OPTION_HINTS[option as keyof typeof CLIENT_OPTION_HINTS]
+    : `a model field: give it to \`new GatewayChatModel({ ${option} })\``;
 }
 
 /** Settings sent under their snake_case names (`maxTokens` → `max_tokens`). */
