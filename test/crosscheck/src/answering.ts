@@ -3,8 +3,10 @@
  * completion answered with bytes the test gives (an emulator would never send them).
  */
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { GatewayChatModel, type GatewayChatModelFields } from '@infergate/langchain';
 import type { AIMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
+import { z } from 'zod';
 
 /** The emulator for the catalog; every chat completion answered by `answer(request)`. */
 export function chatsAnswered(answer: (request: Request) => Response | Promise<Response>) {
@@ -37,6 +39,8 @@ export function readsAnswer(
 
 /** The model a forced tool call answers as. */
 export const TOOLS_MODEL = 'community/tools';
+/** The schema a forced tool call answers (`{"city":"Oslo"}` fits it). */
+export const PLACE = z.object({ city: z.string() });
 const USAGE = { prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 };
 const HEAD = { id: 'chatcmpl-raw', created: 1, model: TOOLS_MODEL };
 
@@ -105,3 +109,10 @@ export const chatOpenAIOn = (baseURL: string, fetch: typeof globalThis.fetch) =>
     apiKey: DEFAULT_KEYS.full,
     configuration: { baseURL, fetch },
   });
+
+/** Ours: `GatewayChatModel` on `TOOLS_MODEL`, its requests through `fetch`. */
+export const gatewayChatModelOn = (
+  baseURL: string,
+  fetch: typeof globalThis.fetch,
+  fields: Omit<GatewayChatModelFields, 'model'> = {},
+) => new GatewayChatModel(TOOLS_MODEL, { baseURL, apiKey: DEFAULT_KEYS.full, fetch, ...fields });

@@ -12,22 +12,21 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createGateway } from '@infergate/ai-sdk';
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { GatewayChatModel } from '@infergate/langchain';
 import type { AIMessage } from '@langchain/core/messages';
 import { generateText, type LanguageModel, Output, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   chatOpenAIOn,
   forcedToolCalls,
+  gatewayChatModelOn,
   TOOLS_MODEL as MODEL,
+  PLACE,
   type RawResult,
   structuredOf,
 } from './answering';
 
 const BASE_URL = 'https://raw-finish.test/v1';
 const API_KEY = DEFAULT_KEYS.full;
-const Place = z.object({ city: z.string() });
 
 /** What a raw message says, as compared. */
 function rawFields(raw: AIMessage) {
@@ -48,14 +47,13 @@ const METHODS = ['functionCalling', 'jsonSchema', 'jsonMode'] as const;
 describe.each(METHODS)("withStructuredOutput({ method: '%s', includeRaw: true })", (method) => {
   const fetch = forcedToolCalls('{"city":"Oslo"}');
   const structured = (model: { withStructuredOutput: unknown }) =>
-    structuredOf(model, Place, { method, includeRaw: true, name: 'place' });
+    structuredOf(model, PLACE, { method, includeRaw: true, name: 'place' });
   const anchor = async () => {
     const chatOpenAI = chatOpenAIOn(BASE_URL, fetch);
     const { raw } = await structured(chatOpenAI).invoke('Where?');
     return rawFields(raw);
   };
-  const ours = () =>
-    structured(new GatewayChatModel(MODEL, { baseURL: BASE_URL, apiKey: API_KEY, fetch }));
+  const ours = () => structured(gatewayChatModelOn(BASE_URL, fetch));
 
   it("invoke: raw says what ChatOpenAI's raw says (finish tool_calls, the call, usage, id)", async () => {
     const expected = await anchor();
@@ -83,7 +81,7 @@ describe('Output.object: the raw finish reason as @ai-sdk/openai-compatible give
     supportsStructuredOutputs: true,
   }).chatModel(MODEL);
   const ourModel = createGateway(settings)(MODEL);
-  const output = Output.object({ schema: Place });
+  const output = Output.object({ schema: PLACE });
   const generated = (model: LanguageModel) => generateText({ model, prompt: 'Where?', output });
 
   it('generateText: rawFinishReason tool_calls, the object read', async () => {

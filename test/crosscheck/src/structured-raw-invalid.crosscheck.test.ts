@@ -7,22 +7,18 @@
  * refuse the answer itself (`structuredOutput.lastAnswer: 'checked'`: the raw message is built
  * from core's `invalid_structured_output`, whose `invalidOutput` keeps the finish and the call).
  */
-import { DEFAULT_KEYS } from '@infergate/emulator';
-import { GatewayChatModel } from '@infergate/langchain';
 import type { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   chatOpenAIOn,
   forcedToolCalls,
-  TOOLS_MODEL as MODEL,
+  gatewayChatModelOn,
+  PLACE,
   type RawResult,
   structuredOf,
 } from './answering';
 
 const BASE_URL = 'https://raw-invalid.test/v1';
-const API_KEY = DEFAULT_KEYS.full;
-const Place = z.object({ city: z.string() });
 
 /** What a raw message says, as compared. */
 function rawFields(raw: AIMessage) {
@@ -34,7 +30,7 @@ function rawFields(raw: AIMessage) {
 }
 
 const config = { method: 'functionCalling', includeRaw: true, name: 'place' };
-const structured = (model: { withStructuredOutput: unknown }) => structuredOf(model, Place, config);
+const structured = (model: { withStructuredOutput: unknown }) => structuredOf(model, PLACE, config);
 
 describe.each([
   ['arguments that break the schema', '{"city":5}'],
@@ -47,10 +43,7 @@ describe.each([
     expect(result.parsed).toBeNull();
     return rawFields(result.raw);
   };
-  const ours = () =>
-    structured(
-      new GatewayChatModel(MODEL, { baseURL: BASE_URL, apiKey: API_KEY, fetch, maxRetries: 0 }),
-    );
+  const ours = () => structured(gatewayChatModelOn(BASE_URL, fetch, { maxRetries: 0 }));
 
   it("invoke: parsed null, raw says what ChatOpenAI's raw says (finish tool_calls, the call)", async () => {
     const expected = await anchor();
