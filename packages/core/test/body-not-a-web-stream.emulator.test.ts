@@ -3,7 +3,7 @@
 // fail with `configuration_error` (field `fetch`, not retried), and the body is destroyed, so the
 // gateway sees the request end and the key's slots are free for the next call.
 import { Readable } from 'node:stream';
-import { emulate } from '@infergate/emulator/testing';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient, type GatewayError, isGatewayError } from '../src/index';
 import { hi } from './helpers';
@@ -27,22 +27,13 @@ async function nodeBodies() {
   return { gateway, client, bodies, chats: () => chats };
 }
 
-async function failure(call: Promise<unknown>) {
-  try {
-    await call;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('the call succeeded');
-}
-
 describe('a custom fetch whose body is not a web ReadableStream', () => {
   for (const kind of ['chat', 'chatStream'] as const) {
     it(`${kind}: configuration_error naming the fetch option, not retried, body destroyed`, async () => {
       const { gateway, client, bodies, chats } = await nodeBodies();
       // More calls than the key's 4 slots: a slot or a gateway request left open would show.
       for (let i = 0; i < 5; i++) {
-        const error = await failure(
+        const error = await caught(
           kind === 'chat' ? client.chat(hi(MODEL)) : client.chatStream(hi(MODEL)),
         );
         expect(isGatewayError(error), String(error)).toBe(true);

@@ -20,6 +20,13 @@ const audio = {
   transcript: 'Hello there',
   expires_at: 1900000000,
 };
+/** `audio` as the answer gives it, whole or its streamed pieces joined. */
+const answerAudio = {
+  id: 'audio_1',
+  data: 'UklGRiQAAABXQVZF',
+  transcript: 'Hello there',
+  expiresAt: 1900000000,
+};
 const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
 const ask = { model: 'community/general', messages: [{ role: 'user' as const, content: 'hi' }] };
 
@@ -44,12 +51,7 @@ describe('audio and images the model generated', () => {
     );
     const { answer } = await gateway.chat(ask);
     expect(answer.text).toBe('Here');
-    expect(answer.audio).toEqual({
-      id: 'audio_1',
-      data: 'UklGRiQAAABXQVZF',
-      transcript: 'Hello there',
-      expiresAt: 1900000000,
-    });
+    expect(answer.audio).toEqual(answerAudio);
     expect(answer.images).toEqual([{ url: image.image_url.url }]);
   });
 
@@ -67,12 +69,7 @@ describe('audio and images the model generated', () => {
       { type: 'audio-delta', choiceIndex: 0, data: 'AABXQVZF', expiresAt: 1900000000 },
     ]);
     const result = await stream.result();
-    expect(result.audio).toEqual({
-      id: 'audio_1',
-      data: 'UklGRiQAAABXQVZF',
-      transcript: 'Hello there',
-      expiresAt: 1900000000,
-    });
+    expect(result.audio).toEqual(answerAudio);
     expect(result.images).toEqual([{ url: image.image_url.url }]);
     expect(result.text).toBe('Here');
   });

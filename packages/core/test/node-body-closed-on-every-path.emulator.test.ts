@@ -4,7 +4,7 @@
 // whose Content-Length is over `maxResponseBytes`, the engine lookup of `embed` — and the body is
 // destroyed, never left open (the body is closed by whatever kind it is, never assumed to be web).
 import { Readable } from 'node:stream';
-import { emulate } from '@infergate/emulator/testing';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient, type GatewayError, isGatewayError } from '../src/index';
 import { hi } from './helpers';
@@ -44,15 +44,6 @@ async function nodeBodies(
   return { gateway, client, bodies };
 }
 
-async function failure(call: Promise<unknown>) {
-  try {
-    await call;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('the call succeeded');
-}
-
 function expectFetchFault(error: unknown) {
   expect(isGatewayError(error), String(error)).toBe(true);
   const { code, field, isRetryable: retryable } = error as GatewayError;
@@ -79,7 +70,7 @@ describe('a Node body on every path that meets it', () => {
       only: '/chat/completions',
     });
     for (let i = 0; i < 5; i++) {
-      const error = await failure(
+      const error = await caught(
         client.chat(
           { ...hi(MODEL), response_format: schema },
           { fallbackModels: ['community/tools'] },
@@ -101,7 +92,7 @@ describe('a Node body on every path that meets it', () => {
         contentLength: '999999',
         maxResponseBytes: 1000,
       });
-      const error = await failure(kind === 'chat' ? client.chat(hi(MODEL)) : client.models());
+      const error = await caught(kind === 'chat' ? client.chat(hi(MODEL)) : client.models());
       expectFetchFault(error);
       expect(bodies.length).toBe(1);
       expect(bodies[0]?.destroyed).toBe(true);
@@ -112,7 +103,7 @@ describe('a Node body on every path that meets it', () => {
 
   it("embed: the engine lookup's configuration_error keeps field `fetch`", async () => {
     const { client, bodies } = await nodeBodies();
-    const error = await failure(client.embed({ model: 'community/embed', input: 'x' }));
+    const error = await caught(client.embed({ model: 'community/embed', input: 'x' }));
     expectFetchFault(error);
     expect((error as GatewayError).message).toContain('GET /capabilities');
     expect(bodies.every((body) => body.destroyed)).toBe(true);

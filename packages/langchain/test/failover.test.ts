@@ -27,7 +27,7 @@ import { createAgent } from 'langchain';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
-import { recordingGateway, settledOnSteps } from './helpers';
+import { recordingGateway } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -116,7 +116,7 @@ async function runRow(row: CoreOutcome, entry: 'chat' | 'chatStream') {
   const { firstChunkTimeoutMs, chunkTimeoutMs, hedge } = row.steering;
   const timed = [firstChunkTimeoutMs, chunkTimeoutMs, hedge].some((limit) => limit !== undefined);
   if (timed) clock.drive();
-  const result = await (timed ? settledOnSteps(call()) : call()).then(
+  const result = await (timed ? clock.settledOnSteps(call()) : call()).then(
     (message) => ({ message, error: undefined }),
     (error: unknown) => ({ message: undefined, error }),
   );

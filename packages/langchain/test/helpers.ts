@@ -164,24 +164,3 @@ export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<
   const pending = new Promise<'pending'>((resolve) => nextTurn(() => resolve('pending')));
   return Promise.race([promise, pending]);
 }
-
-/**
- * On the kit's driven clock (`drivenClock(vi).drive()`), what `call` settles to: the clock moved
- * 10 ms at a time, a real turn after each (the emulator answers, the client reads), until then; a
- * hang fails once the clock moved `limitMs`. One long move would fire a limit's timer before the
- * requests it races reach the emulator.
- */
-export async function settledOnSteps<T>(call: Promise<T>, limitMs = 5_000): Promise<T> {
-  let settled = false;
-  const watched = call.finally(() => {
-    settled = true;
-  });
-  // (Seen settled or failed below; not an unhandled rejection meanwhile.)
-  watched.catch(() => undefined);
-  for (let moved = 0; !settled; moved += 10) {
-    if (moved > limitMs) throw new Error(`not settled after the clock moved ${limitMs} ms`);
-    await vi.advanceTimersByTimeAsync(10);
-    await new Promise((resolve) => nextTurn(resolve));
-  }
-  return watched;
-}

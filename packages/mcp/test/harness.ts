@@ -6,6 +6,7 @@ import type { GatewayClientOptions } from '@infergate/core';
 import type { ScenarioInput } from '@infergate/emulator';
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
@@ -16,6 +17,7 @@ import {
   type RunningHttpServer,
   startHttpServer,
 } from '../src/index';
+import { ensureBuilt, stdioClientTransport } from './spawn-cli';
 
 /** Every JSON-RPC message that crossed a transport, as sent (to check what never appears). */
 export const wire: string[] = [];
@@ -74,6 +76,45 @@ export function askModelOfFile(server: Partial<GatewayMcpServerOptions>) {
   afterAll(() => harness?.close());
   return async (args: Record<string, unknown>) =>
     (await client!.callTool({ name: 'ask_model', arguments: args })) as CallToolResult;
+}
+
+/** How an SDK client reaches the gateway MCP server. */
+export type McpTransport = 'in-memory' | 'http' | 'stdio';
+
+/**
+ * The file's harness (`startHarness(options)`), also served over Streamable HTTP, started before
+ * its tests (the bin built for stdio) and closed after them with every client in `clients`:
+ * `connectOver(transport)` connects an SDK client in memory, over HTTP, or to the built bin spawned
+ * as a desktop client does (on the harness's root, with the gateway and the client's key).
+ */
+export function transportsOfFile(options: Parameters<typeof startHarness>[0] = {}) {
+  let harness: Harness | undefined;
+  let http: RunningHttpServer | undefined;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    ensureBuilt();
+    harness = await startHarness(options);
+    http = await startHttpServer(harness.mcp, { port: 0 });
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await http?.close();
+    await harness?.close();
+  });
+  const connectOver = async (transport: McpTransport, name = 'test-client'): Promise<Client> => {
+    if (transport === 'in-memory') return harness!.connect();
+    const client = new Client({ name, version: '1.0.0' });
+    const { baseURL, apiKey } = harness!.gateway;
+    const key = options.server?.clientOptions?.apiKey ?? apiKey;
+    await client.connect(
+      transport === 'http'
+        ? new StreamableHTTPClientTransport(new URL(http!.url))
+        : stdioClientTransport(harness!.root, { baseURL, apiKey: key }),
+    );
+    clients.push(client);
+    return client;
+  };
+  return { harness: () => harness!, clients, connectOver };
 }
 
 /** The emulator's HTTP server, a gateway MCP server on it, and SDK clients over in-memory pairs. */

@@ -9,49 +9,23 @@
  */
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningHttpServer, serveStdio, startHttpServer } from '../src/index';
-import { type Harness, RAW_INITIALIZE, startHarness, textOf, wire } from './harness';
-import { ensureBuilt, stdioClientTransport } from './spawn-cli';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serveStdio } from '../src/index';
+import { RAW_INITIALIZE, textOf, transportsOfFile, wire } from './harness';
 
 const key = 'sk_live_Abc123Def456Ghi789';
 
-let harness: Harness;
-let http: RunningHttpServer;
-const clients: Client[] = [];
-beforeAll(async () => {
-  ensureBuilt();
-  harness = await startHarness({
-    scenario: { keys: { [key]: {} } },
-    server: { clientOptions: { apiKey: key } },
-  });
-  http = await startHttpServer(harness.mcp, { port: 0 });
-}, 120_000);
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await http.close();
-  await harness.close();
+const { harness, clients, connectOver } = transportsOfFile({
+  scenario: { keys: { [key]: {} } },
+  server: { clientOptions: { apiKey: key } },
 });
-
-async function connected(transport: 'in-memory' | 'http' | 'stdio'): Promise<Client> {
-  if (transport === 'in-memory') return harness.connect();
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(
-    transport === 'http'
-      ? new StreamableHTTPClientTransport(new URL(http.url))
-      : stdioClientTransport(harness.root, { baseURL: harness.gateway.baseURL, apiKey: key }),
-  );
-  clients.push(client);
-  return client;
-}
 
 describe.each(['in-memory', 'http', 'stdio'] as const)('over %s', (transport) => {
   let client: Client;
   beforeAll(async () => {
-    client = await connected(transport);
+    client = await connectOver(transport);
   }, 60_000);
 
   it('a tool named by the key: the SDK’s "not found" names it redacted', async () => {
@@ -73,7 +47,7 @@ describe.each(['in-memory', 'http', 'stdio'] as const)('over %s', (transport) =>
 
 describe('what crosses the wire', () => {
   it('no answer the server sent (in memory) holds the key', async () => {
-    const client = await harness.connect();
+    const client = await harness().connect();
     await client.callTool({ name: key, arguments: {} });
     await client.readResource({ uri: `infergate://models/${key}` }).catch(() => undefined);
     // (The harness records both sides: the client's requests hold the key it sent.)
@@ -84,7 +58,7 @@ describe('what crosses the wire', () => {
 
   it('a session made by createServer() and connected by the caller is redacted too', async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = harness.mcp.createServer();
+    const server = harness().mcp.createServer();
     await server.connect(serverSide);
     const client = new Client({ name: 'test-client', version: '1.0.0' });
     await client.connect(clientSide);
@@ -107,7 +81,7 @@ describe('what crosses the wire', () => {
       const found = out.split('\n').find((line) => line.includes('not found'));
       if (found) answered(found);
     });
-    const stdio = await serveStdio(harness.mcp, { stdin, stdout });
+    const stdio = await serveStdio(harness().mcp, { stdin, stdout });
     stdin.write(`${RAW_INITIALIZE}\n`);
     stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     const params = { name: key, arguments: {} };

@@ -7,45 +7,18 @@ import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { mp3WithSpeech, pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningHttpServer, startHttpServer } from '../src/index';
-import { type Harness, startHarness, textOf } from './harness';
-import { ensureBuilt, stdioClientTransport } from './spawn-cli';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { textOf, transportsOfFile } from './harness';
 
-let harness: Harness;
-let http: RunningHttpServer;
-const clients: Client[] = [];
-beforeAll(async () => {
-  ensureBuilt();
-  harness = await startHarness();
-  http = await startHttpServer(harness.mcp, { port: 0 });
-}, 120_000);
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await http.close();
-  await harness.close();
-});
+const { harness, connectOver } = transportsOfFile();
 beforeEach(() => {
-  harness.gateway.emulator.clearFaults();
-  harness.gateway.emulator.resetCounters();
+  harness().gateway.emulator.clearFaults();
+  harness().gateway.emulator.resetCounters();
 });
 
-const requests = () => harness.gateway.emulator.counters.requests;
+const requests = () => harness().gateway.emulator.counters.requests;
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-
-async function connectOver(transport: 'in-memory' | 'http' | 'stdio'): Promise<Client> {
-  if (transport === 'in-memory') return harness.connect();
-  const client = new Client({ name: `tools-${transport}`, version: '1.0.0' });
-  await client.connect(
-    transport === 'http'
-      ? new StreamableHTTPClientTransport(new URL(http.url))
-      : stdioClientTransport(harness.root, harness.gateway),
-  );
-  clients.push(client);
-  return client;
-}
 
 describe.each([
   { transport: 'in-memory', files: true },
@@ -54,7 +27,7 @@ describe.each([
 ] as const)('over $transport', ({ transport, files }) => {
   let client: Client;
   beforeAll(async () => {
-    client = await connectOver(transport);
+    client = await connectOver(transport, `tools-${transport}`);
   });
 
   describe('tools/list', () => {
@@ -170,7 +143,7 @@ describe.each([
     it.skipIf(!files)(
       'reads an image file under the allowed root (a relative path starts there)',
       async () => {
-        await writeFile(join(harness.root, 'scan.png'), pngWithText('Receipt 7'));
+        await writeFile(join(harness().root, 'scan.png'), pngWithText('Receipt 7'));
         const result = await client.callTool({
           name: 'ocr',
           arguments: { image_path: 'scan.png' },
@@ -217,11 +190,11 @@ describe.each([
   describe('transcribe', () => {
     it('transcribes an audio file, and translates the speech into English with translate: true', async () => {
       const wav = wavWithSpeech('привіт світ', { seconds: 2 });
-      await writeFile(join(harness.root, 'note.wav'), wav);
+      await writeFile(join(harness().root, 'note.wav'), wav);
       const plain = await client.callTool({
         name: 'transcribe',
         arguments: files
-          ? { audio_path: join(harness.root, 'note.wav') }
+          ? { audio_path: join(harness().root, 'note.wav') }
           : { audio_base64: base64(wav) },
       });
       expect(textOf(plain)).toBe('привіт світ');
@@ -340,7 +313,7 @@ describe.each([
       const png = base64(pngWithText('not audio'));
       expect(await refused('transcribe', { audio_base64: png })).toBe('audio_base64');
       if (files) {
-        await writeFile(join(harness.root, 'picture.png'), pngWithText('not audio'));
+        await writeFile(join(harness().root, 'picture.png'), pngWithText('not audio'));
         expect(await refused('transcribe', { audio_path: 'picture.png' })).toBe('audio_path');
       }
       expect([requests().ocr, requests().transcriptions]).toEqual([0, 0]);
@@ -521,7 +494,7 @@ describe.each([
 
   describe('gateway errors', () => {
     it('become isError results with the code, the message and what to do', async () => {
-      harness.gateway.emulator.injectFault({
+      harness().gateway.emulator.injectFault({
         fault: 'model_busy',
         endpoint: 'translations',
         retryAfter: 120,

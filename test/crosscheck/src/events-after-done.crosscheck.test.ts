@@ -8,13 +8,14 @@
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createGateway } from '@infergate/ai-sdk';
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { DEFAULT_KEYS } from '@infergate/emulator';
 import { GatewayChatModel } from '@infergate/langchain';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
 import { ChatOpenAI } from '@langchain/openai';
 import { type LanguageModel, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { chatsAnswered, readsAnswer } from './answering';
 
 const BASE_URL = 'https://after-done.test/v1';
 const API_KEY = DEFAULT_KEYS.full;
@@ -30,22 +31,8 @@ const ROLE = chunk({ role: 'assistant', content: '' });
 const HELLO = chunk({ content: 'Hello' });
 const DONE = 'data: [DONE]\n\n';
 
-function answering(reads: string[]): typeof fetch {
-  const emulator = createEmulator();
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.endsWith('/chat/completions')) return emulator.fetch(request);
-    const queue = reads.map((read) => new TextEncoder().encode(read));
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = queue.shift();
-        if (next === undefined) controller.close();
-        else controller.enqueue(next);
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  };
-}
+/** Every chat completion answered with `reads`, one at a time. */
+const answering = (reads: string[]) => chatsAnswered(() => readsAnswer(reads));
 
 interface Read {
   text: string;

@@ -5,10 +5,11 @@
  * `GatewayChatModel.stream`, return it too. The catalog is the emulator's.
  */
 import { createGateway } from '@infergate/ai-sdk';
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { DEFAULT_KEYS } from '@infergate/emulator';
 import { GatewayChatModel } from '@infergate/langchain';
 import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { chatsAnswered } from './answering';
 
 const BASE_URL = 'https://lone-choice.test/v1';
 const API_KEY = DEFAULT_KEYS.full;
@@ -18,14 +19,8 @@ const chunk = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices: [{ index: 1, delta, finish_reason: finish }] })}\n\n`;
 const BODY = `${chunk({ role: 'assistant', content: '' })}${chunk({ content: 'Hello' })}${chunk({}, 'stop')}data: [DONE]\n\n`;
 
-function answering(): typeof fetch {
-  const emulator = createEmulator();
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.endsWith('/chat/completions')) return emulator.fetch(request);
-    return new Response(BODY, { headers: { 'content-type': 'text/event-stream' } });
-  };
-}
+const answering = () =>
+  chatsAnswered(() => new Response(BODY, { headers: { 'content-type': 'text/event-stream' } }));
 
 describe('a lone streamed choice of index 1', () => {
   it('streamText returns its text and finish', async () => {

@@ -5,10 +5,11 @@
  * every chat completion is answered with the bytes, in the reads given.
  */
 import { createGateway } from '@infergate/ai-sdk';
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { DEFAULT_KEYS } from '@infergate/emulator';
 import { GatewayChatModel } from '@infergate/langchain';
 import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { chatsAnswered, readsAnswer } from './answering';
 
 const BASE_URL = 'https://stream-bytes.test/v1';
 const API_KEY = DEFAULT_KEYS.full;
@@ -26,22 +27,9 @@ const socketReads = (line: string) =>
     line.slice(i * 65536, (i + 1) * 65536),
   );
 
-function answering(reads: string[], contentType = 'text/event-stream'): typeof fetch {
-  const emulator = createEmulator();
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.endsWith('/chat/completions')) return emulator.fetch(request);
-    const queue = reads.map((read) => new TextEncoder().encode(read));
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = queue.shift();
-        if (next === undefined) controller.close();
-        else controller.enqueue(next);
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': contentType } });
-  };
-}
+/** Every chat completion answered with `reads`, one at a time, as `contentType`. */
+const answering = (reads: string[], contentType = 'text/event-stream') =>
+  chatsAnswered(() => readsAnswer(reads, { 'content-type': contentType }));
 
 async function viaStreamText(fetch: typeof globalThis.fetch, steering: object): Promise<string> {
   let failure: unknown;

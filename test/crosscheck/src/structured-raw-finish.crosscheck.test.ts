@@ -11,67 +11,22 @@
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createGateway } from '@infergate/ai-sdk';
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
-import { GatewayChatModel } from '@infergate/langchain';
+import { DEFAULT_KEYS } from '@infergate/emulator';
 import type { AIMessage } from '@langchain/core/messages';
-import { ChatOpenAI } from '@langchain/openai';
 import { generateText, type LanguageModel, Output, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import {
+  chatOpenAIOn,
+  forcedToolCalls,
+  gatewayChatModelOn,
+  TOOLS_MODEL as MODEL,
+  PLACE,
+  type RawResult,
+  structuredOf,
+} from './answering';
 
 const BASE_URL = 'https://raw-finish.test/v1';
 const API_KEY = DEFAULT_KEYS.full;
-const MODEL = 'community/tools';
-const Place = z.object({ city: z.string() });
-const ARGS = '{"city":"Oslo"}';
-const USAGE = { prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 };
-const HEAD = { id: 'chatcmpl-raw', created: 1, model: MODEL };
-
-type Body = {
-  stream?: boolean;
-  tool_choice?: { function?: { name: string } };
-  tools?: { function: { name: string } }[];
-};
-
-/** Completion chunks (`data:` events), then `[DONE]`. */
-function sse(chunks: object[]): string {
-  const events = chunks.map(
-    (chunk) =>
-      `data: ${JSON.stringify({ ...HEAD, object: 'chat.completion.chunk', ...chunk })}\n\n`,
-  );
-  return `${events.join('')}data: [DONE]\n\n`;
-}
-
-/** The emulator's catalog; every chat answered with one call of the tool asked for, `tool_calls`. */
-function answering(): typeof fetch {
-  const emulator = createEmulator();
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.endsWith('/chat/completions')) return emulator.fetch(request);
-    const body = (await request.json()) as Body;
-    const name = body.tool_choice?.function?.name ?? body.tools?.[0]?.function.name ?? 'answer';
-    const headers = { 'x-service-model': MODEL };
-    if (!body.stream) {
-      const call = { id: 'call_1', type: 'function', function: { name, arguments: ARGS } };
-      const message = { role: 'assistant', content: null, tool_calls: [call] };
-      const choices = [{ index: 0, message, finish_reason: 'tool_calls' }];
-      const completion = { ...HEAD, object: 'chat.completion', choices, usage: USAGE };
-      return Response.json(completion, { headers });
-    }
-    const first = { index: 0, id: 'call_1', type: 'function', function: { name, arguments: '' } };
-    const text = sse([
-      { choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [first] } }] },
-      {
-        choices: [
-          { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: ARGS } }] } },
-        ],
-      },
-      { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
-      { choices: [], usage: USAGE },
-    ]);
-    return new Response(text, { headers: { ...headers, 'content-type': 'text/event-stream' } });
-  };
-}
 
 /** What a raw message says, as compared. */
 function rawFields(raw: AIMessage) {
@@ -87,32 +42,18 @@ function rawFields(raw: AIMessage) {
   };
 }
 
-type RawResult = { raw: AIMessage; parsed: unknown };
-type Structured = {
-  invoke(input: string): Promise<RawResult>;
-  stream(input: string): Promise<AsyncIterable<RawResult>>;
-};
 const METHODS = ['functionCalling', 'jsonSchema', 'jsonMode'] as const;
 
 describe.each(METHODS)("withStructuredOutput({ method: '%s', includeRaw: true })", (method) => {
-  const fetch = answering();
+  const fetch = forcedToolCalls('{"city":"Oslo"}');
   const structured = (model: { withStructuredOutput: unknown }) =>
-    (model.withStructuredOutput as (schema: unknown, config: object) => Structured)(Place, {
-      method,
-      includeRaw: true,
-      name: 'place',
-    });
+    structuredOf(model, PLACE, { method, includeRaw: true, name: 'place' });
   const anchor = async () => {
-    const chatOpenAI = new ChatOpenAI({
-      model: MODEL,
-      apiKey: API_KEY,
-      configuration: { baseURL: BASE_URL, fetch },
-    });
+    const chatOpenAI = chatOpenAIOn(BASE_URL, fetch);
     const { raw } = await structured(chatOpenAI).invoke('Where?');
     return rawFields(raw);
   };
-  const ours = () =>
-    structured(new GatewayChatModel(MODEL, { baseURL: BASE_URL, apiKey: API_KEY, fetch }));
+  const ours = () => structured(gatewayChatModelOn(BASE_URL, fetch));
 
   it("invoke: raw says what ChatOpenAI's raw says (finish tool_calls, the call, usage, id)", async () => {
     const expected = await anchor();
@@ -132,7 +73,7 @@ describe.each(METHODS)("withStructuredOutput({ method: '%s', includeRaw: true })
 });
 
 describe('Output.object: the raw finish reason as @ai-sdk/openai-compatible gives it', () => {
-  const fetch = answering();
+  const fetch = forcedToolCalls('{"city":"Oslo"}');
   const settings = { baseURL: BASE_URL, apiKey: API_KEY, fetch };
   const anchorModel = createOpenAICompatible({
     name: 'anchor',
@@ -140,7 +81,7 @@ describe('Output.object: the raw finish reason as @ai-sdk/openai-compatible give
     supportsStructuredOutputs: true,
   }).chatModel(MODEL);
   const ourModel = createGateway(settings)(MODEL);
-  const output = Output.object({ schema: Place });
+  const output = Output.object({ schema: PLACE });
   const generated = (model: LanguageModel) => generateText({ model, prompt: 'Where?', output });
 
   it('generateText: rawFinishReason tool_calls, the object read', async () => {

@@ -9,13 +9,14 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createGateway } from '@infergate/ai-sdk';
 import { createGatewayClient } from '@infergate/core';
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { DEFAULT_KEYS } from '@infergate/emulator';
 import { GatewayChatModel } from '@infergate/langchain';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
 import { ChatOpenAI } from '@langchain/openai';
 import { jsonSchema, type LanguageModel, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { chatsAnswered, readsAnswer } from './answering';
 import {
   type ExpectedToolCall,
   TOOL_CALL_RECORDINGS,
@@ -35,25 +36,10 @@ interface SeenCall {
 }
 
 /** The emulator for the catalog; every chat completion answered with the recording, as read. */
-function replaying(recording: ToolCallRecording): typeof fetch {
-  const emulator = createEmulator();
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.endsWith('/chat/completions')) return emulator.fetch(request);
-    let next = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const read = recording.reads[next++];
-        if (read === undefined) controller.close();
-        else controller.enqueue(read);
-      },
-    });
-    return new Response(body, {
-      status: 200,
-      headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL },
-    });
-  };
-}
+const replaying = (recording: ToolCallRecording) =>
+  chatsAnswered(() =>
+    readsAnswer(recording.reads, { 'content-type': 'text/event-stream', 'x-service-model': MODEL }),
+  );
 
 const CITY = {
   type: 'object',
