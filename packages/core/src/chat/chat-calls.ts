@@ -18,7 +18,7 @@ import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types
 import { countedPerModel } from '../steering/model-inflight';
 import type { SteeredAnswer } from '../steering/run-steered-call';
 import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
-import { chatSpec } from './build-chat-request';
+import { asksStreamUsage, chatSpec } from './build-chat-request';
 import { readCheckedCompletion, readEveryChoice } from './read-chat-completion';
 import { jsonBesideRefusal } from './read-message-parts';
 import type { SteeredChatAnswer } from './steered-chat';
@@ -83,6 +83,11 @@ export interface ChatContext {
   steering: ClientSteering;
 }
 
+/** A stream's `streamUsage`: the call's, else the client's. */
+function streamUsageOf(opts: ChatStreamOptions | undefined, context: ChatContext): boolean {
+  return opts?.streamUsage ?? context.streamUsage;
+}
+
 /** A call given no options (one object for all: it is only read). */
 const NO_OPTIONS: ChatStreamOptions = Object.freeze({});
 
@@ -108,7 +113,7 @@ export function postChat(
     opts,
     'chat',
     (transport) => (spec, via) => transport.json<ChatCompletionResponse>(spec, opts, via),
-    (answered, req, json, transport) => chatResult(answered, req.model, transport, json),
+    (answered, req, json, { transport }) => chatResult(answered, req.model, transport, json),
   );
 }
 
@@ -128,7 +133,7 @@ async function chatCall<A, T>(
     answered: SteeredChatAnswer<A> | OneModelAnswer<A>,
     req: ChatRequest,
     json: JsonSteering | undefined,
-    transport: Transport,
+    context: ChatContext,
   ) => T,
 ): Promise<T> {
   let owner: Transport | undefined;
@@ -140,7 +145,7 @@ async function chatCall<A, T>(
     const json = asksForJsonText(req) ? await loadSteering() : undefined;
     const stream = name === 'chatStream';
     const answered = await answerChat(context, req, opts, stream, sendVia(transport));
-    return read(answered, req, json, transport);
+    return read(answered, req, json, context);
   } catch (error) {
     throw redactOwnKey(error, owner);
   }
@@ -237,8 +242,7 @@ export function openChatStream(
       transport.open(spec, opts, via).catch((error: unknown) => {
         throw namingStreamUsage(error, spec);
       }),
-    (answered, req, json, transport) =>
-      chatStream(answered, req, opts, json, transport.maxErrorBodyBytes),
+    (answered, req, json, context) => chatStream(answered, req, opts, json, context),
   );
 }
 
@@ -248,7 +252,7 @@ function chatStream(
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
   json: JsonSteering | undefined,
-  maxErrorBodyBytes: number,
+  context: ChatContext,
 ): ChatStream {
   const open = answered.answer;
   // The header, else (once a chunk names it) the chunks' `model`, else the model sent: the
@@ -267,7 +271,9 @@ function chatStream(
     assemble: opts?.assemble !== false || structuredStream !== undefined,
     rawChunks: opts?.rawChunks === true,
     choices: choicesAsked(req.n),
-    maxErrorBodyBytes,
+    maxErrorBodyBytes: context.transport.maxErrorBodyBytes,
+    // (None asked: a body kept open after `[DONE]` and the finish is not waited on for one.)
+    usageAsked: asksStreamUsage(req, streamUsageOf(opts, context)),
     silence: answered.silence,
     failed: answered.failed,
     // A steered stream's outcome goes to its model's breaker when it ends.
@@ -346,7 +352,7 @@ async function answerChat<T>(
 ): Promise<SteeredChatAnswer<T> | OneModelAnswer<T>> {
   const { transport, catalog } = context;
   const needs = requiredCapabilities(req, stream);
-  const streamUsage = opts?.streamUsage ?? context.streamUsage;
+  const streamUsage = streamUsageOf(opts, context);
   if (steers(opts, context.steering, req)) {
     const { sendSteeredChat } = await loadSteering();
     const { steering: client } = context;

@@ -9,6 +9,7 @@
 import { type GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
 import { type AnsweringModel, completeAnswerFailure } from '../../errors/response-headers';
 import type { AttemptAnswer } from '../../http/attempt-policy';
+import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import { readAhead } from './read-ahead';
@@ -24,6 +25,8 @@ export interface HeldRead {
    * so none of its answer may reach the caller before its check passed.
    */
   toEnd?: boolean;
+  /** `false`: the request asked for no usage, none is waited for after `[DONE]`. */
+  usageAsked?: boolean;
 }
 
 /**
@@ -49,11 +52,13 @@ export async function checkStructuredStart(
   // (An error event's text kept as the plain stream keeps it: the client's bound. One choice: a
   // structured stream refuses `n` > 1, so a lone choice of another index is the answer, as the
   // plain stream reads it.)
-  const decoder = new ChatStreamDecoder({ assemble: true, maxErrorBodyBytes }, 1);
+  const { usageAsked } = read;
+  const decoder = new ChatStreamDecoder({ assemble: true, maxErrorBodyBytes, usageAsked }, 1);
   const source = lastTaken(decoder);
   const events = hooks.events(source);
   let through = false;
   let answered = decoder.answered;
+  let grace: ReturnType<typeof setTimeout> | undefined;
   const ahead = await readAhead(answer, decoder, read.signal, (bytes) => {
     if (decoder.answered !== answered) read.onContent?.();
     answered = decoder.answered;
@@ -64,8 +69,13 @@ export async function checkStructuredStart(
         break;
       }
     }
-    return through || decoder.done || bytes > maxBytes;
-  });
+    // After `[DONE]` as the plain stream: read on until nothing more can come (the decoder's
+    // `complete`: a late finish or usage is read), for a cut request's grace at most, then the
+    // body let go (its end: `endOf` decides).
+    const over = decoder.done && decoder.complete;
+    if (decoder.done && !over) grace ??= setTimeout(letGo, CUT_REQUEST_GRACE_MS, answer);
+    return through || over || bytes > maxBytes;
+  }).finally(() => clearTimeout(grace));
   // A stall or a cut once the finish_reason came ends the answer, as for the plain stream.
   const endedAtFinish = !through && decoder.hasFinish && endsAtFinish(ahead.failure);
   // The call's end, a stall, an error event, a body cut or ended short: the attempt's failure.
@@ -83,6 +93,11 @@ export async function checkStructuredStart(
     () => undefined,
     (error: GatewayError) => error,
   );
+}
+
+/** Cancels a held read's body (a body kept open after `[DONE]`: its grace ran out). */
+function letGo(answer: AttemptAnswer): void {
+  answer.reader?.cancel().catch(() => {});
 }
 
 /** A held stream past `maxResponseBytes`: stopped in its attempt, nothing of it handed over. */
