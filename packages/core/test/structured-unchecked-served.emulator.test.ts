@@ -23,10 +23,13 @@ const answering = () =>
     finish: 'tool_calls',
   }));
 
+const call = { id: 'call_1', name: 'place', arguments: '{"city":5}' };
 const served = {
   method: 'tools',
   sentFinishReason: 'tool_calls',
-  toolCall: { id: 'call_1', name: 'place', arguments: '{"city":5}' },
+  toolCall: call,
+  // (Every call the server sent: here the forced one alone.)
+  sentToolCalls: [call],
 };
 
 describe('a forced call that fails the check: how it was served', () => {

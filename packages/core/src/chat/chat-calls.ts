@@ -221,6 +221,8 @@ function chatResult(
   // The finish the server sent, which the clean answer's body reports as `stop`.
   const sent = (structured ?? unchecked)?.sentFinishReason;
   if (sent !== undefined) assembled.sentFinishReason ??= sent;
+  // (`n` > 1: each later choice handed on unchecked carries its own mark.)
+  if (choices) answered.markChoices?.(choices);
   return result;
 }
 
@@ -334,6 +336,7 @@ interface OneModelAnswer<T> {
   ended?: undefined;
   structured?: undefined;
   structuredUnchecked?: undefined;
+  markChoices?: undefined;
   structuredStream?: undefined;
 }
 

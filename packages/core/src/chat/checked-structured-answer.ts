@@ -118,7 +118,8 @@ function refusedStructuredOutput(
 /**
  * A refusal carrying the refused answer's usage (set in place: the error is this answer's own).
  * The tokens were spent: the caller's accounting, and a fallback route's hop, report them. Its
- * `invalidOutput` says how the answer was served: the finish as sent and the forced call (`tools`).
+ * `invalidOutput` says how the answer was served: the finish as sent, the forced call (`tools`)
+ * and every call the server sent.
  */
 function withAnswerUsage(
   error: unknown,
@@ -132,10 +133,11 @@ function withAnswerUsage(
   }
   const output = error.invalidOutput;
   if (output !== undefined) {
-    const { toolCall } = servedBy(method, answer, asked);
+    const { toolCall, sentToolCalls } = servedBy(method, answer, asked);
     const sent = answer.sentFinishReason ?? answer.finishReason;
     if (sent !== null) output.sentFinishReason = sent;
     if (toolCall !== undefined) output.toolCall = toolCall;
+    if (sentToolCalls !== undefined) output.sentToolCalls = sentToolCalls;
   }
   return error;
 }
@@ -191,8 +193,9 @@ export function answerFinish(reason: string | null, refused: boolean): string | 
 
 /**
  * How `answer` served the schema, checked or not: `method`, the forced call of the schema's tool
- * (`tools`: its first, as the answer is read) and the finish as sent when the clean answer
- * reports another (`tool_calls` as `stop`; not for a refused answer handed on).
+ * (`tools`: its first, as the answer is read), every call the server sent (in its order; the
+ * clean answer hands none on) and the finish as sent when the clean answer reports another
+ * (`tool_calls` as `stop`; not for a refused answer handed on).
  */
 export function servedBy(
   method: StructuredOutputMethod,
@@ -204,6 +207,13 @@ export function servedBy(
   // (A refused answer's finish stays `content_filter`, what its refusal says: no other is kept.)
   const refused = answer.refusal !== undefined;
   if (sent !== null && !refused && structuredFinish(sent) !== sent) result.sentFinishReason = sent;
+  if (answer.toolCalls.length > 0) {
+    result.sentToolCalls = answer.toolCalls.map(({ id, name, arguments: text }) => ({
+      id,
+      name,
+      arguments: text,
+    }));
+  }
   if (method !== 'tools') return result;
   const name = schemaName(asked.given);
   const call = answer.toolCalls.find((candidate) => candidate.name === name);

@@ -10,7 +10,11 @@ import { isGatewayError } from '../errors/errors';
 import type { AnsweringModel } from '../errors/response-headers';
 import type { OpenVia, RequestSpec } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
-import type { StructuredResult, UncheckedStructured } from '../protocol/chat-result-types';
+import type {
+  AssembledChat,
+  StructuredResult,
+  UncheckedStructured,
+} from '../protocol/chat-result-types';
 import type { ChatRoute } from '../protocol/chat-route';
 import type { ChatRequest, ResponseFormat } from '../protocol/wire-types';
 import { checkSchemaForm } from '../steering/check-schema-form';
@@ -31,7 +35,7 @@ import { asksStreamUsage, chatBody, chatSpec } from './build-chat-request';
 import { readToFirstContent } from './stream/first-content';
 import type { StructuredStream } from './stream/sse-chat-stream';
 import { checkStructuredStart } from './stream/structured-start';
-import { checkWholeAnswer } from './structured-completion';
+import { checkWholeAnswer, type WholeChecked } from './structured-completion';
 import { refuseStructuredChoices, structuredStream } from './structured-stream';
 
 // The fence rule for a call asking for JSON with no schema (chat-calls.ts), loaded with this module.
@@ -57,6 +61,11 @@ export interface SteeredChatInput
 export type SteeredChatAnswer<T> = SteeredAnswer<T> & {
   structured?: StructuredResult;
   structuredUnchecked?: UncheckedStructured;
+  /**
+   * Marks each later choice (`n` > 1, `ChatResult.choices`) handed on unchecked with how it was
+   * served (`structuredUnchecked`, and its finish as sent).
+   */
+  markChoices?: (choices: AssembledChat[]) => void;
   structuredStream?: (route: ChatRoute) => StructuredStream;
 };
 
@@ -97,7 +106,10 @@ export async function sendSteeredChat<T>(
   if (!stream) {
     const { headers } = steered.answer as WholeAnswer;
     steered.structured = structured.checkedOf(headers);
-    steered.structuredUnchecked = structured.uncheckedOf(headers);
+    const unchecked = structured.uncheckedOf(headers);
+    steered.structuredUnchecked = unchecked?.unchecked;
+    const later = unchecked?.uncheckedChoices;
+    if (later !== undefined) steered.markChoices = (choices) => markChoices(choices, later);
   } else if (method !== undefined) {
     const check = checkOf(call, given);
     steered.structuredStream = (route) => {
@@ -141,12 +153,12 @@ function serving(
   call: SteeredChatInput,
   given: StructuredOutputSchema,
   path: string,
-): StructuredServing & { uncheckedOf(headers: Headers): UncheckedStructured | undefined } {
+): StructuredServing & { uncheckedOf(headers: Headers): UncheckedFound | undefined } {
   const check = checkOf(call, given);
   const maxResponseBytes = call.transport.maxResponseBytes;
   const checked = new WeakMap<Headers, StructuredResult>();
   // A refused last answer handed on clean (`lastAnswer: 'returned'`): how it was served.
-  const unchecked = new WeakMap<Headers, UncheckedStructured>();
+  const unchecked = new WeakMap<Headers, UncheckedFound>();
   return {
     ownTools: (call.req.tools ?? []).length > 0,
     checkedOf: (headers) => checked.get(headers),
@@ -181,12 +193,31 @@ function serving(
       const asked = Object.assign(refusal, { given, check, maxResponseBytes, path, signal });
       const outcome = await checkWholeAnswer(answer, model, method, asked);
       if (outcome === undefined || isGatewayError(outcome)) return outcome;
-      if ('unchecked' in outcome) unchecked.set(answer.response.headers, outcome.unchecked);
-      else checked.set(answer.response.headers, outcome);
+      const { headers } = answer.response;
+      if (outcome.checked !== undefined) checked.set(headers, outcome.checked);
+      if (outcome.unchecked !== undefined || outcome.uncheckedChoices !== undefined) {
+        unchecked.set(headers, outcome);
+      }
       return undefined;
     },
   };
 }
+
+/** Each choice at a place of `marks` with its mark, and its finish as sent. */
+function markChoices(
+  choices: AssembledChat[],
+  marks: ReadonlyMap<number, UncheckedStructured>,
+): void {
+  for (const [place, mark] of marks) {
+    const choice = choices[place];
+    if (choice === undefined) continue;
+    choice.structuredUnchecked = mark;
+    if (mark.sentFinishReason !== undefined) choice.sentFinishReason ??= mark.sentFinishReason;
+  }
+}
+
+/** What a whole answer's check found handed on unchecked: choice 0's mark, later choices'. */
+type UncheckedFound = Pick<WholeChecked, 'unchecked' | 'uncheckedChoices'>;
 
 /** What the call's answers are checked by: its Standard Schema when given, else the JSON Schema. */
 function checkOf(call: SteeredChatInput, given: StructuredOutputSchema): StructuredOutputCheck {

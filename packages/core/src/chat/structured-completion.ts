@@ -39,18 +39,29 @@ export interface WholeCheck extends StructuredAsk {
 }
 
 /**
- * `answer` of `model` (asked by `method`) checked: the failure; or its checked value, a clean
- * answer left in `answer.response`; or, for a refused last answer handed on clean
- * (`returnRefused`), how it was served (`unchecked`); or undefined when it was handed on as it
- * came (a step of the caller's tool loop; a body that is no completion, which the transport's
- * reader then refuses, `invalid_response`, as for any call).
+ * What a whole answer's check found, the clean answer left in `answer.response`: choice 0's checked
+ * value (`checked`), or how it was served when handed on unchecked (`unchecked`: a refused last
+ * answer, `returnRefused`), and how each later choice handed on unchecked was served, by its place
+ * among the choices (`uncheckedChoices`: choice 0 first, then by index, as `ChatResult.choices`).
+ */
+export interface WholeChecked {
+  checked?: StructuredResult;
+  unchecked?: UncheckedStructured;
+  uncheckedChoices?: ReadonlyMap<number, UncheckedStructured>;
+}
+
+/**
+ * `answer` of `model` (asked by `method`) checked: the failure; or what the check found
+ * (`WholeChecked`); or undefined when it was handed on as it came (a body that is no completion,
+ * which the transport's reader then refuses, `invalid_response`, as for any call). A step of the
+ * caller's tool loop is handed on as it came, `checked` and `unchecked` unset.
  */
 export async function checkWholeAnswer(
   answer: AttemptAnswer,
   model: string,
   method: StructuredOutputMethod,
   asked: WholeCheck,
-): Promise<GatewayError | StructuredResult | { unchecked: UncheckedStructured } | undefined> {
+): Promise<GatewayError | WholeChecked | undefined> {
   const { response } = answer;
   let read: Awaited<ReturnType<typeof readBoundedBody>>;
   try {
@@ -85,17 +96,17 @@ export async function checkWholeAnswer(
   return outcome.result;
 }
 
-/** What `checkEveryChoice` found: choice 0's outcome, and the body to hand on. */
+/** What `checkEveryChoice` found, and the body to hand on. */
 interface ChoicesChecked {
-  result: GatewayError | StructuredResult | { unchecked: UncheckedStructured } | undefined;
+  result: GatewayError | WholeChecked;
   body: string;
 }
 
 /**
  * Each choice of `data` (choice 0 is `first.completion`) read by `method` and checked: the first
- * failure (naming its choice when there are several), else choice 0's checked value (undefined
- * when it was handed on unchecked: a step of the caller's tool loop, a refused last answer) and
- * the body with every choice clean (`first.body`, as it came, when none changed).
+ * failure (naming its choice when there are several), else what was found (choice 0's checked
+ * value or its unchecked mark, each later choice's unchecked mark) and the body with every choice
+ * clean (`first.body`, as it came, when none changed).
  */
 async function checkEveryChoice(
   data: ChatCompletionResponse,
@@ -107,7 +118,8 @@ async function checkEveryChoice(
   const several = data.choices.length > 1;
   const answers = several ? readEveryChoice(data, first.completion)! : [first.completion];
   const raws = choicesInOrder(data);
-  let result: ChoicesChecked['result'];
+  const result: WholeChecked = {};
+  const later = new Map<number, UncheckedStructured>();
   let changed = false;
   const clean = new Map<Choice, Choice>();
   for (const [i, raw] of raws.entries()) {
@@ -115,11 +127,16 @@ async function checkEveryChoice(
     if (isGatewayError(outcome)) {
       return { result: several ? ofChoice(outcome, raw.index ?? i, model) : outcome, body: '' };
     }
-    // (The answer is choice 0: its result, whatever a later choice handed on unchecked.)
-    if (i === 0) result = outcome.result;
+    // (The answer is choice 0; a later choice handed on unchecked carries its own mark.)
+    const found = outcome.result;
+    if (found !== undefined && 'unchecked' in found) {
+      if (i === 0) result.unchecked = found.unchecked;
+      else later.set(i, found.unchecked);
+    } else if (found !== undefined && i === 0) result.checked = found;
     changed ||= outcome.choice !== raw;
     clean.set(raw, outcome.choice);
   }
+  if (later.size > 0) result.uncheckedChoices = later;
   if (!changed) return { result, body: first.body };
   const choices = data.choices.map((raw) => clean.get(raw) ?? raw);
   return { result, body: JSON.stringify({ ...data, choices }) };

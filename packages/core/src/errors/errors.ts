@@ -208,15 +208,21 @@ export class GatewayError extends Error {
     }
     if (this.body !== undefined) json.body = clip(this.body, 2000);
     if (this.invalidOutput !== undefined) {
-      const { text, toolCall } = this.invalidOutput;
+      const { text, toolCall, sentToolCalls } = this.invalidOutput;
       const output: InvalidStructuredOutput = { ...this.invalidOutput, text: clip(text, 2000) };
-      if (toolCall) output.toolCall = { ...toolCall, arguments: clip(toolCall.arguments, 2000) };
+      if (toolCall) output.toolCall = clippedCall(toolCall);
+      if (sentToolCalls) output.sentToolCalls = sentToolCalls.map(clippedCall);
       json.invalidOutput = output;
     }
     const cause = causeAsJSON(this.cause);
     if (cause !== undefined) json.cause = cause;
     return json;
   }
+}
+
+/** A tool call of `invalidOutput` as `toJSON` gives it: its arguments cut to 2000 characters. */
+function clippedCall<Call extends { arguments: string }>(call: Call): Call {
+  return { ...call, arguments: clip(call.arguments, 2000) };
 }
 
 /**

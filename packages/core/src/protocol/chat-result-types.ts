@@ -25,7 +25,8 @@ export interface ChatResult {
   /**
    * Every choice of an answer that has several (a request with `n` > 1), each read as `answer` is,
    * in the order of their indexes: `answer` (choice 0) first. Absent for an answer of one choice.
-   * Only `answer` is checked (structured output) and reported (events, usage).
+   * Only `answer` is reported (events, usage). Structured output checks each; a choice handed on
+   * unchecked (`structuredOutput.lastAnswer: 'returned'`) carries its own `structuredUnchecked`.
    */
   choices?: AssembledChat[];
   /**
@@ -64,6 +65,14 @@ export interface StructuredResult {
     /** The call's argument text as the model sent it (a wrapped root's `{"value": …}` included). */
     arguments: string;
   };
+  /**
+   * Every tool call the server sent in the answer, in the order sent (the forced call among them,
+   * and any other: a second call, a call of a tool nobody offered), each with its id, name and
+   * arguments as read; absent when it sent none. The answer hands none of them on: this is for a
+   * caller that shows the model's own message, as a framework's raw answer does (ChatOpenAI's
+   * lists every call the server sent).
+   */
+  sentToolCalls?: { id: string; name: string; arguments: string }[];
   /**
    * Choice 0's `finish_reason` as the server sent it, when the answer reports another: `tool_calls`
    * (the schema's forced call, or a call of a tool nobody offered) reported as `stop`. For a caller
@@ -263,7 +272,10 @@ export interface AssembledChat {
   functionCall?: { name: string; arguments: string };
   /** A call asking for structured output: the checked value (as `ChatResult.structured`). */
   structured?: StructuredResult;
-  /** An answer handed on unchecked: how it was served (as `ChatResult.structuredUnchecked`). */
+  /**
+   * An answer handed on unchecked: how it was served (as `ChatResult.structuredUnchecked`); on
+   * each choice of `ChatResult.choices` that was, its own.
+   */
   structuredUnchecked?: UncheckedStructured;
   /** The audio the model spoke, when it sent any (`message.audio`, or `delta.audio` pieces). */
   audio?: AssembledAudio;

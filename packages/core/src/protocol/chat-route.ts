@@ -190,6 +190,12 @@ export interface InvalidStructuredOutput {
    * the model did not call the tool.
    */
   toolCall?: { id: string; name: string; arguments: string };
+  /**
+   * Every tool call the failing answer sent, in the order sent (the forced call among them, and
+   * any other), as read; absent when it sent none. For a caller that shows the model's own
+   * message, as a framework's raw answer does.
+   */
+  sentToolCalls?: { id: string; name: string; arguments: string }[];
 }
 
 /**

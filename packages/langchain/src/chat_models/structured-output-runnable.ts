@@ -218,20 +218,22 @@ function withRaw(llm: Runnable<BaseLanguageModelInput, AIMessageChunk>, parser: 
 }
 
 /**
- * The raw message as `ChatOpenAI`'s `functionCalling` raw message is: the forced tool call that
- * served its structured answer among its tool calls (`{ name, args, id, type: 'tool_call' }`, and
- * OpenAI's raw form in `additional_kwargs.tool_calls`), and the finish reason the server sent
- * (`tool_calls`, which core reads as `stop`) as its `response_metadata.finish_reason`; the message
- * as it is when core served the schema another way and reports the finish as sent. The model's own
- * answer (and an agent's) keeps the call out and reads `stop`: only this raw message shows them.
+ * The raw message as `ChatOpenAI`'s raw message is: every tool call the server sent, in its order
+ * (the forced call that served its structured answer among them: `{ name, args, id, type:
+ * 'tool_call' }`, or an invalid tool call, and OpenAI's raw form in `additional_kwargs.tool_calls`),
+ * and the finish reason the server sent (`tool_calls`, which core reads as `stop`) as its
+ * `response_metadata.finish_reason`; the message as it is when the server sent no call and core
+ * reports the finish as sent. The model's own answer (and an agent's) keeps the calls out and reads
+ * `stop`: only this raw message shows them.
  */
 function withServingCall(raw: BaseMessage): BaseMessage {
-  // The converter's `STRUCTURED_CALL_KWARG` and `SENT_FINISH_KWARG` (named here, not imported:
-  // this module is loaded lazily).
+  // The converter's `STRUCTURED_CALL_KWARG`, `SENT_CALLS_KWARG` and `SENT_FINISH_KWARG` (named
+  // here, not imported: this module is loaded lazily).
   const kwargs = raw.additional_kwargs ?? {};
   const call = kwargs.structured_tool_call as OpenAIToolCall | undefined;
+  const calls = sentCalls(kwargs.sent_tool_calls as OpenAIToolCall[] | undefined, call);
   const sent = kwargs.sent_finish_reason as string | undefined;
-  if (!AIMessage.isInstance(raw) || (call === undefined && sent === undefined)) return raw;
+  if (!AIMessage.isInstance(raw) || (calls === undefined && sent === undefined)) return raw;
   const message = new AIMessage({
     content: raw.content,
     additional_kwargs: kwargs,
@@ -242,52 +244,65 @@ function withServingCall(raw: BaseMessage): BaseMessage {
     ...(raw.id !== undefined ? { id: raw.id } : {}),
     ...(raw.name !== undefined ? { name: raw.name } : {}),
     ...(raw.usage_metadata !== undefined ? { usage_metadata: raw.usage_metadata } : {}),
-    ...(call !== undefined ? servingCall(call) : { tool_calls: raw.tool_calls }),
+    ...(calls !== undefined ? servingCalls(calls) : { tool_calls: raw.tool_calls }),
   });
-  return withRawCall(message, call);
+  return withRawCalls(message, calls);
+}
+
+/** Every call the server sent (core's `sentToolCalls`), else the forced call alone, else none. */
+function sentCalls(
+  calls: readonly OpenAIToolCall[] | undefined,
+  call: OpenAIToolCall | undefined,
+): readonly OpenAIToolCall[] | undefined {
+  if (calls !== undefined && calls.length > 0) return calls;
+  return call === undefined ? undefined : [call];
 }
 
 /**
- * `message` with the forced call in OpenAI's raw form too (`additional_kwargs.tool_calls`), as
+ * `message` with the calls in OpenAI's raw form too (`additional_kwargs.tool_calls`), as
  * `ChatOpenAI`'s; set once the message is made, which would warn of a raw call it did not parse.
  */
-function withRawCall(message: AIMessage, call: OpenAIToolCall | undefined): AIMessage {
-  if (call !== undefined)
-    message.additional_kwargs = { ...message.additional_kwargs, tool_calls: [call] };
+function withRawCalls(message: AIMessage, calls: readonly OpenAIToolCall[] | undefined): AIMessage {
+  if (calls !== undefined)
+    message.additional_kwargs = { ...message.additional_kwargs, tool_calls: [...calls] };
   return message;
 }
 
 /**
- * The forced call as `ChatOpenAI` lists it: among `tool_calls` with its arguments parsed, or among
- * `invalid_tool_calls` (its arguments as text, the parse error) when they are no JSON object.
+ * The calls as `ChatOpenAI` lists them, in the order sent: among `tool_calls` with their arguments
+ * parsed, or among `invalid_tool_calls` (the arguments as text, the parse error) when they are no
+ * JSON object.
  */
-function servingCall(
-  call: OpenAIToolCall,
-): Pick<AIMessageFields, 'tool_calls' | 'invalid_tool_calls'> {
-  const { id } = call;
-  const { name, arguments: text } = call.function;
-  let args: unknown;
-  try {
-    args = JSON.parse(text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return {
-      invalid_tool_calls: [{ name, args: text, id, error: why, type: 'invalid_tool_call' }],
-    };
+function servingCalls(
+  calls: readonly OpenAIToolCall[],
+): Required<Pick<AIMessageFields, 'tool_calls' | 'invalid_tool_calls'>> {
+  const read: Required<Pick<AIMessageFields, 'tool_calls' | 'invalid_tool_calls'>> = {
+    tool_calls: [],
+    invalid_tool_calls: [],
+  };
+  for (const { id, function: given } of calls) {
+    const { name, arguments: text } = given;
+    let args: unknown;
+    try {
+      args = JSON.parse(text);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      read.invalid_tool_calls.push({ name, args: text, id, error: why, type: 'invalid_tool_call' });
+      continue;
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      const error = 'the arguments are no JSON object';
+      read.invalid_tool_calls.push({ name, args: text, id, error, type: 'invalid_tool_call' });
+    } else {
+      read.tool_calls.push({ name, args: args as Record<string, unknown>, id, type: 'tool_call' });
+    }
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    const error = 'the arguments are no JSON object';
-    return {
-      tool_calls: [],
-      invalid_tool_calls: [{ name, args: text, id, error, type: 'invalid_tool_call' }],
-    };
-  }
-  return { tool_calls: [{ name, args: args as Record<string, unknown>, id, type: 'tool_call' }] };
+  return read;
 }
 
 /**
  * The answer the check refused, as the raw message of an `includeRaw` result: its text (a forced
- * tool call's arguments, as a passing answer's raw message has them), the tokens the call spent
+ * tool call's arguments, as a passing answer's raw message has them), every call it made, the tokens the call spent
  * (every refused answer's), and the model and route that ended the call.
  */
 function refusedAnswer(error: GatewayError): AIMessage {
@@ -296,13 +311,14 @@ function refusedAnswer(error: GatewayError): AIMessage {
   const output = error.invalidOutput;
   // (A refusal's raw message keeps no finish: the answer's own reading, `content_filter`, is not here.)
   const sent = output?.reason === 'refused' ? undefined : output?.sentFinishReason;
-  // The forced call the answer made, as the server sent it (`tools`), in OpenAI's raw form.
-  const made = output?.toolCall;
-  const call: OpenAIToolCall | undefined = made && {
-    id: made.id,
+  // Every call the answer made (the forced one, `tools`, among them), as the server sent them,
+  // in OpenAI's raw form.
+  const made = output?.sentToolCalls ?? (output?.toolCall ? [output.toolCall] : undefined);
+  const calls: OpenAIToolCall[] | undefined = made?.map((call) => ({
+    id: call.id,
     type: 'function',
-    function: { name: made.name, arguments: made.arguments },
-  };
+    function: { name: call.name, arguments: call.arguments },
+  }));
   const message = new AIMessage({
     content: output?.text ?? '',
     response_metadata: {
@@ -311,9 +327,9 @@ function refusedAnswer(error: GatewayError): AIMessage {
       ...(sent !== undefined ? { finish_reason: sent } : {}),
     },
     ...(usage ? { usage_metadata: usage } : {}),
-    ...(call ? servingCall(call) : {}),
+    ...(calls ? servingCalls(calls) : {}),
   });
-  return withRawCall(message, call);
+  return withRawCalls(message, calls);
 }
 
 /**

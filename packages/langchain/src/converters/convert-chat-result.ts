@@ -87,9 +87,12 @@ function additionalKwargs(
   return {
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     ...(ordered !== undefined ? { [INTERLEAVED_KWARG]: ordered } : {}),
-    ...(answer === result.answer
-      ? structuredKwargs(result.structured ?? result.structuredUnchecked)
-      : {}),
+    // (A later choice, `n` > 1, handed on unchecked: its own call, calls and finish as sent.)
+    ...structuredKwargs(
+      answer === result.answer
+        ? (result.structured ?? result.structuredUnchecked)
+        : answer.structuredUnchecked,
+    ),
     // OpenAI's raw forms, as `ChatOpenAI` keeps them: the tool calls (with the ids core gave
     // them) and a legacy `function_call` (not a tool call; the answer's only output when sent).
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map(rawToolCall) } : {}),
@@ -114,6 +117,14 @@ function firstMessage(result: GatewayChatResult): unknown {
 export const STRUCTURED_CALL_KWARG = 'structured_tool_call';
 
 /**
+ * Where an AI message keeps every tool call the server sent with its structured answer, in the
+ * order sent (core's `structured.sentToolCalls`, in OpenAI's raw form; the forced call among
+ * them): `withStructuredOutput`'s `includeRaw` lists them all on the raw message, as `ChatOpenAI`'s
+ * raw message does.
+ */
+export const SENT_CALLS_KWARG = 'sent_tool_calls';
+
+/**
  * Where an AI message keeps the finish reason the server sent for its structured answer, when
  * core reports another (core's `structured.sentFinishReason`: `tool_calls` read as `stop`):
  * `withStructuredOutput`'s `includeRaw` gives it back as the raw message's
@@ -123,18 +134,20 @@ export const SENT_FINISH_KWARG = 'sent_finish_reason';
 
 /**
  * The structured answer's kwargs: its checked value (`parsed`; none for an answer core handed on
- * unchecked, which the parser then refuses), the call that served it and the finish reason the
- * server sent.
+ * unchecked, which the parser then refuses), the call that served it, every call the server sent
+ * and the finish reason the server sent.
  */
 export function structuredKwargs(
   structured: StructuredResult | UncheckedStructured | undefined,
 ): Record<string, unknown> {
   if (structured === undefined) return {};
   const call = structured.toolCall;
+  const calls = structured.sentToolCalls;
   const sent = structured.sentFinishReason;
   return {
     ...('value' in structured ? { parsed: structured.value } : {}),
     ...(call !== undefined ? { [STRUCTURED_CALL_KWARG]: rawToolCall(call) } : {}),
+    ...(calls !== undefined ? { [SENT_CALLS_KWARG]: calls.map(rawToolCall) } : {}),
     ...(sent !== undefined ? { [SENT_FINISH_KWARG]: sent } : {}),
   };
 }
