@@ -44,9 +44,15 @@ export function parseCliArgs(argv: string[]): CliOptions {
         options.port = port;
         break;
       }
-      case '--host':
-        options.host = value();
+      case '--host': {
+        const raw = value();
+        // `--host "$HOST"` with HOST unset: '' would listen on every interface, the URL `http://:PORT`.
+        if (raw.trim() === '') {
+          throw new Error(`--host must be an interface name or address, got '${raw}'`);
+        }
+        options.host = raw;
         break;
+      }
       case '--scenario':
         options.scenarioFile = value();
         break;

@@ -18,7 +18,7 @@ import { MAX_BODY_BYTES, readBodyCapped } from './read-body';
 import { type ParsedBody, parseBody, type RequestContext } from './request-context';
 import { resolveScenario } from './resolve-scenario';
 import { dispatch, notFound, routeOf, wrongMethod } from './routes';
-import type { KeySettings, Scenario, ScenarioInput } from './scenario';
+import type { KeySettings, ModelSpec, Scenario, ScenarioInput } from './scenario';
 import { nextLatency, waitBeforeHeaders } from './timing';
 import { ConnectionDropped, earlyFaultAnswer, truncateJsonBody } from './upstream-faults';
 
@@ -37,7 +37,11 @@ export interface Emulator {
    * now. Throws a `TypeError` for an unknown fault or field.
    */
   injectFault(rule: FaultRule): void;
-  /** Removes the rules added by `injectFault` (the scenario's `faults` stay). */
+  /**
+   * Removes the rules added by `injectFault` (the scenario's `faults` stay) and undoes what
+   * run-time faults changed: a model an injected or `X-Emulator-Fault` `model_offline` took
+   * offline is back online.
+   */
   clearFaults(): void;
   /** The resolved scenario; mutable (tests may flip availability). */
   scenario: Scenario;
@@ -106,6 +110,8 @@ class RequestHandler {
   readonly #scenario: () => Scenario;
   readonly #counters: EmulatorCounters;
   readonly #runtimeFaults: FaultRule[];
+  /** Entries of models run-time faults took offline (`clearFaults()` puts them back online). */
+  readonly #takenOffline: Set<ModelSpec>;
   readonly #tracker: InflightTracker;
   readonly #occupancy = new Occupancy();
   readonly held: HeldAnswers;
@@ -116,11 +122,13 @@ class RequestHandler {
     scenario: () => Scenario,
     counters: EmulatorCounters,
     runtimeFaults: FaultRule[],
+    takenOffline: Set<ModelSpec>,
     changed: () => void,
   ) {
     this.#scenario = scenario;
     this.#counters = counters;
     this.#runtimeFaults = runtimeFaults;
+    this.#takenOffline = takenOffline;
     this.#changed = changed;
     this.#tracker = new InflightTracker(counters, changed);
     this.held = new HeldAnswers(counters, changed);
@@ -172,12 +180,17 @@ class RequestHandler {
       parsed ??= parseBody(bytes);
       return parsed;
     };
+    const scenarioRules = scenario.faults.length;
     const fault = chooseFault(request, endpoint, admitted.apiKey, body, [
       scenario.faults,
       this.#runtimeFaults,
     ]);
     if (fault?.fault === 'model_offline') {
-      takeModelOffline(scenario, requestedModel(body()));
+      const taken = takeModelOffline(scenario, requestedModel(body()));
+      // A scenario rule is spent (removed) once applied: what it did stays, as the scenario's
+      // state. An injected rule's or a header's is undone by `clearFaults()`.
+      const fromScenario = scenario.faults.length < scenarioRules;
+      if (taken !== undefined && !fromScenario) this.#takenOffline.add(taken);
     }
     const occupy = (resource: string) => {
       const { running, release } = this.#occupancy.occupy(resource);
@@ -259,6 +272,7 @@ class RequestHandler {
 export function createEmulator(input?: ScenarioInput): Emulator {
   const counters = createCounters();
   const runtimeFaults: FaultRule[] = [];
+  const takenOffline = new Set<ModelSpec>();
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of listeners) listener();
@@ -285,6 +299,9 @@ export function createEmulator(input?: ScenarioInput): Emulator {
     },
     clearFaults: () => {
       runtimeFaults.length = 0;
+      // The entries themselves: a scenario the test swapped in since is left as it is.
+      for (const spec of takenOffline) spec.online = true;
+      takenOffline.clear();
     },
     holdAnswers: (endpoint = 'chat', options) => handler.held.hold(endpoint, options),
     fetch: async (input, init) => {
@@ -295,6 +312,12 @@ export function createEmulator(input?: ScenarioInput): Emulator {
   };
   // The scenario's rules start their `afterMs` / `forMs` clocks with the emulator.
   for (const rule of emulator.scenario.faults) startRuleClock(rule);
-  const handler = new RequestHandler(() => emulator.scenario, counters, runtimeFaults, changed);
+  const handler = new RequestHandler(
+    () => emulator.scenario,
+    counters,
+    runtimeFaults,
+    takenOffline,
+    changed,
+  );
   return emulator;
 }

@@ -55,10 +55,14 @@ export function resolveChatModel(scenario: Scenario, key: KeySettings, id: strin
 }
 
 /**
- * The `model_offline` fault: the model goes offline for good (until a test sets `online` back),
- * so it leaves `GET /models` and its requests answer as an offline model's do.
+ * The `model_offline` fault: the model goes offline for good (until a test sets `online` back, or
+ * `clearFaults()` undoes a run-time fault's), so it leaves `GET /models` and its requests answer as
+ * an offline model's do. Returns the model's entry when it was online (this fault took it offline).
  */
-export function takeModelOffline(scenario: Scenario, id: unknown): void {
-  if (typeof id !== 'string' || !Object.hasOwn(scenario.models, id)) return;
-  scenario.models[id]!.online = false;
+export function takeModelOffline(scenario: Scenario, id: unknown): ModelSpec | undefined {
+  if (typeof id !== 'string' || !Object.hasOwn(scenario.models, id)) return undefined;
+  const spec = scenario.models[id]!;
+  if (!isOnline(spec)) return undefined;
+  spec.online = false;
+  return spec;
 }

@@ -266,6 +266,20 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/**
+ * The interface to listen on: `127.0.0.1` when left out. An empty or blank one (`host: process.env.HOST`
+ * unset to '') is refused before anything listens: Node would listen on every interface, and the URL
+ * would be `http://:PORT`.
+ */
+function listenHost(host: unknown): string {
+  if (host === undefined) return '127.0.0.1';
+  if (typeof host !== 'string' || host.trim() === '') {
+    const got = typeof host === 'string' ? `'${host}'` : String(host);
+    throw new TypeError(`startEmulator: host must be an interface name or address, got ${got}`);
+  }
+  return host;
+}
+
 /** Starts a real HTTP server on loopback serving an emulator under `/v1`. */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   // Before anything listens: `hots` would otherwise serve on 127.0.0.1 without a word.
@@ -275,7 +289,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const emulator = options.emulator ?? createEmulator(options.scenario);
   // Before anything listens too: a scenario without a key is refused with nothing left open.
   const apiKey = fullAccessKey(emulator.scenario);
-  const host = options.host ?? '127.0.0.1';
+  const host = listenHost(options.host);
   let origin = '';
   const answer = (request: Request) => emulator.fetch(request);
   // (`false`: off, as when left out.)

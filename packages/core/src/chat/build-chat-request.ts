@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §4.1 (the request body, reasoning effort), §5.6 (usage asked for in a stream).
+// docs/gateway-protocol.md §4.1 (the request body, reasoning effort), §4.2 (an empty `tools` list is not sent), §5.6 (usage asked for in a stream).
 import { jsonBody } from '../encoding/json-body';
 import type { RequestSpec } from '../http/request-types';
 import { ENDPOINTS } from '../protocol/endpoints';
@@ -79,6 +79,26 @@ export function withoutNullFields(request: ChatRequest): ChatRequest {
 }
 
 /**
+ * Whether a request's `tools` is sent: a non-empty list. The gateway refuses `tools` on a model
+ * without the `tools` capability even when the list is empty (docs/gateway-protocol.md §4.2), and
+ * an empty list offers the model nothing, so core never sends one (`withoutEmptyTools`).
+ */
+export function sendsTools(tools: unknown): tools is readonly unknown[] {
+  return Array.isArray(tools) && tools.length > 0;
+}
+
+/**
+ * The request without an empty `tools` list, nor the `tool_choice` given with it (it would choose
+ * among no tools); itself when its `tools` is absent or not an empty list (`sendsTools`). Run
+ * where a request enters core (`validateChatRequest`), raw `chat()` / `chatStream()` included.
+ */
+export function withoutEmptyTools(request: ChatRequest): ChatRequest {
+  if (!Array.isArray(request.tools) || sendsTools(request.tools)) return request;
+  const { tools: _empty, tool_choice: _choice, ...rest } = request;
+  return rest;
+}
+
+/**
  * Builds the body of `POST /chat/completions` (docs/gateway-protocol.md §4.1) from the adapters' options: fields left
  * undefined or `null` are not sent, nor an empty `stop` or `tools` list, nor `tool_choice` without tools;
  * extra fields come first so that the named options win. `stream` is set by `chat` / `chatStream`.
@@ -98,7 +118,7 @@ export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
   if (typeof stop === 'string' || (stop != null && stop.length > 0)) {
     request.stop = typeof stop === 'string' ? stop : [...stop];
   }
-  if (options.tools != null && options.tools.length > 0) {
+  if (sendsTools(options.tools)) {
     request.tools = [...options.tools];
     if (options.toolChoice != null) request.tool_choice = options.toolChoice;
   }

@@ -6,7 +6,7 @@ import { invalidRequest } from '../errors/errors';
 import { isJsonObject } from '../protocol/json-object';
 import { LIMITS } from '../protocol/limits';
 import type { ChatRequest, ModelCapability } from '../protocol/wire-types';
-import { withoutNullFields } from './build-chat-request';
+import { sendsTools, withoutEmptyTools, withoutNullFields } from './build-chat-request';
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
 const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'json_schema']);
@@ -14,11 +14,12 @@ const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'j
 /**
  * Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is
  * sent, and returns it as the call sends it: an optional field that is `null` is not set
- * (`withoutNullFields`: left out), not checked. The one cleaning of a call's request.
+ * (`withoutNullFields`: left out), not checked, nor an empty `tools` list and the `tool_choice`
+ * given with it (`withoutEmptyTools`, §4.2). The one cleaning of a call's request.
  */
 export function validateChatRequest(given: ChatRequest): ChatRequest {
   mustBe('request', given, isJsonObject, 'an object');
-  const request = withoutNullFields(given);
+  const request = withoutEmptyTools(withoutNullFields(given));
   checkModelId(request.model);
   checkTopLevelNumbers(request);
   checkSamplingFields(request);
@@ -190,7 +191,7 @@ export function requiredCapabilities(
 ): ModelCapability[] {
   const needs: ModelCapability[] = ['chat'];
   if (stream) needs.push('streaming');
-  if (Array.isArray(request.tools) && request.tools.length > 0) needs.push('tools');
+  if (sendsTools(request.tools)) needs.push('tools');
   const type = request.response_format?.type;
   if (type === 'json_object' || type === 'json_schema') needs.push(type);
   return needs;

@@ -24,7 +24,7 @@ import { type ChatRequest, validateChatRequest } from './validate-chat-request';
 function neededCapabilities(request: ChatRequest): OptionalCapability[] {
   const needs: OptionalCapability[] = [];
   if (request.stream) needs.push('streaming');
-  if (request.tools.length > 0) needs.push('tools');
+  if (request.toolsSent) needs.push('tools');
   if (request.responseFormat.type === 'json_object') needs.push('json_object');
   if (request.responseFormat.type === 'json_schema') needs.push('json_schema');
   return needs;

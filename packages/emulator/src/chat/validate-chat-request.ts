@@ -28,6 +28,11 @@ export interface ChatRequest {
   messages: ChatMessage[];
   stream: boolean;
   tools: ChatTool[];
+  /**
+   * The body carries `tools` (an empty list too; `null` is read as absent): it needs the `tools`
+   * capability (gateway API §4.3 rule 2, docs/gateway-protocol.md §4.2).
+   */
+  toolsSent: boolean;
   toolChoice: ToolChoice;
   responseFormat: ResponseFormat;
   maxTokens: number | undefined;
@@ -172,6 +177,7 @@ export function validateChatRequest(body: unknown): ChatRequest {
     messages,
     stream: body.stream === true,
     tools,
+    toolsSent: body.tools !== undefined && body.tools !== null,
     toolChoice: parseToolChoice(body.tool_choice, tools),
     responseFormat: parseResponseFormat(body.response_format),
     maxTokens: typeof maxTokens === 'number' && maxTokens > 0 ? Math.floor(maxTokens) : undefined,
