@@ -3,9 +3,9 @@
 // `providerOptions` as a record of string keys passes); the answered vectors are kept by the
 // batch's values array, so a middleware that passes a copy of `providerOptions` keeps the saving.
 // A failed send is counted only for a request sent and failed (core's `FAILED_BATCHES`), not for
-// the requests queued behind it; a `doEmbed` runs at most as many rounds as `ai`'s tries so far.
+// the requests queued behind it.
 
-import { embedMany, RetryError, wrapEmbeddingModel } from 'ai';
+import { embedMany, wrapEmbeddingModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { ENGINE, embeddingRetries, values } from './embedding-retries';
@@ -99,14 +99,4 @@ describe('embedMany: a failed send counted only for a request sent and failed', 
       expect(requests()).toBe(34);
     },
   );
-});
-
-describe('embedMany: a doEmbed runs no more rounds than ai has tried it', () => {
-  it("maxRetries 1: a third busy request in ai's retry ends the call (2 rounds, as ai's own 2 tries)", async () => {
-    failing({ every: 5, times: 3 });
-    const error = await embedded(2048, { maxRetries: 1 }).catch((e: unknown) => e);
-    expect(RetryError.isInstance(error)).toBe(true);
-    expect((error as RetryError).reason).toBe('maxRetriesExceeded');
-    expect(emulator.counters.concurrencyRejections).toBe(3);
-  });
 });

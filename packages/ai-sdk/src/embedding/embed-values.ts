@@ -84,35 +84,77 @@ interface Answers {
 }
 
 /**
- * What the tries of one `embedMany` batch share. `ai` retries a failed `doEmbed` with the same
- * options: the batch's `values` array (the same object each try, kept as it is by a middleware that
- * copies the other options or `providerOptions`) and `providerOptions`. The vectors of the requests
- * a try answered are kept (core's `KEPT_VECTORS`), so the next try sends only the others, and
- * reports the answers of every try whose vectors it returns. Held by the values array, which `ai`
- * drops after the batch (a WeakMap: no user code sees it); dropped here once it is embedded.
+ * What the tries of one call share: one `embedMany` batch's `doEmbed`, which `ai` retries with the
+ * same options: the batch's `values` array (the same object each try, kept as it is by a
+ * middleware that copies the other options or `providerOptions`), model, `providerOptions` and
+ * headers. The vectors of the requests a try answered are kept (core's `KEPT_VECTORS`), so the
+ * next try sends only the others, and reports the answers of every try whose vectors it returns.
+ * Held by the values array, which `ai` drops after the batch (a WeakMap: no user code sees it);
+ * dropped here once the call is embedded.
  */
 export interface BatchTries {
   values: readonly string[];
+  /** The model object the call is of: no other model's call is given these tries. */
+  model: object;
+  /** The rest of what makes a call the same (`callKey`): no other call is given these tries. */
+  key: string;
+  /** While a `doEmbed` runs on them: no other (one in flight at once) is given them. */
+  running: boolean;
   vectors: (number[] | undefined)[];
   answers: Answers;
   retries: BatchRetries;
 }
 
-/** The tries of each `values` array a `doEmbed` was given, until one returns its vectors. */
-const TRIES = new WeakMap<readonly string[], BatchTries>();
+/**
+ * What, beside the model object (its engine, pinned for its life, its provider's gateway and
+ * key), makes a `doEmbed` on the same values a retry of the same call, whose answered vectors it
+ * may use (rv-svc12 F1): all else that shapes its requests, `inputType`, `dimensions` and the
+ * headers (which `ai` passes as the same object to each retry).
+ */
+function callKey(
+  options: Pick<EmbeddingModelV4CallOptions, 'headers'>,
+  { inputType, dimensions }: EmbeddingRequestOptions,
+): string {
+  return JSON.stringify([inputType, dimensions, options.headers]);
+}
 
-/** The tries of `values` (new ones when its texts changed since). */
-function triesOf(values: readonly string[]): BatchTries {
-  const kept = TRIES.get(values);
-  if (kept !== undefined && sameValues(kept.values, values)) return kept;
-  const tries: BatchTries = {
-    values: [...values],
-    vectors: new Array(values.length),
-    answers: noAnswers(),
-    retries: noRetries(values.length),
-  };
-  TRIES.set(values, tries);
+/** The tries of each `values` array `doEmbed` calls were given, until each returns its vectors. */
+const TRIES = new WeakMap<readonly string[], BatchTries[]>();
+
+/**
+ * The tries of the call (`model`, `key`) on `values` that no `doEmbed` is running on (new ones
+ * when there are none, or its texts changed since), taken until `doneWith`: an earlier try of
+ * the same call left them, a retry's; another call on the same array, or one in flight at the
+ * same time, gets tries of its own (rv-svc12 F1).
+ */
+function triesOf(values: readonly string[], model: object, key: string): BatchTries {
+  const all = (TRIES.get(values) ?? []).filter((tries) => sameValues(tries.values, values));
+  let tries = all.find((kept) => !kept.running && kept.model === model && kept.key === key);
+  if (tries === undefined) {
+    tries = {
+      values: [...values],
+      model,
+      key,
+      running: false,
+      vectors: new Array(values.length),
+      answers: noAnswers(),
+      retries: noRetries(values.length),
+    };
+    all.push(tries);
+  }
+  tries.running = true;
+  TRIES.set(values, all);
   return tries;
+}
+
+/** Gives `tries` back after a `doEmbed`: kept for a retry when it failed, else dropped. */
+function doneWith(values: readonly string[], tries: BatchTries, embedded: boolean): void {
+  tries.running = false;
+  if (embedded)
+    TRIES.set(
+      values,
+      (TRIES.get(values) ?? []).filter((kept) => kept !== tries),
+    );
 }
 
 function sameValues(a: readonly string[], b: readonly string[]): boolean {
@@ -131,7 +173,7 @@ export interface EmbedManyBatch {
 
 /**
  * `doEmbed` of `GatewayEmbeddingModel`, loaded on its first call (a chat-only app never runs it):
- * the count check, `providerOptions.infergate`, the engine, core's batching, usage and response.
+ * the count check, `providerOptions.infergate`, the call's tries (`triesOf`), then `embedWithTries`.
  * `batch`: where these values are in the caller's `embedMany` values, when `embedMany` cut them.
  */
 export async function embedValues(
@@ -139,8 +181,7 @@ export async function embedValues(
   options: EmbeddingModelV4CallOptions,
   batch?: EmbedManyBatch,
 ): Promise<EmbeddingModelV4Result> {
-  const { values, abortSignal } = options;
-  const start = batch?.start;
+  const { values } = options;
   if (values.length > VALUES_PER_DO_EMBED) {
     throw new TooManyEmbeddingValuesForCallError({
       provider: model.provider,
@@ -149,13 +190,46 @@ export async function embedValues(
       values,
     });
   }
+  const infergateOptions = parseGatewayEmbeddingOptions(
+    options.providerOptions,
+    model.config.sentKey,
+  );
+  const request: EmbeddingRequestOptions = {
+    inputType: infergateOptions?.inputType,
+    // The provider option over the generic one, as for a chat call's request fields (README).
+    dimensions: infergateOptions?.dimensions ?? options.dimensions,
+  };
+  // A retry of `ai` (the same call on the same values array) sends only what no try answered.
+  const tries = triesOf(values, model.owner, callKey(options, request));
+  let embedded = false;
+  try {
+    const result = await embedWithTries(model, options, request, tries, batch);
+    embedded = true;
+    return result;
+  } finally {
+    doneWith(values, tries, embedded);
+  }
+}
+
+/** What of a `doEmbed`'s options shapes its requests (beside the engine and headers). */
+interface EmbeddingRequestOptions {
+  inputType: EmbeddingInputType | undefined;
+  dimensions: number | undefined;
+}
+
+/** `embedValues` with the call's `tries`: the engine, core's batching, usage and response. */
+async function embedWithTries(
+  model: EmbeddingModelParts,
+  options: EmbeddingModelV4CallOptions,
+  request: EmbeddingRequestOptions,
+  tries: BatchTries,
+  batch: EmbedManyBatch | undefined,
+): Promise<EmbeddingModelV4Result> {
+  const { values, abortSignal } = options;
+  const start = batch?.start;
   const { config } = model;
-  const infergateOptions = parseGatewayEmbeddingOptions(options.providerOptions, config.sentKey);
-  // The provider option over the generic one, as for a chat call's request fields (README).
-  const dimensions = infergateOptions?.dimensions ?? options.dimensions;
+  const { inputType, dimensions } = request;
   const client = config.client();
-  // A retry of `ai` (the same values array) sends only what no try answered.
-  const tries = triesOf(values);
   tries.retries.calls += 1;
   // The requests core sends: one, unless the batch had to be split.
   const answers = tries.answers;
@@ -174,22 +248,16 @@ export async function embedValues(
   });
   const engine = await resolveEngine(model, callOptions);
   const failure = embedFailure(config, engine, values, dimensions);
-  checkLaterValues(
-    batch,
-    values.length,
-    { inputType: infergateOptions?.inputType, dimensions },
-    engine,
-    failure,
-  );
+  checkLaterValues(batch, values.length, request, engine, failure);
   try {
     // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
-    // key's concurrency budget and returns the vectors in input order.
+    // key's concurrency budget and returns the vectors in input order (a copy of the kept ones).
     // A retry within the call gets a deadline of its own, as each of `ai`'s retries does.
     const send = (retry: boolean, failed: FailedRequests) => {
       const options: EmbedManyOptions & KeptVectorsOption & FailedBatchesOption = {
         ...(retry ? withDeadlineStarted(callOptions) : callOptions),
         model: engine.id,
-        inputType: infergateOptions?.inputType,
+        inputType,
         dimensions,
         [KEPT_VECTORS]: tries.vectors,
         // Which requests were sent and failed: each counts a failed send (see there).
@@ -205,10 +273,9 @@ export async function embedValues(
       (error) => retryableFailure(failure(error, values.length, start)),
       abortSignal,
     );
-    TRIES.delete(values);
     // What core leaves out for this engine is told once per `embedMany`: by its first batch.
-    const inputType = batch === undefined || start === 0 ? infergateOptions?.inputType : undefined;
-    return embedResult(embeddings, answers, engine, inputType);
+    const warnFor = batch === undefined || start === 0 ? inputType : undefined;
+    return embedResult(embeddings, answers, engine, warnFor);
   } catch (error) {
     throw failure(error, values.length, start);
   }

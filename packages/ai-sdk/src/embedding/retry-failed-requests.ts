@@ -36,9 +36,11 @@ export type FailedRequests = (start: number, end: number) => void;
  * `Retry-After`, else its backoff. Core tells `send`'s `failed` each request of the round that
  * was sent and failed (its `FAILED_BATCHES`); only those count a failed send (a request stopped
  * before it was sent counts none), and a round in which none was sent and failed is not
- * retried here. At most `retries.calls` rounds run in one `doEmbed` (`ai`'s *n*-th try runs at
- * most *n*, *n* ≤ 1 + `maxRetries`), so a `doEmbed` takes no longer than `ai`'s own tries of it
- * would: 1 + `maxRetries` deadlines (`timeoutMs` each) plus the waits. The retry is sent with a deadline of its own
+ * retried here. The rounds are not counted: the sends of each request are (rv-svc12 F2), so
+ * one-off failures of different requests, however many, each get their retry, as with a
+ * provider whose `doEmbed` is one request, and `ai`'s retries are not used up by them. Each
+ * round has a request fail once more, and none fails more than *n* times in all by `ai`'s *n*-th
+ * try, so a `doEmbed` ends. The retry is sent with a deadline of its own
  * (`send(true)`), as `ai` gives each of its retries: no wait runs out the deadline of the try
  * before it. Anything else is thrown for `ai` to decide.
  */
@@ -62,7 +64,6 @@ export async function withRetriesOfFailedRequests<T>(
       const failure = retryable(error);
       // (None sent and failed: a failure before any request, such as the engine's look-up.)
       if (failure === undefined || !counted || attempts > retries.calls - 1) throw error;
-      if (round >= retries.calls) throw error;
       // An abort while waiting ends the next round at once, as core's `aborted`.
       const backoff = FIRST_BACKOFF_MS * 2 ** (attempts - 1);
       await delay(failure.retryAfterMs ?? backoff, { abortSignal }).catch(() => undefined);

@@ -2,9 +2,10 @@
 /**
  * An internal option of `embedMany`, for an adapter whose framework retries a failed call as a
  * whole (the AI SDK retries a `doEmbed`, the adapter's one `embedMany`): every try of the same
- * texts is given the same array, one slot per text. Each batch answered writes its vectors there
- * (the call's own result), so a try after a failure sends only the batches no earlier try
- * answered, rather than every request again. A symbol key: no caller's option reads it (the
+ * texts is given the same array, one slot per text. Each batch answered writes its vectors there,
+ * so a try after a failure sends only the batches no earlier try answered, rather than every
+ * request again; the try that fills every slot returns a copy of the array (the caller's own: no
+ * later write to the kept array reaches it). A symbol key: no caller's option reads it (the
  * options' check reads string keys), and `Symbol.for` makes every copy of core read it. The
  * adapter holds the array no longer than the tries of one call.
  */

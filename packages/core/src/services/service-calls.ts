@@ -315,7 +315,8 @@ export async function embedMany(
     throw error;
   }
   // Every slot is filled: the batches cover the list, and each answer held one vector per input.
-  return vectors as number[][];
+  // The caller's own array, not the kept one the adapter holds (kept-vectors.ts).
+  return (vectors === kept ? [...vectors] : vectors) as number[][];
 }
 
 export async function translate(
