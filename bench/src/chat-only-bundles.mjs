@@ -478,15 +478,15 @@ export const CHUNKS_CEILING = {
  * (fx-heldone, ~0.18 KB) and every tool call a structured answer's server sent kept (core's
  * `sentToolCalls`, LangChain's raw message listing them all, as ChatOpenAI's) and each later choice
  * handed on unchecked marked as its own (fx-rawcalls, ~0.2 KB on LangChain's) and an empty `tools`
- * list never sent (fx-emu12, ~0.06 KB); then ALLAI / ALLLC B with an AI SDK `doEmbed`'s kept vectors
+ * list never sent (fx-emu12, ~0.06 KB); then 95 548 / 96 938 B with an AI SDK `doEmbed`'s kept vectors
  * keyed by its call and taken while it runs (fx-embed, +165 B in the embeddings chunk) and core's
  * `embedMany` returning a copy of them (+6 B).
  * A measured probe found 52 000 B out of reach: the whole app as one bundle, with no chunk
  * overhead, already weighs more (bench/HISTORY.md, 2026-12-05).
  */
 export const ALL_CHUNKS_CEILING_BYTES = {
-  'ai-sdk chat-only (gateway() + streamText)': 95_385,
-  'langchain chat-only (GatewayChatModel + invoke)': 96_932,
+  'ai-sdk chat-only (gateway() + streamText)': 95_548,
+  'langchain chat-only (GatewayChatModel + invoke)': 96_938,
 };
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
