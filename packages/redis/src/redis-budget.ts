@@ -78,6 +78,13 @@ export interface RedisBudget extends KeyBudget {
    */
   acquireIfFree(request: BudgetAcquireRequest): Promise<BudgetLease | undefined>;
   /**
+   * This process's calls of budget `id` (what `client.budget` shows), read without asking Redis:
+   * `active` those holding a slot (a lease in Redis, or the fallback's while Redis is unreachable),
+   * `queued` those waiting for one (for one of the process's own `limit` slots, or in Redis's
+   * line). Other processes' calls are not counted: Redis's line and leases are theirs too.
+   */
+  state(id: string): { active: number; queued: number };
+  /**
    * Connects now and checks that this Redis lets the budget in (credentials, TLS certificate, the
    * user's commands, keys and channels). Optional: the first call does the same. Rejects with a
    * `GatewayError`: `configuration_error` when Redis refused the budget (a Redis Cluster
@@ -175,23 +182,63 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
 
   return {
     stats,
-    async acquire(request) {
-      request.signal.throwIfAborted();
-      const slot = closing.localSlot(local, request);
-      return closing.take(slot, (own) => acquireLease(queue, request, own));
-    },
-    async acquireIfFree(request) {
-      request.signal.throwIfAborted();
-      if (closing.error) throw closing.error;
-      const slot = localSlotIfFree(local, request);
-      return slot && closing.take(slot, (own) => acquireLeaseIfFree(queue, request, own));
-    },
+    ...callsOf(local, closing, queue),
     ready: () => readyOrWhy(redis, commandTimeout, closing),
     close: async (options) => {
       checkCloseOptions(options);
       await closeBudget({ closing, wakeUps, held, leases, redis, commandTimeout }, options?.signal);
     },
   };
+}
+
+/**
+ * The budget's calls (`acquire`, `acquireIfFree`) and its count of them (`state`): each takes this
+ * process's own slot (`local`), then its lease in Redis or the fallback's.
+ */
+function callsOf(
+  local: KeyBudget,
+  closing: BudgetClosing,
+  queue: LeaseQueue,
+): Pick<RedisBudget, 'acquire' | 'acquireIfFree' | 'state'> {
+  // This process's calls of each id past its own slot and not yet granted by Redis or the fallback.
+  const asking = new Map<string, number>();
+  return {
+    async acquire(request) {
+      request.signal.throwIfAborted();
+      const slot = closing.localSlot(local, request);
+      return closing.take(slot, (own) =>
+        counted(asking, request.id, acquireLease(queue, request, own)),
+      );
+    },
+    async acquireIfFree(request) {
+      request.signal.throwIfAborted();
+      if (closing.error) throw closing.error;
+      const slot = localSlotIfFree(local, request);
+      return (
+        slot &&
+        closing.take(slot, (own) =>
+          counted(asking, request.id, acquireLeaseIfFree(queue, request, own)),
+        )
+      );
+    },
+    state(id) {
+      const own = local.state?.(id) ?? { active: 0, queued: 0 };
+      const waiting = asking.get(id) ?? 0;
+      return { active: own.active - waiting, queued: own.queued + waiting };
+    },
+  };
+}
+
+/** `call`, counted in `asking` under `id` until it settles. */
+function counted<T>(asking: Map<string, number>, id: string, call: Promise<T>): Promise<T> {
+  asking.set(id, (asking.get(id) ?? 0) + 1);
+  const settled = () => {
+    const left = (asking.get(id) ?? 1) - 1;
+    if (left > 0) asking.set(id, left);
+    else asking.delete(id);
+  };
+  call.then(settled, settled);
+  return call;
 }
 
 /** Why an `allkeys-*` policy is a problem, said once: Redis may evict the budget's own keys. */
