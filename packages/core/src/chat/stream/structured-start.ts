@@ -25,8 +25,6 @@ export interface HeldRead {
    * so none of its answer may reach the caller before its check passed.
    */
   toEnd?: boolean;
-  /** `false`: the request asked for no usage, none is waited for after `[DONE]`. */
-  usageAsked?: boolean;
 }
 
 /**
@@ -52,8 +50,7 @@ export async function checkStructuredStart(
   // (An error event's text kept as the plain stream keeps it: the client's bound. One choice: a
   // structured stream refuses `n` > 1, so a lone choice of another index is the answer, as the
   // plain stream reads it.)
-  const { usageAsked } = read;
-  const decoder = new ChatStreamDecoder({ assemble: true, maxErrorBodyBytes, usageAsked }, 1);
+  const decoder = new ChatStreamDecoder({ assemble: true, maxErrorBodyBytes }, 1);
   const source = lastTaken(decoder);
   const events = hooks.events(source);
   let through = false;
