@@ -12,7 +12,7 @@ import type { AttemptAnswer } from '../../http/attempt-policy';
 import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
-import { readAhead } from './read-ahead';
+import { letGo, readAhead } from './read-ahead';
 import type { DecodedEvents, StructuredStream } from './sse-chat-stream';
 
 /** How a held stream's read is bounded: `signal` (a stall, the call's end) and its stall clock. */
@@ -90,11 +90,6 @@ export async function checkStructuredStart(
     () => undefined,
     (error: GatewayError) => error,
   );
-}
-
-/** Cancels a held read's body (a body kept open after `[DONE]`: its grace ran out). */
-function letGo(answer: AttemptAnswer): void {
-  answer.reader?.cancel().catch(() => {});
 }
 
 /** A held stream past `maxResponseBytes`: stopped in its attempt, nothing of it handed over. */
