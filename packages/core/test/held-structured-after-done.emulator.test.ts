@@ -9,7 +9,8 @@ import { askingForAPlace } from './structured-place-asks';
 // left to fall back to) reads on after `[DONE]` by the plain stream's rule: a finish or a usage a
 // server sends after it is read (the late finish failed the hop and walked on to the next model, a
 // second paid request), and a body kept open after `[DONE]` is not waited on once nothing more can
-// come: the finish and the usage in, or the finish in and no usage asked (`streamUsage: false`).
+// come (the finish and a usage in), else for a cut request's grace at most, whether a usage was
+// asked or not (`streamUsage: false`: a usage sent unasked is read too).
 
 const USAGE = { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 };
 const chunk = (model: string, delta: object, finish: string | null = null, extra: object = {}) =>
@@ -106,8 +107,11 @@ describe('a held structured stream whose body is kept open after [DONE]', () => 
     expect(result.usage).toEqual(USAGE);
   });
 
-  it('ends at once with streamUsage: false once the finish came (no usage to wait for)', async () => {
-    const { client, sent } = await serving((model) => [json(model), finish(model), DONE], true);
+  it('with streamUsage: false reads a usage sent unasked after [DONE], then ends at once', async () => {
+    const { client, sent } = await serving(
+      (model) => [json(model), finish(model), DONE, usageChunk(model)],
+      true,
+    );
     driveClock();
     const opened = client.chatStream(askingForAPlace('community/json-schema'), {
       ...FALLBACK,
@@ -116,6 +120,27 @@ describe('a held structured stream whose body is kept open after [DONE]', () => 
     const stream = await settledAfter(0, opened);
     const result = await settledAfter(0, stream.result());
     expect(result.structured?.value).toEqual({ city: 'Oslo' });
+    expect(result.usage).toEqual(USAGE);
+    expect(sent).toEqual(['community/json-schema']);
+  });
+
+  it('with streamUsage: false and no usage coming: read on for the grace, then the answer', async () => {
+    const { client, sent } = await serving((model) => [json(model), finish(model), DONE], true);
+    driveClock();
+    const opened = client.chatStream(askingForAPlace('community/json-schema'), {
+      ...FALLBACK,
+      streamUsage: false,
+    });
+    let settled = false;
+    void opened.finally(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS - 1);
+    expect(settled).toBe(false);
+    const stream = await settledAfter(1, opened);
+    const result = await settledAfter(0, stream.result());
+    expect(result.structured?.value).toEqual({ city: 'Oslo' });
+    expect(result.usage).toBeUndefined();
     expect(sent).toEqual(['community/json-schema']);
   });
 

@@ -2,7 +2,8 @@
 // rule (the AI SDK's `providerOptions.infergate` has it too): in `modelKwargs`, the model's or a
 // call's, also those a model takes as its own fields (`max_concurrency`, `stream_usage`), and
 // among a call's options, whose snake_case keys are request fields (`circuit_breaker`). Each would
-// reach the model server and steer nothing: refused before any request, naming where it goes.
+// reach the model server and steer nothing: refused before any request, naming where it goes (a
+// call's `stream_usage`: the call option `streamUsage`, a model's: the model field).
 import { isGatewayError } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,10 @@ import { refusedKwargs } from './refused-before-sending';
 const CLIENT = 'a client option: pass `client: createGatewayClient({…})`';
 const FIELD = (option: string) =>
   `a model field: give it to \`new GatewayChatModel({ ${option} })\``;
+const CALL = (option: string) => `a call option: pass \`{ ${option} }\` with the call`;
+/** Where `option` goes, given to a call (`invalid_request_error`) or to a model: a call option to the call. */
+const goesFrom = (option: string, code: string) =>
+  code === 'invalid_request_error' && option === 'streamUsage' ? CALL(option) : FIELD(option);
 
 describe('a client option the model takes, in snake_case in modelKwargs', () => {
   it.each([
@@ -26,7 +31,7 @@ describe('a client option the model takes, in snake_case in modelKwargs', () => 
       expect(error.code).toBe(code);
       expect(error.field).toBe(key);
       expect(error.message).toContain(
-        `\`${key}\` is no request field: \`${option}\` is ${FIELD(option)}`,
+        `\`${key}\` is no request field: \`${option}\` is ${goesFrom(option, code)}`,
       );
       expect(error.message).not.toContain(apiKey);
     }

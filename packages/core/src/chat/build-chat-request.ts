@@ -144,11 +144,6 @@ export function streamedChatRequest(request: ChatRequest, streamUsage: boolean):
   return streamed;
 }
 
-/** A stream of `request` asks the server for its usage (`stream_options`, as sent). */
-export function asksStreamUsage(request: ChatRequest, streamUsage: boolean): boolean {
-  return Boolean(streamedChatRequest(request, streamUsage).stream_options?.include_usage);
-}
-
 /** The request of a chat call, as its own model's. */
 export function chatSpec(
   req: ChatRequest,

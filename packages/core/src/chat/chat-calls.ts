@@ -18,7 +18,7 @@ import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types
 import { countedPerModel } from '../steering/model-inflight';
 import type { SteeredAnswer } from '../steering/run-steered-call';
 import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
-import { asksStreamUsage, chatSpec } from './build-chat-request';
+import { chatSpec } from './build-chat-request';
 import { readCheckedCompletion, readEveryChoice } from './read-chat-completion';
 import { jsonBesideRefusal } from './read-message-parts';
 import type { SteeredChatAnswer } from './steered-chat';
@@ -83,11 +83,6 @@ export interface ChatContext {
   steering: ClientSteering;
 }
 
-/** A stream's `streamUsage`: the call's, else the client's. */
-function streamUsageOf(opts: ChatStreamOptions | undefined, context: ChatContext): boolean {
-  return opts?.streamUsage ?? context.streamUsage;
-}
-
 /** A call given no options (one object for all: it is only read). */
 const NO_OPTIONS: ChatStreamOptions = Object.freeze({});
 
@@ -113,7 +108,7 @@ export function postChat(
     opts,
     'chat',
     (transport) => (spec, via) => transport.json<ChatCompletionResponse>(spec, opts, via),
-    (answered, req, json, { transport }) => chatResult(answered, req.model, transport, json),
+    (answered, req, json, transport) => chatResult(answered, req.model, transport, json),
   );
 }
 
@@ -133,7 +128,7 @@ async function chatCall<A, T>(
     answered: SteeredChatAnswer<A> | OneModelAnswer<A>,
     req: ChatRequest,
     json: JsonSteering | undefined,
-    context: ChatContext,
+    transport: Transport,
   ) => T,
 ): Promise<T> {
   let owner: Transport | undefined;
@@ -145,7 +140,7 @@ async function chatCall<A, T>(
     const json = asksForJsonText(req) ? await loadSteering() : undefined;
     const stream = name === 'chatStream';
     const answered = await answerChat(context, req, opts, stream, sendVia(transport));
-    return read(answered, req, json, context);
+    return read(answered, req, json, transport);
   } catch (error) {
     throw redactOwnKey(error, owner);
   }
@@ -244,7 +239,8 @@ export function openChatStream(
       transport.open(spec, opts, via).catch((error: unknown) => {
         throw namingStreamUsage(error, spec);
       }),
-    (answered, req, json, context) => chatStream(answered, req, opts, json, context),
+    (answered, req, json, transport) =>
+      chatStream(answered, req, opts, json, transport.maxErrorBodyBytes),
   );
 }
 
@@ -254,7 +250,7 @@ function chatStream(
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
   json: JsonSteering | undefined,
-  context: ChatContext,
+  maxErrorBodyBytes: number,
 ): ChatStream {
   const open = answered.answer;
   // The header, else (once a chunk names it) the chunks' `model`, else the model sent: the
@@ -273,9 +269,7 @@ function chatStream(
     assemble: opts?.assemble !== false || structuredStream !== undefined,
     rawChunks: opts?.rawChunks === true,
     choices: choicesAsked(req.n),
-    maxErrorBodyBytes: context.transport.maxErrorBodyBytes,
-    // (None asked: a body kept open after `[DONE]` and the finish is not waited on for one.)
-    usageAsked: asksStreamUsage(req, streamUsageOf(opts, context)),
+    maxErrorBodyBytes,
     silence: answered.silence,
     failed: answered.failed,
     // A steered stream's outcome goes to its model's breaker when it ends.
@@ -355,7 +349,7 @@ async function answerChat<T>(
 ): Promise<SteeredChatAnswer<T> | OneModelAnswer<T>> {
   const { transport, catalog } = context;
   const needs = requiredCapabilities(req, stream);
-  const streamUsage = streamUsageOf(opts, context);
+  const streamUsage = opts?.streamUsage ?? context.streamUsage;
   if (steers(opts, context.steering, req)) {
     const { sendSteeredChat } = await loadSteering();
     const { steering: client } = context;

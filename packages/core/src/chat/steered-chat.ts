@@ -31,7 +31,7 @@ import {
   schemaName,
   structuredRequest,
 } from '../steering/structured-output-request';
-import { asksStreamUsage, chatBody, chatSpec } from './build-chat-request';
+import { chatBody, chatSpec } from './build-chat-request';
 import { readToFirstContent } from './stream/first-content';
 import type { StructuredStream } from './stream/sse-chat-stream';
 import { checkStructuredStart } from './stream/structured-start';
@@ -177,8 +177,7 @@ function serving(
         const hooks = structuredStream(Object.assign(refusal, asks));
         // While the walk could still move on, nothing reaches the caller before the check passed:
         // content let through would bind the call to an answer that may fail it (§4.8 item 5).
-        const usageAsked = asksStreamUsage(call.req, call.streamUsage);
-        const read = { signal, onContent, toEnd: ahead.movesOn(), usageAsked };
+        const read = { signal, onContent, toEnd: ahead.movesOn() };
         const bound = call.transport.maxErrorBodyBytes;
         return checkStructuredStart(
           answer,

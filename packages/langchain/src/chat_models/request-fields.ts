@@ -77,7 +77,7 @@ export function refuseCallOptions(options: object, where: string, bound = false)
   refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
   refuseNearMisses(options, OUR_CALL_OPTIONS, CALL_THEIRS, where, 'call option', CALL_HINTS);
   // A snake_case key is a request field, unless it spells a client option (`circuit_breaker`).
-  refuseClientOptionsInRequestFields(options, where, 'call option', clientOptionGoes);
+  refuseClientOptionsInRequestFields(options, where, 'call option', callOptionGoes);
   refuseSteeringKwargs((options as { modelKwargs?: unknown }).modelKwargs, 'call option');
   if (!bound) return;
   for (const [key, value] of Object.entries(options)) {
@@ -118,7 +118,12 @@ export function refuseSteeringKwargs(
     place === 'call option' ? 'call options.modelKwargs' : 'GatewayChatModel modelKwargs';
   refuseOptionsInRequestFields(kwargs, where, place, goes, NOT_IN_KWARGS);
   // A snake_case spelling of a client option (`circuit_breaker`): core's rule, naming the option.
-  refuseClientOptionsInRequestFields(kwargs, where, place, clientOptionGoes);
+  refuseClientOptionsInRequestFields(
+    kwargs,
+    where,
+    place,
+    place === 'call option' ? callOptionGoes : clientOptionGoes,
+  );
   refuseOwnKeysInKwargs(kwargs, where, place);
 }
 
@@ -193,6 +198,16 @@ function clientOptionGoes(option: string): string {
   return Object.hasOwn(CLIENT_OPTION_HINTS, option)
     ? CLIENT_OPTION_HINTS[option as keyof typeof CLIENT_OPTION_HINTS]
     : `a model field: give it to \`new GatewayChatModel({ ${option} })\``;
+}
+
+/**
+ * Where a client option spelled in snake_case in a call's options or `modelKwargs` goes: one that
+ * is also a call option (`streamUsage`) to the call, the others as `clientOptionGoes` says.
+ */
+function callOptionGoes(option: string): string {
+  return OUR_CALL_OPTIONS.includes(option)
+    ? `a call option: pass \`{ ${option} }\` with the call`
+    : clientOptionGoes(option);
 }
 
 /** Settings sent under their snake_case names (`maxTokens` → `max_tokens`). */

@@ -27,8 +27,6 @@ interface DecoderContext {
   rawChunks?: boolean;
   /** Most bytes of an error event's text kept on its error (the client's `maxErrorBodyBytes`). */
   maxErrorBodyBytes?: number;
-  /** `false`: the request asked for no usage (`asksStreamUsage`), none is waited for (`complete`). */
-  usageAsked?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -153,14 +151,13 @@ export class ChatStreamDecoder {
   }
 
   /**
-   * Every choice begun has its finish and the usage came (or none was asked): nothing a server
-   * still sends after `[DONE]` can add to the answer (what it may add is a usage, or a missing
+   * Every choice begun has its finish and the usage came: nothing a server still sends after
+   * `[DONE]` can add to the answer (what it may add is a usage, asked or not, or a missing
    * finish). The one rule of a read after `[DONE]` (§5.2): it ends here, a body kept open not
    * waited on; else it reads on for a cut request's grace at most.
    */
   get complete(): boolean {
-    if (!this.#assembler.hasFinish) return false;
-    if (this.#assembler.usage === undefined && this.#context.usageAsked !== false) return false;
+    if (!this.#assembler.hasFinish || this.#assembler.usage === undefined) return false;
     for (const index of this.otherChoices) if (!this.#finished.has(index)) return false;
     return true;
   }

@@ -4,8 +4,9 @@ import { GatewayError, gatewayFailure, isGatewayError } from '../../errors/error
 import { type AnsweringModel, completeAnswerFailure } from '../../errors/response-headers';
 import type { AttemptAnswer } from '../../http/attempt-policy';
 import { reportedInsteadOfContent } from '../../http/reported-instead';
+import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import { ChatStreamDecoder } from './chat-stream-decoder';
-import { readAhead } from './read-ahead';
+import { letGo, readAhead } from './read-ahead';
 
 /**
  * Characters of whole events a stream may send before its first content (comments, role and empty
@@ -56,14 +57,17 @@ async function firstContentFailure(
   decoder: ChatStreamDecoder,
   signal: AbortSignal,
 ): Promise<GatewayError | undefined> {
-  const read = await readAhead(
-    answer,
-    decoder,
-    signal,
-    () => decoder.answered > 0 || decoder.done || decoder.settledChars > MAX_CHARS_BEFORE_CONTENT,
-  );
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const read = await readAhead(answer, decoder, signal, () => {
+    // `[DONE]` before any content: read on as the plain stream does (§5.2), a finish sent after it
+    // the (empty) answer, for a cut request's grace at most; then the body let go, its end.
+    if (decoder.done) grace ??= setTimeout(letGo, CUT_REQUEST_GRACE_MS, answer);
+    return decoder.answered > 0 || decoder.settledChars > MAX_CHARS_BEFORE_CONTENT;
+  });
+  // (Cleared here, not in a `finally` of the promise: no tick added before a hedge's race.)
+  clearTimeout(grace);
   const { bytes, ended } = read;
-  // (`[DONE]` before any content: the end, as the body's is; not waited on past it.)
+  // (`[DONE]` before any content, and none after it: the end, as the body's is.)
   const doneFirst = decoder.done && decoder.answered === 0 && read.failure === undefined;
   const failure = doneFirst ? decoder.incomplete('done') : read.failure;
   if (!ended && failure === undefined) {

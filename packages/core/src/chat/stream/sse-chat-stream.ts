@@ -32,8 +32,6 @@ interface ChatStreamMeta {
   choices?: number;
   /** Most bytes of an error event's text kept on its error (the client's `maxErrorBodyBytes`). */
   maxErrorBodyBytes?: number;
-  /** `false`: the request asked for no usage, none is waited for after `[DONE]`. */
-  usageAsked?: boolean;
   /**
    * `chunkTimeoutMs`'s clock: restarted by each piece of content decoded (comments and empty
    * chunks do not count); when it runs out the stream fails with its stall. With it the stream is
@@ -128,7 +126,6 @@ export class GatewayChatStream implements ChatStream {
     assemble: boolean;
     rawChunks?: boolean;
     maxErrorBodyBytes?: number;
-    usageAsked?: boolean;
   };
   /** `ChatStreamMeta.modelInChunks`, until a chunk named the model. */
   #modelInChunks: boolean;
@@ -174,7 +171,8 @@ export class GatewayChatStream implements ChatStream {
     this.#told = meta.ended;
     this.#modelInChunks = meta.modelInChunks;
     this.#choices = meta.choices ?? 1;
-    this.#decoding = decodingOf(meta);
+    const { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes } = meta;
+    this.#decoding = { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes };
     this.#decoder = new ChatStreamDecoder(this.#decoding, this.#choices);
     this.#structured = meta.structured;
     this.#events = meta.structured?.events(this.#decoder) ?? this.#decoder;
@@ -847,12 +845,6 @@ export class GatewayChatStream implements ChatStream {
       },
     };
   }
-}
-
-/** What of `meta` the stream's decoder reads, its errors too (`GatewayChatStream.#decoding`). */
-function decodingOf(meta: ChatStreamMeta) {
-  const { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes, usageAsked } = meta;
-  return { requestedModel, servedModel, assemble, rawChunks, maxErrorBodyBytes, usageAsked };
 }
 
 function iteratorResult(event: ChatStreamEvent | undefined): IteratorResult<ChatStreamEvent> {

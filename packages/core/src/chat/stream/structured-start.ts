@@ -12,7 +12,7 @@ import type { AttemptAnswer } from '../../http/attempt-policy';
 import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
-import { readAhead } from './read-ahead';
+import { letGo, readAhead } from './read-ahead';
 import type { DecodedEvents, StructuredStream } from './sse-chat-stream';
 
 /** How a held stream's read is bounded: `signal` (a stall, the call's end) and its stall clock. */
@@ -25,8 +25,6 @@ export interface HeldRead {
    * so none of its answer may reach the caller before its check passed.
    */
   toEnd?: boolean;
-  /** `false`: the request asked for no usage, none is waited for after `[DONE]`. */
-  usageAsked?: boolean;
 }
 
 /**
@@ -52,8 +50,7 @@ export async function checkStructuredStart(
   // (An error event's text kept as the plain stream keeps it: the client's bound. One choice: a
   // structured stream refuses `n` > 1, so a lone choice of another index is the answer, as the
   // plain stream reads it.)
-  const { usageAsked } = read;
-  const decoder = new ChatStreamDecoder({ assemble: true, maxErrorBodyBytes, usageAsked }, 1);
+  const decoder = new ChatStreamDecoder({ assemble: true, maxErrorBodyBytes }, 1);
   const source = lastTaken(decoder);
   const events = hooks.events(source);
   let through = false;
@@ -93,11 +90,6 @@ export async function checkStructuredStart(
     () => undefined,
     (error: GatewayError) => error,
   );
-}
-
-/** Cancels a held read's body (a body kept open after `[DONE]`: its grace ran out). */
-function letGo(answer: AttemptAnswer): void {
-  answer.reader?.cancel().catch(() => {});
 }
 
 /** A held stream past `maxResponseBytes`: stopped in its attempt, nothing of it handed over. */
