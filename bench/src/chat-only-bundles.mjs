@@ -484,15 +484,15 @@ export const CHUNKS_CEILING = {
  * handed on unchecked marked as its own (fx-rawcalls, ~0.2 KB on LangChain's) and an empty `tools`
  * list never sent (fx-emu12, ~0.06 KB); then 95 548 / 96 938 B with an AI SDK `doEmbed`'s kept vectors
  * keyed by its call and taken while it runs (fx-embed, +165 B in the embeddings chunk) and core's
- * `embedMany` returning a copy of them (+6 B); ALLAI / ALLLC B with the no-usage-asked shortcut
+ * `embedMany` returning a copy of them (+6 B); 95 427 / 96 867 B with the no-usage-asked shortcut
  * after `[DONE]` taken out (fx-lateusage, -134 / -85 B) and a steered stream's read on after a
  * `[DONE]` before any content for a finish sent after it, its grace timer (+13 / +14 B).
  * A measured probe found 52 000 B out of reach: the whole app as one bundle, with no chunk
  * overhead, already weighs more (bench/HISTORY.md, 2026-12-05).
  */
 export const ALL_CHUNKS_CEILING_BYTES = {
-  'ai-sdk chat-only (gateway() + streamText)': 95_548,
-  'langchain chat-only (GatewayChatModel + invoke)': 96_938,
+  'ai-sdk chat-only (gateway() + streamText)': 95_427,
+  'langchain chat-only (GatewayChatModel + invoke)': 96_867,
 };
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
