@@ -42,6 +42,11 @@ interface Observations {
   /** When the model last answered: a failure of a request sent before is old news. */
   answeredAt: number;
   /**
+   * When its last failure counted ended (0: none since its last answer): an answer to a request
+   * sent before is old news. (Absent on an entry an older copy of core made: none.)
+   */
+  failedLastAt?: number;
+  /**
    * Its last attempts' outcomes, oldest first (up to RECENT_OUTCOMES), kept across answers: when
    * each ended (monotonic ms) and whether it was a model failure.
    */
@@ -74,6 +79,7 @@ function fresh(answeredAt: number, recent: Observations['recent'] = []): Observa
     probeFailedAt: 0,
     probe: undefined,
     answeredAt,
+    failedLastAt: 0,
   };
 }
 
@@ -128,7 +134,9 @@ export function isModelFailure(error: GatewayError): boolean {
  * cooldown the first call to plan the model takes its one probe (realm-wide: one in flight at a
  * time, held until the probe's attempt ends or its call does — a stream's until the stream
  * ends); the others keep planning around it; a call takes one probe at most (several models
- * past their cooldowns: one probe each, by successive calls). An answer from the model closes it for every client. A model that is the
+ * past their cooldowns: one probe each, by successive calls). An answer from the model closes it for
+ * every client: the probe's, or one to a request sent after the model's last failure (an older
+ * one, a stream begun before the outage, is old news, as a failure sent before its last answer is). A model that is the
  * call's only candidate is still tried: the caller asked for it; so is every one when all are open
  * (none a probe but the first call after a cooldown). Not shared across processes.
  */
@@ -253,20 +261,29 @@ export class CircuitBreakers {
     this.#probes.delete(model);
     const probing = token !== undefined && seen?.probe === token;
     if (probing) seen.probe = undefined;
+    if (failure !== undefined && !isModelFailure(failure)) return;
     const now = monotonicNow();
-    if (failure === undefined) {
-      const wasOpen = probing || (seen !== undefined && this.#openUntil(seen) !== 0);
-      // (A probe of another call still in flight is no longer one: it closed without it.)
-      remember(key, fresh(now, outcomeAdded(seen?.recent, now, false)));
-      if (wasOpen) this.#events?.circuit('circuit-close', model);
-      return;
-    }
-    if (!isModelFailure(failure)) return;
     const observations = seen ?? fresh(0);
-    observations.recent = outcomeAdded(observations.recent, now, true);
+    observations.recent = outcomeAdded(observations.recent, now, failure !== undefined);
     remember(key, observations);
-    if (now - ms < observations.answeredAt) return;
-    this.#failed(model, observations, probing, now);
+    // One rule both ways: the outcome of a request sent before the model's last outcome of the
+    // other kind is old news, counted in its recent outcomes and nothing more — a failure sent
+    // before its last answer, an answer sent before its last failure (a stream begun before an
+    // outage, ended in it: the breaker stays open). Only the probe's own answer closes it anyway.
+    const sentAt = now - ms;
+    if (failure !== undefined) {
+      if (sentAt >= observations.answeredAt) this.#failed(model, observations, probing, now);
+    } else if (probing || sentAt >= (observations.failedLastAt ?? 0)) {
+      this.#answered(model, observations, probing, now);
+    }
+  }
+
+  /** An answer counted: the streak ends, and a breaker this client held open closes. */
+  #answered(model: string, seen: Observations, probing: boolean, now: number): void {
+    const wasOpen = probing || this.#openUntil(seen) !== 0;
+    // (A probe of another call still in flight is no longer one: it closed without it.)
+    remember(this.#keyOf(model), fresh(now, seen.recent));
+    if (wasOpen) this.#events?.circuit('circuit-close', model);
   }
 
   /** A model failure counted: the streak grows; a probe's failure also lengthens the cooldown. */
@@ -274,6 +291,7 @@ export class CircuitBreakers {
     const wasOpen = this.#openUntil(seen) !== 0;
     seen.streak++;
     if (seen.failedAt.length < KEPT_FAILURES) seen.failedAt.push(now);
+    seen.failedLastAt = now;
     if (probing) {
       seen.failedProbes++;
       seen.probeFailedAt = now;
