@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §6 (one `doEmbed` is up to 32 gateway requests), §10.5 (`ai` owns the
 // retries): the vectors a failed `doEmbed` keeps (so `ai`'s retry of it sends only the requests no
-// try answered) serve a retry of that same call only: the same model, inputType, dimensions and
-// headers on the same `values` array, and no call in flight at the same time; each `doEmbed`
+// try answered) serve a retry of that same call only: the same model, inputType and dimensions
+// on the same `values` array, and no call in flight at the same time; each `doEmbed`
 // returns its own engine's vectors, in an array of its own (rv-svc12 F1).
 import type { GatewayEvent } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';

@@ -28,12 +28,14 @@ describe("ChatOpenAI's fields and call options", () => {
     expect(model.invocationParams()).toMatchObject({ frequency_penalty: 0.5, user: 'u-1' });
   });
 
-  it('sends the call options parallel_tool_calls and seed, from invoke, withConfig and bindTools', async () => {
+  it('sends the call options parallel_tool_calls (with tools) and seed, from invoke, withConfig and bindTools', async () => {
     const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', { ...connection, seed: 1 });
-    await model.invoke('hi', { parallel_tool_calls: false, seed: 7 });
-    await model.withConfig({ parallel_tool_calls: false, seed: 8 }).invoke('hi');
-    await model.bindTools([], { parallel_tool_calls: true, seed: 9 }).invoke('hi');
+    // (`parallel_tool_calls` goes only with tools: parallel-tool-calls-only-with-tools.test.ts.)
+    const tools = [{ type: 'function' as const, function: { name: 'f', parameters: {} } }];
+    await model.invoke('hi', { tools, parallel_tool_calls: false, seed: 7 });
+    await model.withConfig({ tools, parallel_tool_calls: false, seed: 8 }).invoke('hi');
+    await model.bindTools(tools, { parallel_tool_calls: true, seed: 9 }).invoke('hi');
     await model.invoke('hi');
     expect(bodies.map(({ parallel_tool_calls, seed }) => ({ parallel_tool_calls, seed }))).toEqual([
       { parallel_tool_calls: false, seed: 7 },

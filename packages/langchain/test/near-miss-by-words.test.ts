@@ -45,8 +45,11 @@ describe('a near miss by its words', () => {
       parallel_tool_calls: false,
       seed: 7,
     };
+    // (A tool, as `parallel_tool_calls` is sent only with tools.)
+    const tools = [{ type: 'function' as const, function: { name: 'f', parameters: {} } }];
     await model.invoke('one two three', {
       ...fields,
+      tools,
       metadata: { m: 1 },
       maxConcurrency: 1,
       maxRetries: 0,

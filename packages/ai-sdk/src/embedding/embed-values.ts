@@ -86,8 +86,8 @@ interface Answers {
 /**
  * What the tries of one call share: one `embedMany` batch's `doEmbed`, which `ai` retries with the
  * same options: the batch's `values` array (the same object each try, kept as it is by a
- * middleware that copies the other options or `providerOptions`), model, `providerOptions` and
- * headers. The vectors of the requests a try answered are kept (core's `KEPT_VECTORS`), so the
+ * middleware that copies the other options or `providerOptions`), model and `providerOptions`
+ * (the headers too, unless a middleware gives each try its own). The vectors of the requests a try answered are kept (core's `KEPT_VECTORS`), so the
  * next try sends only the others, and reports the answers of every try whose vectors it returns.
  * Held by the values array, which `ai` drops after the batch (a WeakMap: no user code sees it);
  * dropped here once the call is embedded.
@@ -108,14 +108,13 @@ export interface BatchTries {
 /**
  * What, beside the model object (its engine, pinned for its life, its provider's gateway and
  * key), makes a `doEmbed` on the same values a retry of the same call, whose answered vectors it
- * may use (rv-svc12 F1): all else that shapes its requests, `inputType`, `dimensions` and the
- * headers (which `ai` passes as the same object to each retry).
+ * may use (rv-svc12 F1): all else that shapes what the gateway answers, `inputType` and
+ * `dimensions`. Not the headers: the gateway reads none but `authorization` (the key's, a user's
+ * refused), so they change nothing it answers, and a middleware may give each of `ai`'s retries
+ * one of its own (a request id, an idempotency key) without making it another call (rv-25b F3).
  */
-function callKey(
-  options: Pick<EmbeddingModelV4CallOptions, 'headers'>,
-  { inputType, dimensions }: EmbeddingRequestOptions,
-): string {
-  return JSON.stringify([inputType, dimensions, options.headers]);
+function callKey({ inputType, dimensions }: EmbeddingRequestOptions): string {
+  return JSON.stringify([inputType, dimensions]);
 }
 
 /** The tries of each `values` array `doEmbed` calls were given, until each returns its vectors. */
@@ -200,7 +199,7 @@ export async function embedValues(
     dimensions: infergateOptions?.dimensions ?? options.dimensions,
   };
   // A retry of `ai` (the same call on the same values array) sends only what no try answered.
-  const tries = triesOf(values, model.owner, callKey(options, request));
+  const tries = triesOf(values, model.owner, callKey(request));
   let embedded = false;
   try {
     const result = await embedWithTries(model, options, request, tries, batch);

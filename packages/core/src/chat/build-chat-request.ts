@@ -88,19 +88,22 @@ export function sendsTools(tools: unknown): tools is readonly unknown[] {
 }
 
 /**
- * The request without an empty `tools` list, nor the `tool_choice` given with it (it would choose
- * among no tools); itself when its `tools` is absent or not an empty list (`sendsTools`). Run
- * where a request enters core (`validateChatRequest`), raw `chat()` / `chatStream()` included.
+ * The request without an empty `tools` list, nor the `tool_choice` and `parallel_tool_calls` given
+ * with it (they would choose among no tools; an OpenAI-backed model server refuses
+ * `parallel_tool_calls` without tools); itself when its `tools` is absent or not an empty list
+ * (`sendsTools`). Run where a request enters core (`validateChatRequest`), raw `chat()` /
+ * `chatStream()` included.
  */
 export function withoutEmptyTools(request: ChatRequest): ChatRequest {
   if (!Array.isArray(request.tools) || sendsTools(request.tools)) return request;
-  const { tools: _empty, tool_choice: _choice, ...rest } = request;
+  const { tools: _empty, tool_choice: _choice, parallel_tool_calls: _parallel, ...rest } = request;
   return rest;
 }
 
 /**
  * Builds the body of `POST /chat/completions` (docs/gateway-protocol.md §4.1) from the adapters' options: fields left
- * undefined or `null` are not sent, nor an empty `stop` or `tools` list, nor `tool_choice` without tools;
+ * undefined or `null` are not sent, nor an empty `stop` or `tools` list, nor `tool_choice` or
+ * `parallel_tool_calls` without tools;
  * extra fields come first so that the named options win. `stream` is set by `chat` / `chatStream`.
  */
 export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
@@ -122,6 +125,9 @@ export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
     request.tools = [...options.tools];
     if (options.toolChoice != null) request.tool_choice = options.toolChoice;
   }
+  // An adapter's `parallel_tool_calls` (LangChain's call option, a provider option's field) goes
+  // only with tools: an OpenAI-backed model server refuses it without them.
+  if (!sendsTools(request.tools)) delete request.parallel_tool_calls;
   if (options.responseFormat != null) request.response_format = options.responseFormat;
   if (options.reasoningEffort != null) request.reasoning_effort = options.reasoningEffort;
   return withoutNullFields(request);
