@@ -116,9 +116,11 @@ describe("n > 1, lastAnswer 'returned': each choice handed on unchecked carries 
       undefined,
       mark('c', '{"town":3}'),
     ]);
+    // (Choice 1 passed: its own `structured`, its finish as sent too.)
+    expect(result.choices?.[1]?.structured?.value).toEqual({ city: 'Rome' });
     expect(result.choices?.map((choice) => choice.sentFinishReason)).toEqual([
       'tool_calls',
-      undefined,
+      'tool_calls',
       'tool_calls',
     ]);
     expect(result.choices?.map((choice) => choice.finishReason)).toEqual(['stop', 'stop', 'stop']);

@@ -62,8 +62,8 @@ export type SteeredChatAnswer<T> = SteeredAnswer<T> & {
   structured?: StructuredResult;
   structuredUnchecked?: UncheckedStructured;
   /**
-   * Marks each later choice (`n` > 1, `ChatResult.choices`) handed on unchecked with how it was
-   * served (`structuredUnchecked`, and its finish as sent).
+   * Marks each later choice (`n` > 1, `ChatResult.choices`) with its checked value (`structured`)
+   * or, handed on unchecked, how it was served (`structuredUnchecked`), and its finish as sent.
    */
   markChoices?: (choices: AssembledChat[]) => void;
   structuredStream?: (route: ChatRoute) => StructuredStream;
@@ -108,8 +108,9 @@ export async function sendSteeredChat<T>(
     steered.structured = structured.checkedOf(headers);
     const unchecked = structured.uncheckedOf(headers);
     steered.structuredUnchecked = unchecked?.unchecked;
-    const later = unchecked?.uncheckedChoices;
-    if (later !== undefined) steered.markChoices = (choices) => markChoices(choices, later);
+    if (unchecked?.uncheckedChoices !== undefined || unchecked?.checkedChoices !== undefined) {
+      steered.markChoices = (choices) => markChoices(choices, unchecked);
+    }
   } else if (method !== undefined) {
     const check = checkOf(call, given);
     steered.structuredStream = (route) => {
@@ -194,7 +195,8 @@ function serving(
       if (outcome === undefined || isGatewayError(outcome)) return outcome;
       const { headers } = answer.response;
       if (outcome.checked !== undefined) checked.set(headers, outcome.checked);
-      if (outcome.unchecked !== undefined || outcome.uncheckedChoices !== undefined) {
+      const { uncheckedChoices, checkedChoices } = outcome;
+      if (outcome.unchecked !== undefined || uncheckedChoices || checkedChoices) {
         unchecked.set(headers, outcome);
       }
       return undefined;
@@ -202,21 +204,31 @@ function serving(
   };
 }
 
-/** Each choice at a place of `marks` with its mark, and its finish as sent. */
-function markChoices(
-  choices: AssembledChat[],
-  marks: ReadonlyMap<number, UncheckedStructured>,
-): void {
-  for (const [place, mark] of marks) {
+/**
+ * Each later choice found with its checked value (`structured`) or its unchecked mark
+ * (`structuredUnchecked`), and its finish as sent.
+ */
+function markChoices(choices: AssembledChat[], found: UncheckedFound): void {
+  for (const [place, mark] of found.uncheckedChoices ?? []) {
     const choice = choices[place];
     if (choice === undefined) continue;
     choice.structuredUnchecked = mark;
     if (mark.sentFinishReason !== undefined) choice.sentFinishReason ??= mark.sentFinishReason;
   }
+  for (const [place, checked] of found.checkedChoices ?? []) {
+    const choice = choices[place];
+    if (choice === undefined) continue;
+    choice.structured = checked;
+    if (checked.sentFinishReason !== undefined)
+      choice.sentFinishReason ??= checked.sentFinishReason;
+  }
 }
 
-/** What a whole answer's check found handed on unchecked: choice 0's mark, later choices'. */
-type UncheckedFound = Pick<WholeChecked, 'unchecked' | 'uncheckedChoices'>;
+/**
+ * What a whole answer's check found besides choice 0's checked value: choice 0's unchecked mark,
+ * later choices' checked values and marks.
+ */
+type UncheckedFound = Pick<WholeChecked, 'unchecked' | 'uncheckedChoices' | 'checkedChoices'>;
 
 /** What the call's answers are checked by: its Standard Schema when given, else the JSON Schema. */
 function checkOf(call: SteeredChatInput, given: StructuredOutputSchema): StructuredOutputCheck {

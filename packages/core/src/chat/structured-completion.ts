@@ -41,13 +41,19 @@ export interface WholeCheck extends StructuredAsk {
 /**
  * What a whole answer's check found, the clean answer left in `answer.response`: choice 0's checked
  * value (`checked`), or how it was served when handed on unchecked (`unchecked`: a refused last
- * answer, `returnRefused`), and how each later choice handed on unchecked was served, by its place
- * among the choices (`uncheckedChoices`: choice 0 first, then by index, as `ChatResult.choices`).
+ * answer, `returnRefused`), and each later choice's checked value (`checkedChoices`) or how it was
+ * served when handed on unchecked (`uncheckedChoices`), by its place among the choices (choice 0
+ * first, then by index, as `ChatResult.choices`).
  */
 export interface WholeChecked {
   checked?: StructuredResult;
   unchecked?: UncheckedStructured;
   uncheckedChoices?: ReadonlyMap<number, UncheckedStructured>;
+  /**
+   * Each later choice that passed its check, by its place among the choices: its checked value,
+   * with the forced call, every tool call and the finish the server sent in it (as `checked`).
+   */
+  checkedChoices?: ReadonlyMap<number, StructuredResult>;
 }
 
 /**
@@ -104,8 +110,8 @@ interface ChoicesChecked {
 
 /**
  * Each choice of `data` (choice 0 is `first.completion`) read by `method` and checked: the first
- * failure (naming its choice when there are several), else what was found (choice 0's checked
- * value or its unchecked mark, each later choice's unchecked mark) and the body with every choice
+ * failure (naming its choice when there are several), else what was found (each choice's checked
+ * value or its unchecked mark) and the body with every choice
  * clean (`first.body`, as it came, when none changed).
  */
 async function checkEveryChoice(
@@ -120,6 +126,7 @@ async function checkEveryChoice(
   const raws = choicesInOrder(data);
   const result: WholeChecked = {};
   const later = new Map<number, UncheckedStructured>();
+  const passed = new Map<number, StructuredResult>();
   let changed = false;
   const clean = new Map<Choice, Choice>();
   for (const [i, raw] of raws.entries()) {
@@ -127,16 +134,20 @@ async function checkEveryChoice(
     if (isGatewayError(outcome)) {
       return { result: several ? ofChoice(outcome, raw.index ?? i, model) : outcome, body: '' };
     }
-    // (The answer is choice 0; a later choice handed on unchecked carries its own mark.)
+    // (The answer is choice 0; a later choice carries its own checked value or unchecked mark.)
     const found = outcome.result;
     if (found !== undefined && 'unchecked' in found) {
       if (i === 0) result.unchecked = found.unchecked;
       else later.set(i, found.unchecked);
-    } else if (found !== undefined && i === 0) result.checked = found;
+    } else if (found !== undefined) {
+      if (i === 0) result.checked = found;
+      else passed.set(i, found);
+    }
     changed ||= outcome.choice !== raw;
     clean.set(raw, outcome.choice);
   }
   if (later.size > 0) result.uncheckedChoices = later;
+  if (passed.size > 0) result.checkedChoices = passed;
   if (!changed) return { result, body: first.body };
   const choices = data.choices.map((raw) => clean.get(raw) ?? raw);
   return { result, body: JSON.stringify({ ...data, choices }) };

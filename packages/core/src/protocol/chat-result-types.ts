@@ -25,8 +25,9 @@ export interface ChatResult {
   /**
    * Every choice of an answer that has several (a request with `n` > 1), each read as `answer` is,
    * in the order of their indexes: `answer` (choice 0) first. Absent for an answer of one choice.
-   * Only `answer` is reported (events, usage). Structured output checks each; a choice handed on
-   * unchecked (`structuredOutput.lastAnswer: 'returned'`) carries its own `structuredUnchecked`.
+   * Only `answer` is reported (events, usage). Structured output checks each: a choice that passed
+   * carries its own `structured` (its checked value, the calls and finish the server sent in it),
+   * one handed on unchecked (`structuredOutput.lastAnswer: 'returned'`) its own `structuredUnchecked`.
    */
   choices?: AssembledChat[];
   /**

@@ -222,9 +222,10 @@ function withRaw(llm: Runnable<BaseLanguageModelInput, AIMessageChunk>, parser: 
  * (the forced call that served its structured answer among them: `{ name, args, id, type:
  * 'tool_call' }`, or an invalid tool call, and OpenAI's raw form in `additional_kwargs.tool_calls`),
  * and the finish reason the server sent (`tool_calls`, which core reads as `stop`) as its
- * `response_metadata.finish_reason`; the message as it is when the server sent no call and core
- * reports the finish as sent. The model's own answer (and an agent's) keeps the calls out and reads
- * `stop`: only this raw message shows them.
+ * `response_metadata.finish_reason`, its `additional_kwargs` without the converter's own (read
+ * here; `parsed` is the parser's); the message as it is when the server sent no call and core
+ * reports the finish as sent. Its content stays the JSON (as a streamed raw's). The model's own
+ * answer (and an agent's) keeps the calls out and reads `stop`: only this raw message shows them.
  */
 function withServingCall(raw: BaseMessage): BaseMessage {
   // The converter's `STRUCTURED_CALL_KWARG`, `SENT_CALLS_KWARG` and `SENT_FINISH_KWARG` (named
@@ -236,7 +237,7 @@ function withServingCall(raw: BaseMessage): BaseMessage {
   if (!AIMessage.isInstance(raw) || (calls === undefined && sent === undefined)) return raw;
   const message = new AIMessage({
     content: raw.content,
-    additional_kwargs: kwargs,
+    additional_kwargs: withoutServingKwargs(kwargs),
     response_metadata:
       sent === undefined
         ? raw.response_metadata
@@ -247,6 +248,23 @@ function withServingCall(raw: BaseMessage): BaseMessage {
     ...(calls !== undefined ? servingCalls(calls) : { tool_calls: raw.tool_calls }),
   });
   return withRawCalls(message, calls);
+}
+
+/**
+ * `kwargs` without the converter's own (the checked value, the forced call, every call and the
+ * finish the server sent), once read: the raw message keeps what `ChatOpenAI`'s has, each call's
+ * arguments once in `tool_calls` and once in `additional_kwargs.tool_calls` (and the JSON as its
+ * content), not four more times.
+ */
+function withoutServingKwargs(kwargs: Record<string, unknown>): Record<string, unknown> {
+  const {
+    parsed: _parsed,
+    structured_tool_call: _call,
+    sent_tool_calls: _calls,
+    sent_finish_reason: _finish,
+    ...kept
+  } = kwargs;
+  return kept;
 }
 
 /** Every call the server sent (core's `sentToolCalls`), else the forced call alone, else none. */

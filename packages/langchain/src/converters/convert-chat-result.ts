@@ -87,11 +87,12 @@ function additionalKwargs(
   return {
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     ...(ordered !== undefined ? { [INTERLEAVED_KWARG]: ordered } : {}),
-    // (A later choice, `n` > 1, handed on unchecked: its own call, calls and finish as sent.)
+    // (A later choice, `n` > 1: its own checked value, or its unchecked mark, with its own call,
+    // calls and finish as sent.)
     ...structuredKwargs(
       answer === result.answer
         ? (result.structured ?? result.structuredUnchecked)
-        : answer.structuredUnchecked,
+        : (answer.structured ?? answer.structuredUnchecked),
     ),
     // OpenAI's raw forms, as `ChatOpenAI` keeps them: the tool calls (with the ids core gave
     // them) and a legacy `function_call` (not a tool call; the answer's only output when sent).
