@@ -110,3 +110,35 @@ describe('an answer to a request sent before the trip (rv-steer12 F3)', () => {
     expect(next.route.hops).toEqual([{ model: GENERAL, outcome: 'answered' }]);
   });
 });
+
+describe('an answer sent before a failure, the breaker still closed (rv-26a F1)', () => {
+  it('ends the streak: a model failing now and then among overlapping streams never opens', async () => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    const { client, events } = recordingClient(gateway, {
+      circuitBreaker: { failures: 2, cooldownMs: COOLDOWN_MS },
+      maxRetries: 0,
+    });
+    await client.models();
+    emulator.injectFault({
+      fault: 'stall_stream',
+      model: GENERAL,
+      afterChunks: 2,
+      ms: STALL_MS,
+      times: 1,
+    });
+    driveClock();
+    const old = await settledAfter(100, client.chatStream(hi(GENERAL, 'a b c d e f'), list));
+    // One failure while the stream is open (the streak at 1 of 2), then the stream answers.
+    emulator.injectFault({ fault: 'bad_gateway', model: GENERAL, times: 1 });
+    expect((await settledAfter(100, client.chat(hi(), list))).servedModel).toBe(TOOLS);
+    await settledAfter(STALL_MS + 100, old.result());
+    expect(old.servedModel).toBe(GENERAL);
+    // A second failure, after that answer: a streak of one again, not two.
+    emulator.injectFault({ fault: 'bad_gateway', model: GENERAL, times: 1 });
+    expect((await settledAfter(100, client.chat(hi(), list))).servedModel).toBe(TOOLS);
+    expect(only(events, 'circuit-open')).toEqual([]);
+    const next = await settledAfter(100, client.chat(hi(), list));
+    expect(next.route.hops).toEqual([{ model: GENERAL, outcome: 'answered' }]);
+  });
+});

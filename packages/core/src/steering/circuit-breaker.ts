@@ -266,14 +266,19 @@ export class CircuitBreakers {
     const observations = seen ?? fresh(0);
     observations.recent = outcomeAdded(observations.recent, now, failure !== undefined);
     remember(key, observations);
-    // One rule both ways: the outcome of a request sent before the model's last outcome of the
-    // other kind is old news, counted in its recent outcomes and nothing more — a failure sent
-    // before its last answer, an answer sent before its last failure (a stream begun before an
-    // outage, ended in it: the breaker stays open). Only the probe's own answer closes it anyway.
+    // Old news is counted in the recent outcomes and nothing more: a failure sent before the
+    // model's last answer, and an answer sent before its last failure while this client holds the
+    // breaker open (a stream begun before an outage, ended in it: it stays open). While closed,
+    // any answer ends the streak, or overlapping streams of a model failing now and then would
+    // add up its failures. The probe's own answer closes it anyway.
     const sentAt = now - ms;
     if (failure !== undefined) {
       if (sentAt >= observations.answeredAt) this.#failed(model, observations, probing, now);
-    } else if (probing || sentAt >= (observations.failedLastAt ?? 0)) {
+    } else if (
+      probing ||
+      sentAt >= (observations.failedLastAt ?? 0) ||
+      this.#openUntil(observations) === 0
+    ) {
       this.#answered(model, observations, probing, now);
     }
   }
