@@ -142,3 +142,51 @@ describe('an answer sent before a failure, the breaker still closed (rv-26a F1)'
     expect(next.route.hops).toEqual([{ model: GENERAL, outcome: 'answered' }]);
   });
 });
+
+describe('an old answer got by a client with a higher threshold (rv-27 F1)', () => {
+  it('leaves the breaker another client holds open: its next calls send nothing to the model', async () => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    const strict = recordingClient(gateway, {
+      circuitBreaker: { failures: 2, cooldownMs: COOLDOWN_MS },
+      maxRetries: 0,
+    });
+    const lenient = recordingClient(gateway, {
+      circuitBreaker: { failures: 10, cooldownMs: COOLDOWN_MS },
+      maxRetries: 0,
+    });
+    await strict.client.models();
+    await lenient.client.models();
+    emulator.injectFault({
+      fault: 'stall_stream',
+      model: GENERAL,
+      afterChunks: 2,
+      ms: STALL_MS,
+      times: 1,
+    });
+    driveClock();
+    const old = await settledAfter(
+      100,
+      lenient.client.chatStream(hi(GENERAL, 'a b c d e f'), list),
+    );
+    emulator.injectFault({ fault: 'bad_gateway', model: GENERAL });
+    for (let i = 0; i < 2; i++) {
+      expect((await settledAfter(100, strict.client.chat(hi(), list))).servedModel).toBe(TOOLS);
+    }
+    expect(only(strict.events, 'circuit-open')).toMatchObject([{ model: GENERAL }]);
+    // The lenient client's stream, sent before the outage, ends whole during it.
+    await settledAfter(STALL_MS + 100, old.result());
+    expect(old.servedModel).toBe(GENERAL);
+    const before = emulator.counters.requests.chat;
+    for (let i = 0; i < 3; i++) {
+      const next = await settledAfter(100, strict.client.chat(hi(), list));
+      expect(next.route.hops[0]).toEqual({
+        model: GENERAL,
+        outcome: 'skipped',
+        reason: 'circuit_open',
+      });
+    }
+    expect(emulator.counters.requests.chat - before).toBe(3);
+    expect(only(strict.events, 'circuit-open')).toHaveLength(1);
+  });
+});

@@ -47,6 +47,11 @@ interface Observations {
    */
   failedLastAt?: number;
   /**
+   * The lowest `failures` of the clients that recorded its outcomes, kept across answers: its
+   * breaker is open for one of them while the streak reaches it. (Absent: none recorded yet.)
+   */
+  tightestFailures?: number;
+  /**
    * Its last attempts' outcomes, oldest first (up to RECENT_OUTCOMES), kept across answers: when
    * each ended (monotonic ms) and whether it was a model failure.
    */
@@ -265,19 +270,21 @@ export class CircuitBreakers {
     const now = monotonicNow();
     const observations = seen ?? fresh(0);
     observations.recent = outcomeAdded(observations.recent, now, failure !== undefined);
+    const tightest = Math.min(observations.tightestFailures ?? Infinity, this.#options.failures);
+    observations.tightestFailures = tightest;
     remember(key, observations);
     // Old news is counted in the recent outcomes and nothing more: a failure sent before the
-    // model's last answer, and an answer sent before its last failure while this client holds the
-    // breaker open (a stream begun before an outage, ended in it: it stays open). While closed,
-    // any answer ends the streak, or overlapping streams of a model failing now and then would
-    // add up its failures. The probe's own answer closes it anyway.
+    // model's last answer, and an answer sent before its last failure while any client holds the
+    // breaker open (a stream begun before an outage, ended in it: it stays open). While closed for
+    // all, any answer ends the streak, or overlapping streams of a model failing now and then
+    // would add up its failures. The probe's own answer closes it anyway.
     const sentAt = now - ms;
     if (failure !== undefined) {
       if (sentAt >= observations.answeredAt) this.#failed(model, observations, probing, now);
     } else if (
       probing ||
       sentAt >= (observations.failedLastAt ?? 0) ||
-      this.#openUntil(observations) === 0
+      observations.streak < tightest
     ) {
       this.#answered(model, observations, probing, now);
     }
@@ -287,7 +294,10 @@ export class CircuitBreakers {
   #answered(model: string, seen: Observations, probing: boolean, now: number): void {
     const wasOpen = probing || this.#openUntil(seen) !== 0;
     // (A probe of another call still in flight is no longer one: it closed without it.)
-    remember(this.#keyOf(model), fresh(now, seen.recent));
+    remember(this.#keyOf(model), {
+      ...fresh(now, seen.recent),
+      tightestFailures: seen.tightestFailures,
+    });
     if (wasOpen) this.#events?.circuit('circuit-close', model);
   }
 
