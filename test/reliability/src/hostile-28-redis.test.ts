@@ -1,4 +1,4 @@
-import { createGatewayClient, type KeyBudget } from '@infergate/core';
+import { createGatewayClient, type GatewayClient, type KeyBudget } from '@infergate/core';
 import { budgetId } from '@infergate/core/internal';
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
@@ -66,6 +66,11 @@ function calls(
     maxConcurrencyPerKey,
     timeoutMs,
   });
+  return chats(client, count);
+}
+
+/** `count` chats of `client` at once: each `'ok'` or its error's code. */
+function chats(client: GatewayClient, count: number): Promise<string[]> {
   return Promise.all(
     Array.from({ length: count }, (_, i) =>
       client
@@ -300,18 +305,46 @@ describe('hostile 28: a Redis that forgets', () => {
     },
     async () => {
       const redis = await redisServer();
-      // The 4 more wait for a slot of the fallback, which has no event to wait for: the first
-      // four's 2 s answers are the window in which a wrongly granted call would meet a 429.
-      const server = await gateway({ latencyMs: 2000 });
+      const server = await gateway({});
       // Not the subject: a stopped Redis refuses connections, an outage at once. Generous, so
       // that the first four, on a healthy Redis, are granted by it however loaded the machine.
       const a = budget(redis.url, { commandTimeoutMs: 60_000 });
-      const first = calls(server, a, 4);
-      await server.untilInflight(4, { key: server.apiKey }); // in their latency, not held
-      expect(a.stats.fallbackAcquires).toBe(0); // the first four hold leases in Redis
-      await redis.stop();
-      const second = calls(server, a, 4);
-      expectAtMost4(server, [...(await first), ...(await second)]);
+      const id = budgetId(server.baseURL, server.apiKey);
+      // One client for both batches, its catalog read before the hold: a client's first look-up
+      // takes a slot too, and would wait behind the 4 held with the chats that need it.
+      const client = createGatewayClient({
+        baseURL: server.baseURL,
+        apiKey: server.apiKey,
+        budget: a,
+        maxRetries: 0,
+        maxConcurrency: 8,
+      });
+      await client.model(MODEL);
+      const release = server.hold();
+      try {
+        const first = chats(client, 4);
+        await server.untilHeld(4, { key: server.apiKey });
+        expect(a.stats.fallbackAcquires).toBe(0); // the first four hold leases in Redis
+        await redis.stop();
+        // The budget knows Redis is down before the 4 more: a call of another key, on the
+        // fallback at once (a stopped Redis refuses connections). So they meet the fallback as
+        // soon as they ask, never Redis.
+        const other = { id: `${id}-other`, limit: 4, signal: new AbortController().signal };
+        (await a.acquire({ ...other, deadline: Date.now() + 60_000 })).release();
+        expect(a.stats.fallbackAcquires).toBe(1);
+        const second = chats(client, 4);
+        // The 4 more wait for a slot of the fallback, which counts the 4 held: until the budget
+        // says all 4 wait, or one reached the gateway (a fallback that forgot the 4 held let it
+        // through: the gateway, at its limit, refuses it at once; refusals are not held).
+        const refused = () => server.counters.concurrencyRejections;
+        await pollUntil(() => a.state(id).queued === 4 || refused() > 0, 'the 4 more waiting');
+        expect(refused()).toBe(0);
+        expect(a.state(id)).toEqual({ active: 4, queued: 4 });
+        release();
+        expectAtMost4(server, [...(await first), ...(await second)]);
+      } finally {
+        release();
+      }
       expect(a.stats.fallbackAcquires).toBeGreaterThanOrEqual(4);
     },
   );
