@@ -24,21 +24,25 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/**
- * On the driven clock, a client whose breakers open at 2 failures: a stream to `general` sent
- * while it is healthy (its first chunks read, then silent for STALL_MS), then an outage of
- * `general` (every new request 502) whose 2 calls open its breaker while the stream is still open.
- */
-async function streamSentBeforeTheTrip() {
-  const gateway = await emulate();
-  const { emulator } = gateway;
+/** A client on `gateway` whose breakers open at `failures` failures in a row, its catalog read. */
+async function breakerClient(gateway: Awaited<ReturnType<typeof emulate>>, failures: number) {
   const recorded = recordingClient(gateway, {
-    circuitBreaker: { failures: 2, cooldownMs: COOLDOWN_MS },
+    circuitBreaker: { failures, cooldownMs: COOLDOWN_MS },
     maxRetries: 0,
   });
-  const { client, events } = recorded;
-  await client.models();
-  emulator.injectFault({
+  await recorded.client.models();
+  return recorded;
+}
+
+/**
+ * On the driven clock, a stream to `general` sent by `client` while it is healthy: its first
+ * chunks read, then silent for STALL_MS.
+ */
+async function streamSentWhileHealthy(
+  gateway: Awaited<ReturnType<typeof emulate>>,
+  client: Awaited<ReturnType<typeof breakerClient>>['client'],
+) {
+  gateway.emulator.injectFault({
     fault: 'stall_stream',
     model: GENERAL,
     afterChunks: 2,
@@ -46,7 +50,20 @@ async function streamSentBeforeTheTrip() {
     times: 1,
   });
   driveClock();
-  const old = await settledAfter(100, client.chatStream(hi(GENERAL, 'a b c d e f'), list));
+  return settledAfter(100, client.chatStream(hi(GENERAL, 'a b c d e f'), list));
+}
+
+/**
+ * A client whose breakers open at 2 failures: a stream to `general` sent while it is healthy,
+ * then an outage of `general` (every new request 502) whose 2 calls open its breaker while the
+ * stream is still open.
+ */
+async function streamSentBeforeTheTrip() {
+  const gateway = await emulate();
+  const { emulator } = gateway;
+  const recorded = await breakerClient(gateway, 2);
+  const { client, events } = recorded;
+  const old = await streamSentWhileHealthy(gateway, client);
   emulator.injectFault({ fault: 'bad_gateway', model: GENERAL });
   for (let i = 0; i < 2; i++) {
     const failed = await settledAfter(100, client.chat(hi(), list));
@@ -115,20 +132,8 @@ describe('an answer sent before a failure, the breaker still closed (rv-26a F1)'
   it('ends the streak: a model failing now and then among overlapping streams never opens', async () => {
     const gateway = await emulate();
     const { emulator } = gateway;
-    const { client, events } = recordingClient(gateway, {
-      circuitBreaker: { failures: 2, cooldownMs: COOLDOWN_MS },
-      maxRetries: 0,
-    });
-    await client.models();
-    emulator.injectFault({
-      fault: 'stall_stream',
-      model: GENERAL,
-      afterChunks: 2,
-      ms: STALL_MS,
-      times: 1,
-    });
-    driveClock();
-    const old = await settledAfter(100, client.chatStream(hi(GENERAL, 'a b c d e f'), list));
+    const { client, events } = await breakerClient(gateway, 2);
+    const old = await streamSentWhileHealthy(gateway, client);
     // One failure while the stream is open (the streak at 1 of 2), then the stream answers.
     emulator.injectFault({ fault: 'bad_gateway', model: GENERAL, times: 1 });
     expect((await settledAfter(100, client.chat(hi(), list))).servedModel).toBe(TOOLS);
@@ -147,28 +152,9 @@ describe('an old answer got by a client with a higher threshold (rv-27 F1)', () 
   it('leaves the breaker another client holds open: its next calls send nothing to the model', async () => {
     const gateway = await emulate();
     const { emulator } = gateway;
-    const strict = recordingClient(gateway, {
-      circuitBreaker: { failures: 2, cooldownMs: COOLDOWN_MS },
-      maxRetries: 0,
-    });
-    const lenient = recordingClient(gateway, {
-      circuitBreaker: { failures: 10, cooldownMs: COOLDOWN_MS },
-      maxRetries: 0,
-    });
-    await strict.client.models();
-    await lenient.client.models();
-    emulator.injectFault({
-      fault: 'stall_stream',
-      model: GENERAL,
-      afterChunks: 2,
-      ms: STALL_MS,
-      times: 1,
-    });
-    driveClock();
-    const old = await settledAfter(
-      100,
-      lenient.client.chatStream(hi(GENERAL, 'a b c d e f'), list),
-    );
+    const strict = await breakerClient(gateway, 2);
+    const lenient = await breakerClient(gateway, 10);
+    const old = await streamSentWhileHealthy(gateway, lenient.client);
     emulator.injectFault({ fault: 'bad_gateway', model: GENERAL });
     for (let i = 0; i < 2; i++) {
       expect((await settledAfter(100, strict.client.chat(hi(), list))).servedModel).toBe(TOOLS);
