@@ -495,13 +495,15 @@ export const CHUNKS_CEILING = {
  * (fx-breaker, +25 / +23 B in the steering chunk); 95 525 / 97 010 B with `parallel_tool_calls`
  * sent only with tools and a per-try header kept out of a doEmbed's call key (fx-embed2, +11 / +21 B)
  * and a later structured choice that passes marked with its own value and calls, LangChain's raw
- * message without the converter's kwargs (fx-raw2, +62 / +99 B).
+ * message without the converter's kwargs (fx-raw2, +62 / +99 B); 95 564 / 97 049 B with the breaker's
+ * old-answer rule judged against the lowest `failures` of the clients that saw the model, and only
+ * while open (lead, +39 B in the steering chunk).
  * A measured probe found 52 000 B out of reach: the whole app as one bundle, with no chunk
  * overhead, already weighs more (bench/HISTORY.md, 2026-12-05).
  */
 export const ALL_CHUNKS_CEILING_BYTES = {
-  'ai-sdk chat-only (gateway() + streamText)': 95_525,
-  'langchain chat-only (GatewayChatModel + invoke)': 97_010,
+  'ai-sdk chat-only (gateway() + streamText)': 95_564,
+  'langchain chat-only (GatewayChatModel + invoke)': 97_049,
 };
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
