@@ -15,7 +15,7 @@ const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'j
  * Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is
  * sent, and returns it as the call sends it: an optional field that is `null` is not set
  * (`withoutNullFields`: left out), not checked, nor an empty `tools` list and the `tool_choice`
- * given with it (`withoutEmptyTools`, §4.2). The one cleaning of a call's request.
+ * and `parallel_tool_calls` given with it (`withoutEmptyTools`, §4.2). The one cleaning of a call's request.
  */
 export function validateChatRequest(given: ChatRequest): ChatRequest {
   mustBe('request', given, isJsonObject, 'an object');
