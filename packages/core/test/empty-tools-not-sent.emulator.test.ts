@@ -1,24 +1,9 @@
 // docs/gateway-protocol.md §4.2: the gateway refuses `tools` sent to a model without the `tools`
 // capability, an empty list too; core never sends an empty list (nor the `tool_choice` given with
 // it), on the raw `chat()` / `chatStream()` path as on the adapters', so such a call is answered.
-import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../src/index';
-import { clientOn, hi } from './helpers';
-
-/** A client on the emulator that keeps each chat body it sends. */
-async function recording() {
-  const bodies: Record<string, unknown>[] = [];
-  const gateway = await emulate();
-  const client = clientOn(gateway, {
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-      return gateway.emulator.fetch(request);
-    },
-  });
-  return { client, bodies, emulator: gateway.emulator };
-}
+import { hi, recordingBodies as recording } from './helpers';
 
 describe('an empty tools list is not sent', () => {
   it('raw chat with tools: [] on a model without tools is answered, the body has no tools', async () => {

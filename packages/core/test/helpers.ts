@@ -745,3 +745,17 @@ export function steppedClockEachTest(): () => SteppedClock {
     return clock;
   };
 }
+
+/** A client on a fresh emulator that keeps each chat body it sends, as sent. */
+export async function recordingBodies() {
+  const bodies: Record<string, unknown>[] = [];
+  const gateway = await emulate();
+  const client = clientOn(gateway, {
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
+      return gateway.emulator.fetch(request);
+    },
+  });
+  return { client, bodies, emulator: gateway.emulator };
+}

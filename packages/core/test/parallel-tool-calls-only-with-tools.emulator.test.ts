@@ -2,25 +2,10 @@
 // it: its `tool_choice` and `parallel_tool_calls` (an OpenAI-backed model server refuses
 // "parallel_tool_calls is only allowed when tools are specified"); the adapters' requests
 // (`buildChatRequest`) send `parallel_tool_calls` only with tools (rv-25b F4).
-import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../src/index';
 import { buildChatRequest } from '../src/internal';
-import { clientOn, hi } from './helpers';
-
-/** A client on the emulator that keeps each chat body it sends. */
-async function recording() {
-  const bodies: Record<string, unknown>[] = [];
-  const gateway = await emulate();
-  const client = clientOn(gateway, {
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-      return gateway.emulator.fetch(request);
-    },
-  });
-  return { client, bodies };
-}
+import { hi, recordingBodies as recording } from './helpers';
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
 const tool = { type: 'function' as const, function: { name: 'weather', parameters: {} } };

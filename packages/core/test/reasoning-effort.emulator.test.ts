@@ -1,21 +1,8 @@
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { buildChatRequest } from '../src/chat/build-chat-request';
 import { isGatewayError } from '../src/index';
-import { clientOn, hi } from './helpers';
-
-async function recording() {
-  const bodies: Record<string, unknown>[] = [];
-  const gateway = await emulate();
-  const client = clientOn(gateway, {
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-      return gateway.emulator.fetch(request);
-    },
-  });
-  return { client, bodies, emulator: gateway.emulator };
-}
+import { hi, recordingBodies as recording } from './helpers';
 
 describe('reasoning effort (docs/gateway-protocol.md §4.1)', () => {
   it('is sent as reasoning_effort, streamed or not', async () => {
