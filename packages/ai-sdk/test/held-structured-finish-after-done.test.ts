@@ -8,6 +8,7 @@ import { Output, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { createGateway } from '../src';
+import { sseReadByRead } from './read-by-read';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 const USAGE = { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 };
@@ -18,20 +19,12 @@ const chunk = (model: string, delta: object, finish: string | null = null, extra
 function answeringAfterDone(sent: string[]): typeof fetch {
   return chatsAnsweredBy(emulated.connection, ({ model }) => {
     sent.push(model);
-    const reads = [
+    return sseReadByRead([
       chunk(model, { role: 'assistant', content: '{"city":' }) +
         chunk(model, { content: '"Oslo"}' }),
       'data: [DONE]\n\n',
       chunk(model, {}, 'stop', { usage: USAGE }),
-    ].map((read) => new TextEncoder().encode(read));
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = reads.shift();
-        if (next === undefined) controller.close();
-        else controller.enqueue(next);
-      },
-    });
-    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    ]);
   });
 }
 

@@ -7,6 +7,7 @@ import { chatsAnsweredBy, emulate } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createGateway } from '../src';
+import { sseReadByRead } from './read-by-read';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 const USAGE = { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 };
@@ -18,20 +19,12 @@ function usageAfterDone(sent: object[]): typeof fetch {
   return chatsAnsweredBy(emulated.connection, (body) => {
     sent.push(body);
     const { model } = body;
-    const reads = [
+    return sseReadByRead([
       chunk(model, [{ index: 0, delta: { role: 'assistant', content: 'Hello' } }]),
       chunk(model, [{ index: 0, delta: {}, finish_reason: 'stop' }]),
       'data: [DONE]\n\n',
       chunk(model, [], { usage: USAGE }),
-    ].map((read) => new TextEncoder().encode(read));
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = reads.shift();
-        if (next === undefined) controller.close();
-        else controller.enqueue(next);
-      },
-    });
-    return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+    ]);
   });
 }
 

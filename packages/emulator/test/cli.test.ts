@@ -1,19 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { bin, builtCli } from './cli-process';
 
-const packageDir = join(import.meta.dirname, '..');
-const bin = join(packageDir, 'bin', 'infergate-emulator.js');
 const children: ChildProcess[] = [];
 
-beforeAll(() => {
-  // The bin runs the built CLI; build once when the tests run before any build.
-  if (!existsSync(join(packageDir, 'dist', 'cli.js'))) {
-    execFileSync('pnpm', ['exec', 'tsup'], { cwd: packageDir, stdio: 'ignore' });
-  }
-}, 120_000);
+builtCli();
 
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGTERM');

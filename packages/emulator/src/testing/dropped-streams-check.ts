@@ -17,22 +17,43 @@ export interface DroppedStreamsCheck {
   partName?: string;
 }
 
+/** What the child of `droppedStreamsCheck` saw. */
+export interface DroppedStreamsSeen {
+  /** Listeners on the caller's signal after 10 streams were read one part and dropped. */
+  abandoned: number;
+  /** Listeners left once the dropped streams were collected (or 20 s passed). */
+  collected: number;
+  /** How a stream still read ended when the caller aborted: the error's message, or `ended with <part>`. */
+  abort: string;
+}
+
 /** A path as a JavaScript string literal. */
 const literal = (...path: string[]) => JSON.stringify(path.join('/'));
 
 /**
- * Node's arguments (`execFile(process.execPath, args)`) for a child process run with `--expose-gc`
- * and without `AbortSignal.any` (core's joined signal then forwards the caller's abort by a
- * listener on it). 10 streams are read one part, then dropped (never read on, never cancelled);
- * the garbage collector is run, with a turn of the event loop for the finalizers, until the
- * caller's signal has no listener left (or 20 s pass). Then a stream still read (stalled after 2
- * chunks) is aborted by the caller. The child prints `{ abandoned, collected, abort }` as JSON:
- * the listeners after the drops and after collection, and how the aborted read ended (the error's
- * message, or `ended with <the last part's name>`).
+ * Runs the check in a child Node process (`--expose-gc`, `AbortSignal.any` deleted: core's joined
+ * signal then forwards the caller's abort by a listener on it). 10 streams are read one part, then
+ * dropped (never read on, never cancelled); the garbage collector is run, with a turn of the event
+ * loop for the finalizers, until the caller's signal has no listener left (or 20 s pass). Then a
+ * stream still read (stalled after 2 chunks) is aborted by the caller. What the child saw: the
+ * listeners after the drops (`abandoned`) and after collection (`collected`), and how the aborted
+ * read ended (`abort`: the error's message, or `ended with <the last part's name>`).
  */
-export function droppedStreamsCheck(check: DroppedStreamsCheck): string[] {
+export async function droppedStreamsCheck(check: DroppedStreamsCheck): Promise<DroppedStreamsSeen> {
+  // Loaded only here, so the kit itself stays free of `node:` imports.
+  const [{ execFile }, { promisify }] = await Promise.all([
+    import('node:child_process'),
+    import('node:util'),
+  ]);
+  const args = ['--expose-gc', '--input-type=module', '-e', droppedStreamsScript(check)];
+  const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 50_000 });
+  return JSON.parse(stdout.trim()) as DroppedStreamsSeen;
+}
+
+/** The child's script: it prints a `DroppedStreamsSeen` as JSON. */
+function droppedStreamsScript(check: DroppedStreamsCheck): string {
   const { packageDir: dir, partName = '(part) => String(part?.type)' } = check;
-  const script = `
+  return `
 delete AbortSignal.any;
 const { getEventListeners } = await import('node:events');
 const { emulate } = await import(${literal(dir, 'node_modules', '@infergate', 'emulator', 'dist', 'testing.js')});
@@ -70,5 +91,4 @@ const abort = await reading.then((last) => 'ended with ' + last, (error) => Stri
 console.log(JSON.stringify({ abandoned, collected, abort }));
 process.exit(0);
 `;
-  return ['--expose-gc', '--input-type=module', '-e', script];
 }

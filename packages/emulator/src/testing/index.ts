@@ -26,7 +26,11 @@ export {
   coreOutcomesOf,
 } from './core-outcomes';
 export { type DrivenClock, drivenClock, type FakeTimers } from './driven-clock';
-export { type DroppedStreamsCheck, droppedStreamsCheck } from './dropped-streams-check';
+export {
+  type DroppedStreamsCheck,
+  type DroppedStreamsSeen,
+  droppedStreamsCheck,
+} from './dropped-streams-check';
 export {
   type EmulateAs,
   type EmulatedGateway,
