@@ -121,14 +121,7 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
     case 'timeout':
       // A stall is the model server going quiet (slow to start, or stopped mid-answer), not the
       // input's size: a smaller input would not help, another call or another model may.
-      if (error.stall !== undefined) {
-        if (tooManyTried(error, 'first_chunk_stall')) {
-          return 'Every model tried was too slow (none answered): try again later, or name other models from list_models.';
-        }
-        return error.stall.phase === 'first-chunk'
-          ? 'The model was too slow to start answering: try again, or add fallback_models (another model).'
-          : 'The model stopped sending its answer part way: try again, or add fallback_models (another model).';
-      }
+      if (error.stall !== undefined) return stallTodo(error, error.stall.phase);
       return 'The call took too long: try a smaller input, or try again later.';
     case 'response_too_large':
       return 'The answer was too large: ask for less (fewer texts, a shorter answer).';
@@ -136,7 +129,7 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
       if (error.invalidOutput?.reason === 'refused')
         return refusedTodo(error, 'changing output_schema');
       if (error.invalidOutput?.reason === 'cut') return CUT_TODO;
-      return 'The answer did not follow output_schema (issues says where): add fallback_models, choose a model with json_schema from list_models, simplify the schema, or say more about it in the prompt.';
+      return `The answer did not follow output_schema (issues says where): ${namedList(error) ? 'name other models in fallback_models' : 'add fallback_models'}, choose a model with json_schema from list_models, simplify the schema, or say more about it in the prompt.`;
     case 'no_model_can_serve':
       return alternatives
         ? `None of the models named can serve this request (the message says why for each): name others from list_models, such as ${alternatives}.`
@@ -149,6 +142,34 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
     default:
       return 'Try again later, or tell the person who runs this server.';
   }
+}
+
+/**
+ * Whether the call already named `fallback_models` (its route asked for more than one model):
+ * then "add fallback_models" would tell the model to do what it did. A call core does not steer
+ * has no route; one with a list always has (core's rule: every error of a steered call).
+ */
+function namedList(error: GatewayError): boolean {
+  return (error.route?.requested.length ?? 0) > 1;
+}
+
+/**
+ * What to do about a stall: the model server went quiet, not the input's size. A call with a list
+ * moves on at a first-content stall only; a stall once content has passed ends it (core's rule for
+ * a stream: final once content reached the caller), so its listed models were not tried after it.
+ */
+function stallTodo(error: GatewayError, phase: 'first-chunk' | 'between-chunks'): string {
+  if (tooManyTried(error, 'first_chunk_stall')) {
+    return 'Every model tried was too slow (none answered): try again later, or name other models from list_models.';
+  }
+  if (phase === 'first-chunk') {
+    return namedList(error)
+      ? 'The model was too slow to start answering and no other model named could be tried (route says why for each): try again, or name other models from list_models in fallback_models.'
+      : 'The model was too slow to start answering: try again, or add fallback_models (another model).';
+  }
+  return namedList(error)
+    ? 'The model stopped sending its answer part way; once an answer has begun, the call does not move on to fallback_models: try again, or name another model first.'
+    : 'The model stopped sending its answer part way: try again, or add fallback_models (another model).';
 }
 
 /**
@@ -258,7 +279,7 @@ function jsonObjectTodo(error: GatewayError): string {
   if (reason === 'cut') return CUT_TODO;
   return tooManyTried(error, 'invalid_structured_output')
     ? 'Every model tried answered something other than a JSON object: call again, or name other models from list_models (with json_object), or pass output_schema to say what the object holds.'
-    : 'Call again (the model may answer with an object next time), add fallback_models (models with json_object), or pass output_schema to say what the object holds.';
+    : `Call again (the model may answer with an object next time), ${namedList(error) ? 'name other models with json_object from list_models in fallback_models' : 'add fallback_models (models with json_object)'}, or pass output_schema to say what the object holds.`;
 }
 
 /** Core's words (chat-capabilities) for a model that lacks a way to serve the schema. */
@@ -316,7 +337,10 @@ function refusedTodo(error: GatewayError, schemaChange: string): string {
   if (tooManyTried(error, 'invalid_structured_output')) {
     return `Every model tried refused or failed its check, the last refusing to answer (issues quotes its words): reword the prompt, or name other models from list_models; ${schemaChange} will not help.`;
   }
-  return `The model refused to answer (issues quotes its words): reword the prompt, or ask another model (fallback_models, or a model from list_models); ${schemaChange} will not help.`;
+  const another = namedList(error)
+    ? 'a model from list_models not named yet'
+    : 'fallback_models, or a model from list_models';
+  return `The model refused to answer (issues quotes its words): reword the prompt, or ask another model (${another}); ${schemaChange} will not help.`;
 }
 
 /**

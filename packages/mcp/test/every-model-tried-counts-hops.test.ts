@@ -39,7 +39,8 @@ describe('what_to_do when one model was asked and the others were left out', () 
     expect(error.code).toBe('invalid_structured_output');
     expect(error.route.hops.map((hop) => hop.outcome)).toEqual(['skipped', 'failed']);
     expect(error.what_to_do).toBe(
-      'Call again (the model may answer with an object next time), add fallback_models (models with json_object), or pass output_schema to say what the object holds.',
+      // The call named a list already: not "add fallback_models".
+      'Call again (the model may answer with an object next time), name other models with json_object from list_models in fallback_models, or pass output_schema to say what the object holds.',
     );
   });
 
@@ -52,7 +53,7 @@ describe('what_to_do when one model was asked and the others were left out', () 
     expect(error.code).toBe('timeout');
     expect(error.route.hops.map((hop) => hop.outcome)).toEqual(['skipped', 'failed']);
     expect(error.what_to_do).toBe(
-      'The model was too slow to start answering: try again, or add fallback_models (another model).',
+      'The model was too slow to start answering and no other model named could be tried (route says why for each): try again, or name other models from list_models in fallback_models.',
     );
     await budgetIdle();
   });
