@@ -330,7 +330,8 @@ export class CallEvents {
 
   /**
    * `circuit-probe`: this call was let through as `model`'s one probe, its cooldown over;
-   * `circuit-close`: an answer from `model` closed its breaker (a probe's, or any while it was open).
+   * `circuit-close`: an answer from `model` closed its breaker (a probe's, or any while it was open;
+   * another client's, for a client told it opened).
    */
   circuit(type: 'circuit-probe' | 'circuit-close', model: string): void {
     this.#send({ type, model: this.#shown(model) });

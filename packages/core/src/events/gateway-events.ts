@@ -296,7 +296,10 @@ export interface GatewayCircuitProbeEvent extends GatewayEventBase {
   model: string;
 }
 
-/** A model's circuit breaker closed: this call's answer from it (its probe's, or any while open). */
+/**
+ * A model's circuit breaker closed: this call's answer from it (its probe's, or any while open),
+ * or, when the client was told it opened, another client's answer since (told as the call plans it).
+ */
 export interface GatewayCircuitCloseEvent extends GatewayEventBase {
   type: 'circuit-close';
   model: string;

@@ -70,6 +70,17 @@ export const MAX_ENTRIES = 4096;
 
 const isHealthy = (seen: Observations) => seen.streak === 0 && seen.probe === undefined;
 
+/**
+ * The models each client told open (a `circuit-open` to one of its calls), by the client's options
+ * (one object per client, read at its creation): per key, the observations it saw open. An answer
+ * that closes a model replaces its observations (`#answered`): an entry no longer the one the
+ * client saw says another client's answer closed it meanwhile (or it was forgotten, judged
+ * afresh), and the client's next call to plan or record the model tells it (`circuit-close`).
+ * Kept per client, not on the shared observations: an event goes to a call, and the call that was
+ * told the model opened may have ended by the time another client's answer closes it.
+ */
+const toldOpen = new WeakMap<object, Map<string, Observations>>();
+
 /** Stores `value` as the most recently used, the least recently used forgotten past MAX_ENTRIES. */
 function remember(key: string, value: Observations): void {
   setRecent(observed(), key, value, MAX_ENTRIES, isHealthy);
@@ -141,7 +152,8 @@ export function isModelFailure(error: GatewayError): boolean {
  * ends); the others keep planning around it; a call takes one probe at most (several models
  * past their cooldowns: one probe each, by successive calls). An answer from the model closes it for
  * every client: the probe's, or one to a request sent after the model's last failure (an older
- * one, a stream begun before the outage, is old news, as a failure sent before its last answer is). A model that is the
+ * one, a stream begun before the outage, is old news, as a failure sent before its last answer is);
+ * a client told it opened is told it closed at its next call that plans the model. A model that is the
  * call's only candidate is still tried: the caller asked for it; so is every one when all are open
  * (none a probe but the first call after a cooldown). Not shared across processes.
  */
@@ -174,9 +186,10 @@ export class CircuitBreakers {
    * in the plan).
    */
   skip(model: string, others: readonly string[]): SkippedModel | undefined {
+    const key = this.#keyOf(model);
+    this.#closedMeanwhile(model, key);
     // Asked again at a later hop: the probe this call took is its to send.
     if (this.#probes.has(model)) return undefined;
-    const key = this.#keyOf(model);
     const seen = observed().get(key);
     const openUntil = seen === undefined ? 0 : this.#openUntil(seen);
     if (seen === undefined || openUntil === 0) return undefined;
@@ -201,6 +214,19 @@ export class CircuitBreakers {
       reason: 'circuit_open',
       detail: `Model "${model}" failed ${seen.streak} times in a row: its circuit breaker is ${this.#openState(seen, openUntil, now)}`,
     };
+  }
+
+  /**
+   * `circuit-close` to this call when this client was told `model` opened and another client's
+   * answer has closed it since (its observations replaced, or forgotten): every client told it
+   * opened is told it closed, at its next call that plans or records it.
+   */
+  #closedMeanwhile(model: string, key: string): void {
+    const told = toldOpen.get(this.#options);
+    const seen = told?.get(key);
+    if (seen === undefined || observed().get(key) === seen) return;
+    told?.delete(key);
+    this.#events?.circuit('circuit-close', model);
   }
 
   /** Why an open model is skipped: its cooldown, its probe in flight, or left to the next call. */
@@ -257,10 +283,12 @@ export class CircuitBreakers {
   /**
    * An attempt on `model` ended, `ms` after it was sent: `failure` undefined when it answered.
    * Emits `circuit-open` when this failure opened the breaker for this client (its threshold
-   * reached, or its probe failed), `circuit-close` when this answer closed one it held open.
+   * reached, or its probe failed), `circuit-close` when this answer closed one it held open (or
+   * another client's answer closed one this client was told opened: `#closedMeanwhile`).
    */
   record(model: string, failure: GatewayError | undefined, ms: number): void {
     const key = this.#keyOf(model);
+    this.#closedMeanwhile(model, key);
     const seen = observed().get(key);
     const token = this.#probes.get(model);
     this.#probes.delete(model);
@@ -293,11 +321,10 @@ export class CircuitBreakers {
   /** An answer counted: the streak ends, and a breaker this client held open closes. */
   #answered(model: string, seen: Observations, probing: boolean, now: number): void {
     const wasOpen = probing || this.#openUntil(seen) !== 0;
+    const key = this.#keyOf(model);
     // (A probe of another call still in flight is no longer one: it closed without it.)
-    remember(this.#keyOf(model), {
-      ...fresh(now, seen.recent),
-      tightestFailures: seen.tightestFailures,
-    });
+    remember(key, { ...fresh(now, seen.recent), tightestFailures: seen.tightestFailures });
+    toldOpen.get(this.#options)?.delete(key);
     if (wasOpen) this.#events?.circuit('circuit-close', model);
   }
 
@@ -312,7 +339,12 @@ export class CircuitBreakers {
       seen.probeFailedAt = now;
     }
     const opened = probing || (!wasOpen && seen.streak >= this.#options.failures);
-    if (opened) this.#events?.circuitOpen(model, this.#cooldown(seen));
+    if (!opened || this.#events === undefined) return;
+    this.#events.circuitOpen(model, this.#cooldown(seen));
+    // Told: its `circuit-close` is owed when any client's answer closes it (`#closedMeanwhile`).
+    const told = toldOpen.get(this.#options) ?? new Map<string, Observations>();
+    toldOpen.set(this.#options, told);
+    setRecent(told, this.#keyOf(model), seen, MAX_ENTRIES);
   }
 
   /**

@@ -26,20 +26,26 @@ export const HEDGE_ALLOWANCES_KEPT = 1024;
 /** A fresh key's hedges: one, for its first slow call. */
 export const FIRST_HEDGES = 1;
 
+/** The most hedges a key saves up at `maxExtra`. */
+const capacityOf = (maxExtra: number) => Math.max(2, maxExtra * 40);
+
 /** A hedged call starts: it earns its share of a hedge. */
 export function earnHedge(budgetId: string, maxExtra: number): void {
-  const capacity = Math.max(2, maxExtra * 40);
   const map = buckets();
   let bucket = map.get(budgetId);
   if (bucket === undefined) bucket = { tokens: FIRST_HEDGES };
-  else bucket.tokens = Math.min(capacity, bucket.tokens + maxExtra);
+  else bucket.tokens = Math.min(capacityOf(maxExtra), bucket.tokens + maxExtra);
   setRecent(map, budgetId, bucket, HEDGE_ALLOWANCES_KEPT);
 }
 
-/** Gives back a hedge spent for nothing (no free slot to send it into). */
-export function refundHedge(budgetId: string): void {
+/**
+ * Gives back a hedge spent for nothing (no free slot to send it into), within the bucket's size:
+ * other calls may have filled it meanwhile, and a refund past it would save up more hedges than
+ * `maxExtra` allows (a key whose hedges keep finding no slot would then burst them all at once).
+ */
+export function refundHedge(budgetId: string, maxExtra: number): void {
   const bucket = buckets().get(budgetId);
-  if (bucket !== undefined) bucket.tokens += 1;
+  if (bucket !== undefined) bucket.tokens = Math.min(capacityOf(maxExtra), bucket.tokens + 1);
 }
 
 /** Spends one hedge when there is one to spend. */

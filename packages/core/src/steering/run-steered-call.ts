@@ -699,17 +699,20 @@ async function hedgeRun<T>(
   const { input, walk, scope, events, budgetId, plan } = planned;
   const { second, open } = run;
   const skipped = skippedHedge(planned, second, run);
+  const hedge = hedgeOf(planned);
+  // (Given back within the bucket's size at this call's `maxExtra`.)
+  const refund = () => refundHedge(budgetId, hedge ? hedge.maxExtra : 0);
   if (!spendHedge(budgetId)) return skipped('cap');
   const slot = await input.transport.slots.acquire(scope, { ifFree: true });
   // The race was decided while the slot was asked for (a shared budget answers later): no hedge
   // is sent, none reported, and its share of the allowance is given back.
   if (!open()) {
     slot?.release();
-    refundHedge(budgetId);
+    refund();
     return undefined;
   }
   if (slot === undefined) {
-    refundHedge(budgetId);
+    refund();
     return skipped('no_free_slot');
   }
   const from = walk.model;
@@ -719,7 +722,7 @@ async function hedgeRun<T>(
     spare?.model ?? (plan.hasCapacity(from) && walk.askableNow(from) ? from : undefined);
   if (model === undefined) {
     slot.release();
-    refundHedge(budgetId);
+    refund();
     return skipped('no_candidate');
   }
   // (A skip due to be told is not: the hedge went.)
