@@ -4,6 +4,7 @@
 // the server's words (core's rule, `namingSendReasoning`), as a refused `stream_options` names
 // `streamUsage: false`; with `sendReasoning: true` nothing is added.
 import { isGatewayError } from '@infergate/core';
+import type { ScenarioInput } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ const THINKING = {
   models: {
     [MODEL]: { capabilities: ['chat', 'streaming', 'tools'], dialect: 'deepseek-thinking' },
   },
-} as const;
+} satisfies ScenarioInput;
 const DEEPSEEK = 'The `reasoning_content` in the thinking mode must be passed back to the API.';
 const HINT = 'set sendReasoning: true on the model';
 
