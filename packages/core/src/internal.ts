@@ -40,7 +40,7 @@ export {
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
 export { readMessagePieces } from './chat/read-message-parts';
-export { sendsReasoningBack } from './chat/reasoning-sent-back';
+export { namingSendReasoning, sendsReasoningBack } from './chat/reasoning-sent-back';
 export {
   isBlankArguments,
   readToolArguments,

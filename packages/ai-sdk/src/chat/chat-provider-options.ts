@@ -1,8 +1,7 @@
 // docs/gateway-protocol.md §4.1 (extra request fields, reasoning effort), §4.7 (a call's steering,
 // checked by core), §5.6 (usage asked for in a stream).
-import { type GatewayClientOptions, STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
+import { STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
 import {
-  type EveryKey,
   keyKeptOut,
   readSteering,
   refuseClientOptionsInRequestFields,
@@ -10,7 +9,7 @@ import {
 } from '@infergate/core/internal';
 import { z } from 'zod/v4';
 import {
-  type GatewayProviderSettings,
+  INSTEAD_OF_CLIENT_OPTION,
   PROVIDER_SETTING_KEYS,
 } from '../provider/gateway-provider-settings';
 import { optionRefusal } from '../shared/option-refusal';
@@ -77,15 +76,8 @@ const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
   strictJsonSchema: 'true or false',
 });
 
-/**
- * Core's client options `createGateway` does not take (`ai` does the retries): every client option
- * is a provider setting or one of these (else this fails to compile).
- */
-const NOT_PROVIDER_SETTINGS = Object.keys({
-  maxRetries: true,
-  retryBaseDelayMs: true,
-  maxErrorBodyBytes: true,
-} satisfies EveryKey<Omit<GatewayClientOptions, keyof GatewayProviderSettings>>);
+/** Core's client options `createGateway` does not take (`ai` does the retries). */
+const NOT_PROVIDER_SETTINGS = Object.keys(INSTEAD_OF_CLIENT_OPTION);
 
 /**
  * Core's client options and the model's settings that are no call setting here, each with where
@@ -97,10 +89,7 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
     key,
     'a provider setting: pass it to `createGateway`',
   ]),
-  ...NOT_PROVIDER_SETTINGS.map((key) => [
-    key,
-    'not taken here (`maxRetries`: pass it to generateText / streamText)',
-  ]),
+  ...NOT_PROVIDER_SETTINGS.map((key) => [key, `not taken here ${INSTEAD_OF_CLIENT_OPTION[key]}`]),
   ...MODEL_SETTING_KEYS.filter((key) => !CALL_SETTINGS.includes(key)).map((key) => [
     key,
     'a model setting: pass it to the model factory (`infergate(modelId, { … })`)',
@@ -132,7 +121,7 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
 /** Where one of core's client options goes (named when its snake_case spelling is refused). */
 function clientOptionGoes(option: string): string {
   if (NOT_PROVIDER_SETTINGS.includes(option))
-    return 'a client option `createGateway` does not take';
+    return `a client option \`createGateway\` does not take ${INSTEAD_OF_CLIENT_OPTION[option]}`;
   if (CALL_SETTINGS.includes(option)) return `a setting here: give it as \`${option}\``;
   return 'a provider setting: pass it to `createGateway`';
 }

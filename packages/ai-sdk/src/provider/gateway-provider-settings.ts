@@ -14,6 +14,7 @@ import {
 } from '@infergate/core';
 import {
   apiKeyOrEnv,
+  type EveryKey,
   keyKeptOut,
   optionKeys,
   RETRY_DEFAULTS,
@@ -98,6 +99,31 @@ export const PROVIDER_SETTING_KEYS: readonly (keyof GatewayProviderSettings)[] =
   'hedge',
 ];
 
+/**
+ * Core's client options `createGateway` does not take (`ai` does the retries), each with what to do
+ * instead: every client option is a provider setting or one of these (else this fails to compile).
+ * The one set of words, whether one is given to `createGateway` or in `providerOptions.infergate`,
+ * as it is or in snake_case.
+ */
+export const INSTEAD_OF_CLIENT_OPTION: Readonly<Record<string, string>> = {
+  maxRetries: '(`maxRetries`: pass it to generateText / streamText)',
+  retryBaseDelayMs:
+    '(`ai` does the retries, waiting its own backoff: pass `maxRetries` to generateText / streamText)',
+  maxErrorBodyBytes: "(an error keeps up to 64 KiB of its body, core's default)",
+} satisfies EveryKey<Omit<GatewayClientOptions, keyof GatewayProviderSettings>, string>;
+
+/** `createGateway`'s refusal of one of them, as it is or in snake_case, saying what to do instead. */
+const NOT_SETTING_HINTS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(INSTEAD_OF_CLIENT_OPTION).flatMap(([option, instead]) => {
+    const hint = `\`${option}\` is a client option \`createGateway\` does not take ${instead}`;
+    const snake = option.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    return [
+      [option, hint],
+      [snake, hint],
+    ];
+  }),
+);
+
 /** The kinds of object a provider makes, each named in its `provider` (`infergate.chat`, …). */
 type GatewayModelKind = 'chat' | 'embedding' | 'transcription' | 'services';
 
@@ -115,7 +141,13 @@ export function resolveGatewaySettings(
     // (The key kept out of every refusal of the settings, their groups' too: `hedge: { [key]: 1 }`.)
     keyKeptOut(sentKey, () => {
       // A typo would do nothing: refused now, naming the closest setting (`LoadSettingError`).
-      refuseUnknownOptions(settings, PROVIDER_SETTING_KEYS, 'createGateway', 'client option');
+      refuseUnknownOptions(
+        settings,
+        PROVIDER_SETTING_KEYS,
+        'createGateway',
+        'client option',
+        NOT_SETTING_HINTS,
+      );
       // The nested groups too, by core's readers (the rest is read with the client, on first use).
       readHedge(settings.hedge, 'client option');
       readCircuitBreaker(settings.circuitBreaker);

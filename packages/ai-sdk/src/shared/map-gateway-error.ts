@@ -169,12 +169,22 @@ export async function withMappedErrors<T>(
 
 /**
  * The gateway-specific facts of an error (core's `errorFacts`: its code and every field it sets),
- * with the parsed body as `body`, as JSON for `APICallError.data` and stream errors.
+ * with the parsed body as `body`, as JSON for `APICallError.data` and stream errors. A body's
+ * `error` object (`{error: {message, code, type, param}}`, the gateway's or a model server's) is
+ * `error` too, where `@ai-sdk/openai-compatible` puts it (its `data` is the parsed body): code
+ * reading `data.error.code` finds the server's own code (`context_length_exceeded`), `data.code`
+ * staying ours. Both are core's parsed body, the key already redacted from it.
  */
 function gatewayErrorData(error: GatewayError): JSONObject {
   const data = errorFacts(error);
   if (error.data !== undefined) data.body = error.data;
+  const server = isObject(error.data) ? error.data.error : undefined;
+  if (isObject(server)) data.error = server;
   return data as JSONObject;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Sets `cause` as an own property (`NoSuchModelError` and `DOMException` take no `cause` option). */

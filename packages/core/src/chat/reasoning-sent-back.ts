@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §4.1 (reasoning of earlier assistant turns sent back).
+import { isGatewayError } from '../errors/errors';
 
 /**
  * Whether an earlier assistant turn goes back with its reasoning (`reasoning_content`), for the
@@ -10,4 +11,34 @@
  */
 export function sendsReasoningBack(setting: boolean | undefined, madeToolCalls: boolean): boolean {
   return setting ?? madeToolCalls;
+}
+
+/**
+ * How thinking models word their refusal of an earlier tool-call turn sent back without its
+ * reasoning: DeepSeek V4's "The `reasoning_content` in the thinking mode must be passed back to
+ * the API." (also without the backticks), Kimi K2's "thinking is enabled but reasoning_content is
+ * missing in assistant tool call message at index 2".
+ */
+const REASONING_REQUIRED =
+  /reasoning_content`? in the thinking mode must be passed back|reasoning_content is missing in assistant tool call message/i;
+
+/** What the refusal's message gets: the adapters' setting that sends the reasoning back. */
+const SEND_REASONING_HINT =
+  ' — the model needs the reasoning of each earlier turn that made tool calls sent back as reasoning_content, which this request left out: set sendReasoning: true on the model';
+
+/**
+ * `error` (any value) with, when it is a thinking model's 400 refusing a turn sent back without its
+ * reasoning (in its words or its raw body), the adapters' `sendReasoning: true` named in its
+ * message, once, after the server's words; its code, status and body unchanged. Any other value is
+ * returned as it is. For an adapter whose `sendReasoning` left the reasoning out (LangChain's by
+ * default, as `ChatOpenAI`), as a refused `stream_options` names `streamUsage: false`
+ * (stream-usage-refusal.ts). Not retried with it: sending what the caller withheld is the caller's call.
+ */
+export function namingSendReasoning(error: unknown): unknown {
+  if (!isGatewayError(error) || error.status !== 400) return error;
+  if (!REASONING_REQUIRED.test(`${error.message}\n${error.body ?? ''}`)) return error;
+  if (!error.message.endsWith(SEND_REASONING_HINT)) {
+    (error as { message: string }).message += SEND_REASONING_HINT;
+  }
+  return error;
 }

@@ -17,6 +17,7 @@ import {
   checkCallOptions,
   checkCapabilities,
   keyKeptOut,
+  namingSendReasoning,
   planChatCall,
   readCapabilityList,
   readFlags,
@@ -716,9 +717,12 @@ export class GatewayChatModel
    * without capabilities (its profile was empty when `createAgent` read it) and the call is
    * `createAgent`'s tool strategy for `responseFormat` (`withCreateHint`). The capabilities are
    * those core's gate refused with (on its error, learnt for `profile` too): no request is made
-   * after the call failed, and the error is never delayed or replaced.
+   * after the call failed, and the error is never delayed or replaced. A thinking model's 400 for
+   * a turn sent back without its reasoning names `sendReasoning: true` when this model left it out
+   * (core's `namingSendReasoning`: its words, its rule).
    */
   #withHint(error: unknown, options: this['ParsedCallOptions']): unknown {
+    if (this.sendReasoning !== true) namingSendReasoning(error);
     if (this.capabilities || this.#warmed) return error;
     this.#gate.learnFromRefusal(error);
     return withCreateHint(error, this.#gate.known(), options);

@@ -1,0 +1,66 @@
+// A thinking model (DeepSeek V4, Kimi K2) refuses a tool-call turn sent back without its reasoning
+// with a 400. A model made with `sendReasoning: false` left it out: the `APICallError` of
+// `generateText` and `streamText` names `sendReasoning: true` after the server's words (core's
+// rule, `namingSendReasoning`); by default (the reasoning of a tool-call turn sent back) the loop
+// is answered.
+import { APICallError } from '@ai-sdk/provider';
+import { emulate } from '@infergate/emulator/testing';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from './providers';
+import { WEATHER_TOOL } from './weather-tool';
+
+const emulated = await emulate({
+  as: 'msw',
+  scenario: {
+    models: {
+      'dialect/thinking': {
+        capabilities: ['chat', 'streaming', 'tools'],
+        dialect: 'deepseek-thinking',
+      },
+    },
+  },
+  baseURL: BASE_URL,
+  hooks: { afterEach, afterAll },
+});
+const { gateway } = providersOn(emulated);
+
+const loop = { tools: { weather: tool(WEATHER_TOOL) }, stopWhen: stepCountIs(2) };
+const PROMPT = 'Use weather for "Kyiv"';
+const REFUSED = 'The `reasoning_content` in the thinking mode must be passed back to the API.';
+const HINT = 'set sendReasoning: true on the model';
+
+describe("a thinking model's 400 for a tool-call turn sent back without its reasoning", () => {
+  it('sendReasoning: false: generateText and streamText name sendReasoning: true', async () => {
+    const model = gateway()('dialect/thinking', { sendReasoning: false });
+    const failure = await generateText({ model, ...loop, prompt: PROMPT, maxRetries: 0 }).catch(
+      (error: unknown) => error,
+    );
+    expect(APICallError.isInstance(failure), String(failure)).toBe(true);
+    const { message, statusCode } = failure as APICallError;
+    expect(statusCode).toBe(400);
+    expect(message.indexOf(REFUSED)).toBeGreaterThanOrEqual(0);
+    expect(message.indexOf(HINT)).toBeGreaterThan(message.indexOf(REFUSED));
+
+    const errors: unknown[] = [];
+    const streamed = streamText({
+      model,
+      ...loop,
+      prompt: PROMPT,
+      maxRetries: 0,
+      onError: ({ error }) => void errors.push(error),
+    });
+    await streamed.consumeStream();
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).message).toContain(HINT);
+  });
+
+  it('by default the reasoning goes back and the loop is answered', async () => {
+    const result = await generateText({
+      model: gateway()('dialect/thinking'),
+      ...loop,
+      prompt: PROMPT,
+    });
+    expect(result.steps).toHaveLength(2);
+  });
+});
