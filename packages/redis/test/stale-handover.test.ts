@@ -48,6 +48,9 @@ it(
   120_000,
 );
 
+const release = (lease: { release(): void }) => lease.release();
+const ignore = () => {};
+
 /** The worker (lease TTL `workerTtl`) queues behind our 4 leases (and `behind` calls of ours in
  *  line), is paused (SIGSTOP) and handed a slot we release; its lease expires, our fifth call takes
  *  the slot, and it resumes. */
@@ -71,13 +74,23 @@ async function pausedWaiter(workerTtl: number, behind = 0): Promise<void> {
     out += chunk.toString();
   });
   const exited = once(child, 'exit');
+  // Every acquire of ours, kept so that a failing assertion still releases its leases (or, for a
+  // wait still under way, the lease it is granted later; the file's close() refuses the rest):
+  // close() waits for every lease held, so one left held would hang the file's cleanup.
+  const acquires: Promise<{ release(): void }>[] = [];
+  const acquire = <L extends { release(): void }>(leased: Promise<L>): Promise<L> => {
+    acquires.push(leased);
+    return leased;
+  };
   try {
     const keys = leaseKeys('infergate:budget', id);
     const mine = file.budget();
-    const first4 = await Promise.all(Array.from({ length: 4 }, () => mine.acquire(request(id))));
+    const first4 = await Promise.all(
+      Array.from({ length: 4 }, () => acquire(mine.acquire(request(id)))),
+    );
     // (Another budget: a process queues in Redis no more calls than its limit.)
     const other = file.budget();
-    const inLine = Array.from({ length: behind }, () => other.acquire(request(id)));
+    const inLine = Array.from({ length: behind }, () => acquire(other.acquire(request(id))));
     await pollUntil(async () => (await file.admin.zCard(keys.queue)) === behind, 'ours queued');
     await pollUntil(async () => out.startsWith('ready\n'), 'the worker ready');
     child.stdin.end('go\n'); // its one acquire queues behind our 4 leases
@@ -111,7 +124,7 @@ async function pausedWaiter(workerTtl: number, behind = 0): Promise<void> {
     // settle period's end (2/3 TTL): the paused worker cannot answer, so the test answers as it
     // would, holding none (the census answer of the refresh script), which ends the period and
     // hands the slot to our call.
-    const asking = mine.acquire(request(id));
+    const asking = acquire(mine.acquire(request(id)));
     await pollUntil(async () => (await file.admin.exists(keys.settle)) === 1, 'the census asked');
     await file.admin.eval(REFRESH_SCRIPT, {
       keys: [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen, keys.seq],
@@ -139,8 +152,8 @@ async function pausedWaiter(workerTtl: number, behind = 0): Promise<void> {
     const [said, stats] = out.slice('ready\n'.length).trim().split('\n');
     expect(said).toBe('granted');
     expect(JSON.parse(stats ?? '{}')).toMatchObject({ retakenLeases: 0 });
-    for (const lease of held.slice(1)) lease.release();
   } finally {
+    for (const leased of acquires) leased.then(release, ignore);
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dirname(clock), { recursive: true, force: true });
   }
