@@ -3,7 +3,6 @@ import { jsonResponse } from './gateway-error';
 import { listedModels } from './model-access';
 import type { RequestContext } from './request-context';
 import type { ModelSpec, ServiceId } from './scenario';
-import { availableEngines, availableNodes } from './services/service-availability';
 
 /** Fixed `created` timestamp so listings are byte-for-byte stable. */
 const CREATED = 1_735_689_600;
@@ -49,6 +48,20 @@ export function handleModels(
   return jsonResponse({ object: 'list', data });
 }
 
+/**
+ * Providers offering the service now. Embeddings with no engine available answer
+ * `provider_unavailable` (§3.2), which the spec ties to `available_nodes` 0: so 0, whatever the
+ * scenario's count.
+ */
+function availableNodes(ctx: RequestContext, id: ServiceId): number {
+  const { services } = ctx.scenario;
+  if (id === 'embeddings') {
+    const engines = Object.values(services.embeddings.engines);
+    if (!engines.some((engine) => engine.available !== false)) return 0;
+  }
+  return services[id].availableNodes;
+}
+
 /** GET /capabilities: one entry per service; the embeddings entry lists available engines. */
 export function handleCapabilities(
   ctx: RequestContext,
@@ -62,21 +75,23 @@ export function handleCapabilities(
       object: 'capability',
       name: spec.name,
       endpoint: SERVICE_ENDPOINTS[id],
-      available_nodes: availableNodes(ctx.scenario, id),
+      available_nodes: availableNodes(ctx, id),
     };
     if (typeof spec.capacity === 'number') entry.capacity = spec.capacity;
     entry.inflight = inflight(`service:${id}`);
     if (id === 'embeddings') {
-      entry.engines = availableEngines(ctx.scenario).map(([engineId, engine]) => {
-        const listed: Record<string, unknown> = {
-          id: engineId,
-          name: engine.name,
-          capacity: engine.capacity,
-        };
-        // Not in the spec's shape: only when the scenario asks for it.
-        if (engine.listDimensions) listed.dimensions = engine.dimensions;
-        return listed;
-      });
+      entry.engines = Object.entries(services.embeddings.engines)
+        .filter(([, engine]) => engine.available !== false)
+        .map(([engineId, engine]) => {
+          const listed: Record<string, unknown> = {
+            id: engineId,
+            name: engine.name,
+            capacity: engine.capacity,
+          };
+          // Not in the spec's shape: only when the scenario asks for it.
+          if (engine.listDimensions) listed.dimensions = engine.dimensions;
+          return listed;
+        });
     }
     return entry;
   });

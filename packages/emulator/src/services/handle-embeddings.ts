@@ -4,7 +4,7 @@ import { GatewayRefusal, invalidField, jsonResponse } from '../gateway-error';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
 import { type EngineSpec, ownEntry } from '../scenario';
 import { hashedEmbedding } from './hashed-embedding';
-import { availableEngines, occupyService, utf8Length } from './service-availability';
+import { occupyService, utf8Length } from './service-availability';
 
 const MAX_TEXTS = 64;
 const MAX_TOTAL_BYTES = 65_536;
@@ -43,7 +43,7 @@ function readTexts(input: unknown): string[] {
 
 function chooseEngine(ctx: RequestContext, model: unknown): [string, EngineSpec] {
   const engines = ctx.scenario.services.embeddings.engines;
-  const available = availableEngines(ctx.scenario);
+  const available = Object.entries(engines).filter(([, engine]) => engine.available !== false);
   if (model === undefined || model === null) {
     if (available.length === 1) return available[0]!;
     if (available.length === 0) {
@@ -62,7 +62,7 @@ function chooseEngine(ctx: RequestContext, model: unknown): [string, EngineSpec]
       `Embedding engine '${model}' does not exist; available: ${available.map(([id]) => id).join(', ')}`,
     );
   }
-  if (!available.some(([id]) => id === model)) {
+  if (engine.available === false) {
     throw new GatewayRefusal(
       'provider_unavailable',
       `Embedding engine '${model}' is unavailable now`,

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §3.2 (`available_nodes` 0: `provider_unavailable`).
 import { GatewayRefusal } from '../gateway-error';
 import type { RequestContext } from '../request-context';
-import type { EngineSpec, Scenario, ServiceId } from '../scenario';
+import type { ServiceId } from '../scenario';
 
 /** Refuses when the service has no provider online; otherwise counts the request on it. */
 export function occupyService(ctx: RequestContext, id: ServiceId): void {
@@ -9,25 +9,6 @@ export function occupyService(ctx: RequestContext, id: ServiceId): void {
     throw new GatewayRefusal('provider_unavailable', `No provider offers the ${id} service now`);
   }
   ctx.occupy(`service:${id}`);
-}
-
-/**
- * The embedding engines available now, in scenario order: none while the service has no provider
- * online (`availableNodes` 0), since the engines run on its providers.
- */
-export function availableEngines(scenario: Scenario): [string, EngineSpec][] {
-  const { embeddings } = scenario.services;
-  if (embeddings.availableNodes <= 0) return [];
-  return Object.entries(embeddings.engines).filter(([, engine]) => engine.available !== false);
-}
-
-/**
- * Providers offering the service now (`GET /capabilities`): embeddings with no engine available
- * answer `provider_unavailable`, which the spec ties to `available_nodes` 0 (§2.3), so 0 then.
- */
-export function availableNodes(scenario: Scenario, id: ServiceId): number {
-  if (id === 'embeddings' && availableEngines(scenario).length === 0) return 0;
-  return scenario.services[id].availableNodes;
 }
 
 /**
