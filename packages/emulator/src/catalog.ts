@@ -48,6 +48,20 @@ export function handleModels(
   return jsonResponse({ object: 'list', data });
 }
 
+/**
+ * Providers offering the service now. Embeddings with no engine available answer
+ * `provider_unavailable` (§3.2), which the spec ties to `available_nodes` 0: so 0, whatever the
+ * scenario's count.
+ */
+function availableNodes(ctx: RequestContext, id: ServiceId): number {
+  const { services } = ctx.scenario;
+  if (id === 'embeddings') {
+    const engines = Object.values(services.embeddings.engines);
+    if (!engines.some((engine) => engine.available !== false)) return 0;
+  }
+  return services[id].availableNodes;
+}
+
 /** GET /capabilities: one entry per service; the embeddings entry lists available engines. */
 export function handleCapabilities(
   ctx: RequestContext,
@@ -61,7 +75,7 @@ export function handleCapabilities(
       object: 'capability',
       name: spec.name,
       endpoint: SERVICE_ENDPOINTS[id],
-      available_nodes: spec.availableNodes,
+      available_nodes: availableNodes(ctx, id),
     };
     if (typeof spec.capacity === 'number') entry.capacity = spec.capacity;
     entry.inflight = inflight(`service:${id}`);

@@ -79,6 +79,8 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
   try {
     checkModels(request, resolved);
     occupyModel(ctx, resolved);
+    // The model server's refusal of a `tool_choice` the gateway passed on to it.
+    if (request.toolChoiceRefusal) throw request.toolChoiceRefusal;
   } catch (error) {
     // Errors name the model that would have answered too (X-Service-Model, §2.4).
     if (error instanceof GatewayRefusal) error.extra.headers = modelHeader;

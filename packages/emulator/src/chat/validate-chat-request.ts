@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.1 (the request), §4.2 (capability rules).
-import { invalidField, shownValue } from '../gateway-error';
+import { GatewayRefusal, invalidField, shownValue } from '../gateway-error';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -34,6 +34,12 @@ export interface ChatRequest {
    */
   toolsSent: boolean;
   toolChoice: ToolChoice;
+  /**
+   * What the model server says of a `tool_choice` it cannot follow (a function not among `tools`,
+   * a value of no known form). The gateway passes `tool_choice` on (spec §2.5), so this refusal
+   * comes after the gateway's own checks of the model (`handleChat`), not with the body's.
+   */
+  toolChoiceRefusal: GatewayRefusal | undefined;
   responseFormat: ResponseFormat;
   maxTokens: number | undefined;
   /** Stop sequences (applied to text answers). */
@@ -76,7 +82,8 @@ function parseTools(raw: unknown): ChatTool[] {
   });
 }
 
-function parseToolChoice(raw: unknown, tools: ChatTool[]): ToolChoice {
+/** The `tool_choice` the scripted model follows, or the model server's refusal of it. */
+function parseToolChoice(raw: unknown, tools: ChatTool[]): ToolChoice | GatewayRefusal {
   if (raw === undefined || raw === null) return 'auto';
   if (raw === 'none' || raw === 'auto' || raw === 'required') return raw;
   const fn = isJsonObject(raw) ? raw.function : undefined;
@@ -85,12 +92,12 @@ function parseToolChoice(raw: unknown, tools: ChatTool[]): ToolChoice {
     if (typeof name === 'string' && tools.some((tool) => tool.function.name === name)) {
       return { type: 'function', name };
     }
-    throw invalidField(
+    return invalidField(
       'tool_choice',
       `\`tool_choice\` names function '${String(name)}', which is not among \`tools\``,
     );
   }
-  throw invalidField(
+  return invalidField(
     'tool_choice',
     "`tool_choice` must be 'none', 'auto', 'required' or {type: 'function', function: {name}}",
   );
@@ -171,6 +178,7 @@ export function validateChatRequest(body: unknown): ChatRequest {
     throw invalidField('stream', '`stream` must be a boolean');
   }
   const tools = parseTools(body.tools);
+  const toolChoice = parseToolChoice(body.tool_choice, tools);
   const maxTokens = body.max_tokens;
   return {
     model: body.model,
@@ -178,7 +186,8 @@ export function validateChatRequest(body: unknown): ChatRequest {
     stream: body.stream === true,
     tools,
     toolsSent: body.tools !== undefined && body.tools !== null,
-    toolChoice: parseToolChoice(body.tool_choice, tools),
+    toolChoice: toolChoice instanceof GatewayRefusal ? 'auto' : toolChoice,
+    toolChoiceRefusal: toolChoice instanceof GatewayRefusal ? toolChoice : undefined,
     responseFormat: parseResponseFormat(body.response_format),
     maxTokens: typeof maxTokens === 'number' && maxTokens > 0 ? Math.floor(maxTokens) : undefined,
     stop: stopSequences(body.stop),

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §8 (OCR).
 import { isJsonObject } from '../chat/validate-chat-request';
 import { invalidField, jsonResponse } from '../gateway-error';
-import { contentType, type RequestContext, readJson } from '../request-context';
+import { contentType, isJsonContent, type RequestContext, readJson } from '../request-context';
 import { decodeBase64Field, markerText } from './binary-input';
 import { detectLanguage, occupyService } from './service-availability';
 
@@ -27,7 +27,8 @@ function imageKind(bytes: Uint8Array): string {
  */
 export function handleOcr(ctx: RequestContext): Response {
   const type = contentType(ctx.request);
-  if (type !== 'application/json') {
+  // JSON as every JSON endpoint reads it (no Content-Type, `+json` too); never a form.
+  if (!isJsonContent(ctx.request)) {
     throw invalidField(
       'content-type',
       `The OCR endpoint takes JSON only ({"image_base64": ...}); got Content-Type '${type || 'none'}'`,

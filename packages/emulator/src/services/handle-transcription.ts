@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §9 (transcription).
 import { isJsonObject } from '../chat/validate-chat-request';
 import { invalidField, jsonResponse, shownValue } from '../gateway-error';
-import { contentType, type RequestContext, readJson } from '../request-context';
+import { contentType, isJsonContent, type RequestContext, readJson } from '../request-context';
 import { type AudioFormat, audioDuration, detectAudioFormat } from './audio-format';
 import { checkBinarySize, decodeBase64Field, markerText } from './binary-input';
 import { detectLanguage, occupyService } from './service-availability';
@@ -103,7 +103,7 @@ export async function handleTranscription(ctx: RequestContext): Promise<Response
   const type = contentType(ctx.request);
   let input: TranscriptionInput;
   if (type === 'multipart/form-data') input = await fromMultipart(ctx);
-  else if (type === 'application/json') input = fromJson(ctx);
+  else if (isJsonContent(ctx.request)) input = fromJson(ctx);
   else {
     throw invalidField(
       'content-type',
