@@ -164,7 +164,7 @@ function stallTodo(error: GatewayError, phase: 'first-chunk' | 'between-chunks')
   }
   if (phase === 'first-chunk') {
     return namedList(error)
-      ? 'The model was too slow to start answering and no other model named could be tried (route says why for each): try again, or name other models from list_models in fallback_models.'
+      ? 'The model was too slow to start answering, and the other models named failed or were skipped (route says why for each): try again, or name other models from list_models in fallback_models.'
       : 'The model was too slow to start answering: try again, or add fallback_models (another model).';
   }
   return namedList(error)

@@ -53,7 +53,7 @@ describe('what_to_do when one model was asked and the others were left out', () 
     expect(error.code).toBe('timeout');
     expect(error.route.hops.map((hop) => hop.outcome)).toEqual(['skipped', 'failed']);
     expect(error.what_to_do).toBe(
-      'The model was too slow to start answering and no other model named could be tried (route says why for each): try again, or name other models from list_models in fallback_models.',
+      'The model was too slow to start answering, and the other models named failed or were skipped (route says why for each): try again, or name other models from list_models in fallback_models.',
     );
     await budgetIdle();
   });

@@ -224,8 +224,15 @@ export class CircuitBreakers {
   #closedMeanwhile(model: string, key: string): void {
     const told = toldOpen.get(this.#options);
     const seen = told?.get(key);
-    if (seen === undefined || observed().get(key) === seen) return;
-    told?.delete(key);
+    const now = observed().get(key);
+    if (told === undefined || seen === undefined || now === seen) return;
+    // Opened again since, for this client too: it never saw it closed, so it is still told open;
+    // its close comes when the model closes again (else two closes for one open).
+    if (now !== undefined && this.#openUntil(now) !== 0) {
+      told.set(key, now);
+      return;
+    }
+    told.delete(key);
     this.#events?.circuit('circuit-close', model);
   }
 
