@@ -18,6 +18,7 @@ export { GatewayChatModel } from './chat_models/gateway-chat-model';
 export type {
   GatewayChatModelCallOptions,
   GatewayChatModelFields,
+  GatewayResponseFormat,
 } from './chat_models/gateway-chat-model-options';
 export type { GatewayResponseMetadata } from './converters/response-metadata';
 export { GatewayEmbeddings, type GatewayEmbeddingsFields } from './embeddings/gateway-embeddings';

@@ -152,11 +152,13 @@ function describe(error: unknown): string {
 }
 
 /**
- * A value as JSON text, for a refusal's message: never throws (a BigInt shows as `5n`, a value
- * JSON cannot carry by its type), so describing a bad field cannot fail with a raw TypeError.
+ * A value as JSON text, for a refusal's message: never throws (a BigInt shows as `5n`, a function
+ * as `a function`, never its source; a value JSON cannot carry by its type), so describing a bad
+ * field cannot fail with a raw TypeError.
  */
 export function quoteValue(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function') return 'a function';
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

@@ -10,6 +10,7 @@
  * `null` is absent, a draft 04–07 schema's keywords beside a `$ref` are ignored, unknown keywords
  * are left alone, a `$defs` entry no `$ref` reaches is never read.
  */
+import { quoteValue } from '../encoding/json-body';
 import { clip } from '../errors/escape-control';
 
 /** A JSON Schema: an object of keywords, `true` (anything) or `false` (nothing). */
@@ -95,8 +96,14 @@ type Schema = Readonly<Record<string, unknown>>;
 const isObject = (value: unknown): value is Schema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isSchema = (value: unknown) => typeof value === 'boolean' || isObject(value);
+
+/**
+ * What a keyword's value is, for a fault's message: its JSON (cut), else what `quoteValue` calls
+ * it (a function such as a zod schema's `.nullable` method, a bigint, an object that loops): a bad
+ * schema is refused naming its keyword, whatever the value, never with a raw TypeError.
+ */
 const kind = (value: unknown) =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : clip(JSON.stringify(value), 40);
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : clip(quoteValue(value), 40);
 
 /** Drafts 04 to 07 (the root's `$schema`) ignore the keywords beside a `$ref`. */
 export function ignoresBesideRef(schema: JsonSchema): boolean {

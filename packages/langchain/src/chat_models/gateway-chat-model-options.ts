@@ -15,7 +15,23 @@ import type {
   BaseChatModelParams,
   BindToolsInput,
 } from '@langchain/core/language_models/chat_models';
+import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
+import type { InteropZodType } from '@langchain/core/utils/types';
 import { CLIENT_FIELD_KEYS, type GatewayConnectionFields } from '../utils/client';
+
+/** Core's `response_format`, its `json_schema.schema` a JSON Schema, a zod or Standard JSON Schema. */
+export type GatewayResponseFormat =
+  | Exclude<ResponseFormat, { type: 'json_schema' }>
+  | {
+      type: 'json_schema';
+      json_schema: {
+        name: string;
+        schema: Record<string, unknown> | InteropZodType | SerializableSchema;
+        description?: string;
+        strict?: boolean;
+        [key: string]: unknown;
+      };
+    };
 
 /**
  * Call options: LangChain's, core's `steering` group (`fallbackModels`, `firstChunkTimeoutMs`,
@@ -28,8 +44,12 @@ export interface GatewayChatModelCallOptions
     Pick<CallOptions, 'headers'> {
   /** Tools for this call (normally bound with `bindTools`). */
   tools?: BindToolsInput[];
-  /** `response_format` sent as-is (`json_object` / `json_schema` need the matching capability). */
-  response_format?: ResponseFormat;
+  /**
+   * `response_format` (`json_object` / `json_schema` need the matching capability): sent as given,
+   * but for a zod or Standard JSON Schema as `json_schema.schema`, sent as the JSON Schema it
+   * writes (as `ChatOpenAI` sends it).
+   */
+  response_format?: GatewayResponseFormat;
   /** Sets `strict` on every tool of this call. */
   strict?: boolean;
   /**

@@ -3,9 +3,7 @@
 import type { StructuredOutputMethod } from '@infergate/core';
 import { type EveryKey, refuseUnknownOptions } from '@infergate/core/internal';
 import type { StructuredOutputMethodOptions } from '@langchain/core/language_models/base';
-import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
-import { isInteropZodSchema } from '@langchain/core/utils/types';
+import { schemaAsJsonSchema } from '../converters/schema-as-json-schema';
 import { configurationError } from '../utils/errors';
 import { LazyRunnable } from '../utils/lazy-runnable';
 import { loadLaterParts } from '../utils/load-lazily';
@@ -102,10 +100,8 @@ function methodsFor(
 }
 
 function schemaToJson(schema: unknown): OutputSchema {
-  if (isInteropZodSchema(schema) || isSerializableSchema(schema)) {
-    const { $schema: _ignored, ...rest } = toJsonSchema(schema) as OutputSchema;
-    return rest;
-  }
+  const converted = schemaAsJsonSchema(schema);
+  if (converted) return converted as OutputSchema;
   if (typeof schema === 'object' && schema !== null) return schema as OutputSchema;
   throw configurationError(
     'withStructuredOutput needs a zod schema, a standard schema or a JSON schema',

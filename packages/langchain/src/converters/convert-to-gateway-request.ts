@@ -1,18 +1,22 @@
 // docs/gateway-protocol.md §4.1 (the request body: LangChain's settings mapped onto core's builder;
 // reasoning effort),
 // §5.6 (usage asked for in a stream).
-import type { ChatRequest } from '@infergate/core';
+import type { ChatRequest, ResponseFormat } from '@infergate/core';
 import {
   buildChatRequest,
   type ChatRequestOptions,
   streamedChatRequest,
 } from '@infergate/core/internal';
 import type { BaseMessage } from '@langchain/core/messages';
-import type { GatewayChatModelCallOptions } from '../chat_models/gateway-chat-model-options';
+import type {
+  GatewayChatModelCallOptions,
+  GatewayResponseFormat,
+} from '../chat_models/gateway-chat-model-options';
 import { requestFieldsOf } from '../chat_models/request-fields';
 import { convertToGatewayMessages } from './convert-to-gateway-messages';
 import { convertToGatewayTools } from './convert-to-gateway-tools';
 import { mapToolChoice } from './map-tool-choice';
+import { schemaAsJsonSchema } from './schema-as-json-schema';
 
 /** The chat model's own settings that become request fields (the model itself has them). */
 interface RequestSettings {
@@ -78,10 +82,24 @@ function requestOptions(
     stop: call.stop ?? model('stop', settings.stop),
     tools: call.tools && convertToGatewayTools(call.tools, { strict: call.strict }),
     toolChoice: mapToolChoice(call.tool_choice),
-    responseFormat: call.response_format,
+    responseFormat: responseFormatOf(call.response_format),
     reasoningEffort: call.reasoningEffort ?? model('reasoning_effort', settings.reasoningEffort),
     extraFields: extraFields(settings, fields),
   };
+}
+
+/**
+ * A call's `response_format` as sent: a zod or Standard JSON Schema in its `json_schema.schema` as
+ * the JSON Schema it writes (as `ChatOpenAI` sends it, and as `withStructuredOutput` sends one);
+ * anything else as given, core's to check.
+ */
+function responseFormatOf(format: GatewayResponseFormat | undefined): ResponseFormat | undefined {
+  if (format?.type !== 'json_schema') return format;
+  const schema = schemaAsJsonSchema(format.json_schema?.schema);
+  // Not one to convert: a JSON Schema (or what core refuses, naming it).
+  return schema
+    ? { ...format, json_schema: { ...format.json_schema, schema } }
+    : (format as ResponseFormat);
 }
 
 /**

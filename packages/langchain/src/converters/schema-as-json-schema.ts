@@ -1,0 +1,17 @@
+// docs/gateway-protocol.md §4.8 (structured output: the JSON Schema a call asks for).
+import { toJsonSchema } from '@langchain/core/utils/json_schema';
+import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
+import { isInteropZodSchema } from '@langchain/core/utils/types';
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * A zod schema (3.24+ and 4) or a Standard JSON Schema as the JSON Schema LangChain's
+ * `toJsonSchema` writes, without its `$schema` (zod's names its dialect: the schema sent is the
+ * schema alone); undefined for anything else (a JSON Schema already, or no schema).
+ */
+export function schemaAsJsonSchema(schema: unknown): JsonObject | undefined {
+  if (!isInteropZodSchema(schema) && !isSerializableSchema(schema)) return undefined;
+  const { $schema: _ignored, ...rest } = toJsonSchema(schema) as JsonObject;
+  return rest;
+}
