@@ -5,7 +5,6 @@ import {
   type ChatCallOptions,
   type ChatRequest,
   type GatewayClient,
-  isGatewayError,
   resolveSteering,
   type SteeringOptions,
   type StructuredOutputOptions,
@@ -630,7 +629,8 @@ export class GatewayChatModel
    * starts when its request is sent: `call` gets the chat's options and the gate's look-ups'
    * (only what a look-up reads), both with it started, one deadline for the read and the chat.
    * The queue never retries (core does). An abort while queued rejects at once, with core's
-   * error for it, nothing sent.
+   * error for it, nothing sent; an abort once the call has left the queue rejects with the call's
+   * own error (core ends at once on the same signal), its route and failover summary kept.
    */
   async #queued<T>(
     callOptions: ChatCallOptions,
@@ -638,21 +638,30 @@ export class GatewayChatModel
   ): Promise<T> {
     const { signal, timeoutMs, maxRetries } = callOptions;
     throwIfAborted(signal);
+    let sent: Promise<T> | undefined;
     const marked = () => {
       // The gate's catalog look-ups get what a look-up reads: the call's signal, deadline and
       // retries (§4.2: `maxRetries: 0` reads once), not its headers (its chat request's; core's own
       // gate reads without them too), steering or capabilities. The chat's options take the same
       // deadline start (a symbol key) by the spread.
       const lookup = withDeadlineStarted({ signal, timeoutMs, maxRetries });
-      return call({ ...callOptions, ...lookup }, lookup).catch((error: unknown) => {
+      sent = call({ ...callOptions, ...lookup }, lookup).catch((error: unknown) => {
         throw withLangChainErrorCode(error);
       });
+      return sent;
     };
     try {
       return await this.caller.callWithOptions({ signal }, marked);
     } catch (error) {
-      // The queue's own abort race rejects with the signal's reason: core's error instead.
-      throw signal?.aborted && !isGatewayError(error) ? callEndedError(signal.reason) : error;
+      // The queue's own abort race rejects with the signal's reason, before the call it ends: that
+      // call's error (core's, with its route) once it has left the queue, else core's error for it.
+      if (!signal?.aborted) throw error;
+      throw (
+        (await sent?.then(
+          () => undefined,
+          (ended: unknown) => ended,
+        )) ?? callEndedError(signal.reason)
+      );
     }
   }
 
