@@ -134,7 +134,10 @@ export class RedisLeases {
 
   #acquireKeys(id: string): string[] {
     const keys = this.keys(id);
-    return [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle];
+    return [
+      ...[keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle],
+      keys.life,
+    ];
   }
 
   /** ARGV[1..6] of the acquire scripts. */
@@ -160,7 +163,7 @@ export class RedisLeases {
     const sent: Promise<void> = this.#redis
       .run(
         RELEASE_SCRIPT,
-        [keys.holders, keys.queue, keys.seen, keys.limits, keys.settle, keys.seq],
+        [keys.holders, keys.queue, keys.seen, keys.limits, keys.settle, keys.seq, keys.life],
         [token, keys.wake, String(limit), String(this.#options.ttl)],
       )
       .then(
@@ -197,7 +200,7 @@ export class RedisLeases {
     const keys = this.keys(id);
     const [retaken, past] = (await this.#redis.run(
       REFRESH_SCRIPT,
-      [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen, keys.seq],
+      [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen, keys.seq, keys.life],
       [String(this.#options.ttl), String(limit), census ? '1' : '0', keys.wake, ...tokens],
     )) as number[];
     this.#stats.retakenLeases += Number(retaken);
