@@ -10,7 +10,7 @@ const GENERAL = 'community/general';
 const TOOLS = 'community/tools';
 const list = { fallbackModels: [TOOLS] };
 
-/** A strict client (open at 1 failure) and a lenient one (at 3) on one gateway and key. */
+/** Two strict clients (open at 1 failure) and a lenient one (at 3) on one gateway and key. */
 async function strictAndLenient() {
   const gateway = await emulate();
   const on = (failures: number) =>
@@ -20,11 +20,12 @@ async function strictAndLenient() {
     });
   const strict = on(1);
   const lenient = on(3);
+  const strictToo = on(1);
   // One failure of general: open for the strict client, not for the lenient one.
   gateway.emulator.injectFault({ fault: 'bad_gateway', model: GENERAL, times: 1 });
   expect((await strict.client.chat(hi(), list)).servedModel).toBe(TOOLS);
   expect(only(strict.events, 'circuit-open')).toMatchObject([{ model: GENERAL }]);
-  return { emulator: gateway.emulator, strict, lenient };
+  return { emulator: gateway.emulator, strict, lenient, strictToo };
 }
 
 describe("a lenient client's answer closes a strict client's breaker (fx-steer13 F1)", () => {
@@ -67,6 +68,23 @@ describe("a lenient client's answer closes a strict client's breaker (fx-steer13
       { model: TOOLS, outcome: 'answered' },
     ]);
     // (Its close comes when the model closes: its probe's answer after the cooldown, or another's.)
+    expect(only(strict.events, 'circuit-open')).toHaveLength(1);
+  });
+
+  it("a client that finds the model open by another client's failure is told it opened, then closed", async () => {
+    const { strict, lenient, strictToo } = await strictAndLenient();
+    // Its threshold was reached by the first strict client's failure, not by one it recorded.
+    const { route } = await strictToo.client.chat(hi(), list);
+    expect(route.hops[0]).toEqual({ model: GENERAL, outcome: 'skipped', reason: 'circuit_open' });
+    expect(only(strictToo.events, 'circuit-open')).toMatchObject([{ model: GENERAL }]);
+    // Told once: planning around it again says nothing more.
+    await strictToo.client.chat(hi(), list);
+    expect(only(strictToo.events, 'circuit-open')).toHaveLength(1);
+    // The lenient client's answer closes it: one close for the one open, and none to the lenient.
+    await lenient.client.chat(hi(), list);
+    expect((await strictToo.client.chat(hi(), list)).servedModel).toBe(GENERAL);
+    expect(only(strictToo.events, 'circuit-close')).toMatchObject([{ model: GENERAL }]);
+    expect(only(lenient.events, 'circuit-close')).toEqual([]);
     expect(only(strict.events, 'circuit-open')).toHaveLength(1);
   });
 });

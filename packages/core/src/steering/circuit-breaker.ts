@@ -193,6 +193,7 @@ export class CircuitBreakers {
     const seen = observed().get(key);
     const openUntil = seen === undefined ? 0 : this.#openUntil(seen);
     if (seen === undefined || openUntil === 0) return undefined;
+    this.#toldOnce(model, key, seen);
     // In use while planned around: kept as recently used, not forgotten in its cooldown.
     remember(key, seen);
     const now = monotonicNow();
@@ -234,6 +235,23 @@ export class CircuitBreakers {
     }
     told.delete(key);
     this.#events?.circuit('circuit-close', model);
+  }
+
+  /**
+   * `circuit-open` to this call when this client finds `model` open without having been told:
+   * another client's failures opened it (one past this client's threshold), so its close is paired.
+   */
+  #toldOnce(model: string, key: string, seen: Observations): void {
+    if (this.#events === undefined || toldOpen.get(this.#options)?.get(key) === seen) return;
+    this.#tell(model, key, seen);
+  }
+
+  #tell(model: string, key: string, seen: Observations): void {
+    this.#events?.circuitOpen(model, this.#cooldown(seen));
+    // Told: its `circuit-close` is owed when any client's answer closes it (`#closedMeanwhile`).
+    const told = toldOpen.get(this.#options) ?? new Map<string, Observations>();
+    toldOpen.set(this.#options, told);
+    setRecent(told, key, seen, MAX_ENTRIES);
   }
 
   /** Why an open model is skipped: its cooldown, its probe in flight, or left to the next call. */
@@ -331,8 +349,9 @@ export class CircuitBreakers {
     const key = this.#keyOf(model);
     // (A probe of another call still in flight is no longer one: it closed without it.)
     remember(key, { ...fresh(now, seen.recent), tightestFailures: seen.tightestFailures });
-    toldOpen.get(this.#options)?.delete(key);
-    if (wasOpen) this.#events?.circuit('circuit-close', model);
+    // Closed only to a client told it opened: each open has one close.
+    const told = toldOpen.get(this.#options)?.delete(key) ?? false;
+    if (wasOpen && told) this.#events?.circuit('circuit-close', model);
   }
 
   /** A model failure counted: the streak grows; a probe's failure also lengthens the cooldown. */
@@ -347,11 +366,7 @@ export class CircuitBreakers {
     }
     const opened = probing || (!wasOpen && seen.streak >= this.#options.failures);
     if (!opened || this.#events === undefined) return;
-    this.#events.circuitOpen(model, this.#cooldown(seen));
-    // Told: its `circuit-close` is owed when any client's answer closes it (`#closedMeanwhile`).
-    const told = toldOpen.get(this.#options) ?? new Map<string, Observations>();
-    toldOpen.set(this.#options, told);
-    setRecent(told, this.#keyOf(model), seen, MAX_ENTRIES);
+    this.#tell(model, this.#keyOf(model), seen);
   }
 
   /**
