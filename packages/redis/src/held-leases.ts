@@ -119,21 +119,14 @@ export class HeldLeases {
 
   /**
    * From its first lease of `id` on, this process listens on the id's census channel (a census
-   * after Redis lost the id's state) and answers each while it holds leases of `id`: an acquire
-   * that counted it among the listeners waits for its answer, so it never leaves while one may be
-   * on its way. Holding none (all released, its calls waiting), it answers nothing: an answer
-   * counts down the wait for the holders, and one from a process that holds nothing, maybe the
-   * very waiter that asked, would end it before the holders re-took their leases (a holder still
-   * reconnecting to a restarted Redis is not counted at all). Unanswered, the wait ends with its
-   * 2/3 of a TTL.
+   * after Redis lost the id's state) and answers each: an acquire that counted it among the
+   * listeners waits for its answer, so it never leaves while one may be on its way.
    */
   #listenForCensus(id: string): void {
     if (this.#census.has(id)) return;
     this.#census.add(id);
     void this.#redis
-      .subscribe(this.#leases.keys(id).census, () => {
-        if (this.#held.has(id)) this.answerCensus(id);
-      })
+      .subscribe(this.#leases.keys(id).census, () => this.answerCensus(id))
       .then((active) => {
         if (!active) this.#census.delete(id); // (Redis away: the next lease of `id` tries again)
       });

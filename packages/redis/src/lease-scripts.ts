@@ -17,10 +17,6 @@
  *   {prefix:id}:limits   ZSET limit → expiry: the limits of the processes using the id lately;
  *                        the smallest applies to everyone, so tickets stay in order
  *   {prefix:id}:settle   set while live holders re-register after a loss; nothing is granted
- *   {prefix:id}:life     ZSET: the `run_id` (INFO server) of the Redis that last ran an acquire
- *                        on the id (a ZSET: the commands an ACL grants the scripts read and write
- *                        it, no GET); another one (a restart that loaded an RDB or AOF file, a replica
- *                        promoted) holds state older than the leases in flight, a loss as above
  * A lease's token is `<budget instance>:<n>:<its process's TTL in ms>`: a slot handed to a waiter
  * is announced on that instance's own channel, {prefix:id}:wake:<instance>, so a release wakes one
  * process, not all; the TTL tells how often the waiter asks (processes of one key may use
@@ -33,26 +29,6 @@
 const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-`;
-
-/**
- * Sets `life` to this server's `run_id` (INFO server; nil when INFO is refused, an ACL, or says
- * none) and `relived` to whether the id's state was last written by another server's life: it was
- * restored from a snapshot (RDB or AOF loaded by a restart) or replicated to a promoted replica,
- * so leases taken since are missing, as after a loss. Needs the key `lifeKey` (nil: a caller that
- * does not pass it, then nothing is checked). Costs one INFO server (about 10 µs of the server's
- * time; no round trip).
- */
-const LIFE = (lifeKey: string) => `
-local life = nil
-local relived = false
-if ${lifeKey} then
-  local info = redis.pcall('INFO', 'server')
-  if type(info) == 'string' then life = string.match(info, 'run_id:(%x+)') end
-  if life then
-    relived = redis.call('ZCARD', ${lifeKey}) > 0 and not redis.call('ZSCORE', ${lifeKey}, life)
-  end
-end
 `;
 
 /** Removes the waiters that stopped asking (their `seen` expired: a crashed or frozen process). */
@@ -136,19 +112,12 @@ end
  * What the acquire and acquire-if-free scripts do first (same KEYS and ARGV[1..6]): the server's
  * time and `ttl`; expired leases removed and counted, their instances asked (a census) and the
  * settle period set when any may still live or the id's state was lost (`lost`: no `seq`, which
- * is then written again, or `seq` written by another server's life: LIFE; the census is described
- * at ACQUIRE_SCRIPT); the waiters that stopped asking dropped; `limit` the
+ * is then written again; the census is described at ACQUIRE_SCRIPT); the waiters that stopped asking dropped; `limit` the
  * smallest limit recorded; `expired` for the answer.
  */
 const ACQUIRE_PREAMBLE = `${NOW}
 local ttl = tonumber(ARGV[3])
 local lost = redis.call('EXISTS', KEYS[4]) == 0
-${LIFE('KEYS[8]')}
-if life and (relived or redis.call('ZCARD', KEYS[8]) == 0) then
-  redis.call('DEL', KEYS[8])
-  redis.call('ZADD', KEYS[8], 0, life)
-end
-if relived then lost = true end
 local gone_leases = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
 local expired = #gone_leases
 local asking = 0
@@ -169,7 +138,7 @@ if redis.call('EXISTS', KEYS[7]) == 1 then
   if asking > 0 then redis.call('INCRBY', KEYS[7], asking) end
 else
   if lost then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
-  if asking > 0 or (lost and (ARGV[4] == '1' or relived)) then
+  if asking > 0 or (lost and ARGV[4] == '1') then
     redis.call('SET', KEYS[7], asking, 'PX', math.max(1, math.floor(ttl * 2 / 3)))
   end
 end
@@ -180,7 +149,7 @@ ${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
 `;
 
-/** KEYS: holders, queue, seen, seq, expired, limits, settle, life.
+/** KEYS: holders, queue, seen, seq, expired, limits, settle.
  *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census
  *  channel, wake channel prefix, ahead (1: a failover's next attempt, ticketed before every
  *  waiter that did not ask for it, in ticket order among those that did).
@@ -194,8 +163,7 @@ ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
  *
  *  Live leases may be missing: leases expired while their processes live (Redis frozen longer
  *  than the TTL, or a holder stalled), or the id's state lost (no `seq`: a restart without
- *  persistence, FLUSHALL; or state older than the leases, from another server's life: a restart
- *  that loaded a snapshot, a replica promoted). Then the script asks (a census): for expired leases, the budget
+ *  persistence, FLUSHALL). Then the script asks (a census): for expired leases, the budget
  *  instance of each on its own wake channel, where it listens while it lives (a crashed or exited
  *  process is not subscribed: PUBLISH answers 0 and it costs no wait); for lost state, every
  *  process that has held a lease of the id, on the census channel. When any may have lost a
@@ -245,13 +213,11 @@ redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
 return {1, expired, limit}
 `;
 
-/** KEYS: holders, queue, seen, limits, settle, seq, life. ARGV: token, wake channel prefix, limit,
- *  ttlMs.
+/** KEYS: holders, queue, seen, limits, settle, seq. ARGV: token, wake channel prefix, limit, ttlMs.
  *  Frees a slot (or leaves the queue) and hands the free slots to the first waiters in line, each
  *  woken on its own instance's channel: one message per slot handed over, whatever the number of
  *  waiters or processes. Hands none during a settle period, nor when the id's state was lost (no
- *  `seq`, or written by another server's life: `life`): the leases missing then are still in
- *  flight, and only an acquire's census finds them. (INFO runs only when someone waits.)
+ *  `seq`): the leases missing then are still in flight, and only an acquire's census finds them.
  *  Returns 1 when the token held a slot. Idempotent: a release sent again (after a lost reply)
  *  changes nothing. */
 export const RELEASE_SCRIPT = `${NOW}
@@ -265,21 +231,19 @@ for _, other in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], now, '+inf')) do
 end
 ${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[2]')}
-if redis.call('EXISTS', KEYS[5]) == 0 and redis.call('EXISTS', KEYS[6]) == 1
-    and redis.call('ZCARD', KEYS[2]) > 0 then
-  ${LIFE('KEYS[7]')}
-  if not relived then grant(limit - redis.call('ZCARD', KEYS[1]), '', limit) end
+if redis.call('EXISTS', KEYS[5]) == 0 and redis.call('EXISTS', KEYS[6]) == 1 then
+  grant(limit - redis.call('ZCARD', KEYS[1]), '', limit)
 end
 return held
 `;
 
-/** KEYS: holders, limits, settle, queue, seen, seq, life. ARGV: ttlMs, limit, census (1 when
- *  answering a census), wake channel prefix, tokens….
+/** KEYS: holders, limits, settle, queue, seen, seq. ARGV: ttlMs, limit, census (1 when answering a
+ *  census), wake channel prefix, tokens….
  *  Extends the leases this process holds and re-takes any that Redis lost (expired while the
  *  process stalled, or wiped by a restart or FLUSHALL): a call in flight stays counted until it
  *  ends. Answering a census counts down the settle period; the last answer ends it and hands the
- *  free slots to the waiters in line (none when the id's state was lost meanwhile, no `seq`, or
- *  is another server life's: as a release, RELEASE_SCRIPT; INFO runs only then). Returns { how many were re-taken, 1 when that put the key's
+ *  free slots to the waiters in line (none when the id's state was lost meanwhile, no `seq`: as a
+ *  release, RELEASE_SCRIPT). Returns { how many were re-taken, 1 when that put the key's
  *  live leases past its limit (its slots were granted meanwhile: the holder stalled longer than
  *  the TTL and the settle period, or ran calls on the fallback) }: they stay counted all the same,
  *  as their calls are in flight, so nothing is granted until the key is under its limit again. */
@@ -298,8 +262,7 @@ end
 if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
   redis.call('DEL', KEYS[3])
   local live = redis.call('ZRANGEBYSCORE', KEYS[2], now, '+inf')
-  ${LIFE('KEYS[7]')}
-  if #live > 0 and redis.call('EXISTS', KEYS[6]) == 1 and not relived then
+  if #live > 0 and redis.call('EXISTS', KEYS[6]) == 1 then
     local smallest = tonumber(live[1])
     for _, other in ipairs(live) do smallest = math.min(smallest, tonumber(other)) end
     ${DROP_GONE('KEYS[4]', 'KEYS[5]')}
@@ -319,7 +282,6 @@ export interface LeaseKeys {
   expired: string;
   limits: string;
   settle: string;
-  life: string;
   /** Pub/sub: the prefix of each budget instance's wake channel (`…:wake:<instance>`). */
   wake: string;
   /** Pub/sub: an acquire asking the holders to re-take their leases. */
@@ -336,7 +298,6 @@ export function leaseKeys(prefix: string, id: string): LeaseKeys {
     expired: `${base}:expired`,
     limits: `${base}:limits`,
     settle: `${base}:settle`,
-    life: `${base}:life`,
     wake: `${base}:wake:`,
     census: `${base}:census`,
   };

@@ -134,10 +134,7 @@ export class RedisLeases {
 
   #acquireKeys(id: string): string[] {
     const keys = this.keys(id);
-    return [
-      ...[keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle],
-      keys.life,
-    ];
+    return [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle];
   }
 
   /** ARGV[1..6] of the acquire scripts. */
@@ -163,7 +160,7 @@ export class RedisLeases {
     const sent: Promise<void> = this.#redis
       .run(
         RELEASE_SCRIPT,
-        [keys.holders, keys.queue, keys.seen, keys.limits, keys.settle, keys.seq, keys.life],
+        [keys.holders, keys.queue, keys.seen, keys.limits, keys.settle, keys.seq],
         [token, keys.wake, String(limit), String(this.#options.ttl)],
       )
       .then(
@@ -200,7 +197,7 @@ export class RedisLeases {
     const keys = this.keys(id);
     const [retaken, past] = (await this.#redis.run(
       REFRESH_SCRIPT,
-      [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen, keys.seq, keys.life],
+      [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen, keys.seq],
       [String(this.#options.ttl), String(limit), census ? '1' : '0', keys.wake, ...tokens],
     )) as number[];
     this.#stats.retakenLeases += Number(retaken);
