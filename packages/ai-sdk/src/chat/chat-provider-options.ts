@@ -129,8 +129,9 @@ function clientOptionGoes(option: string): string {
 
 /** Where one of core's call options given in `providerOptions.infergate` goes (ai's, or nowhere). */
 function coreCallOptionGoes(option: string): string {
-  if (option === 'signal') return 'pass `abortSignal` to generateText / streamText';
-  return `core's client takes it (\`client.chatStream(request, { ${option} })\`), this provider does not`;
+  return option === 'signal'
+    ? 'pass `abortSignal` to generateText / streamText'
+    : 'this provider does not take it';
 }
 
 /**

@@ -139,10 +139,10 @@ function callOptionInRequest(
   const where = from?.where ?? `the ${call} request`;
   const goes =
     from?.goes(key) ??
-    `pass it in the call options, the second argument: \`client.${call}(request, { ${key} })\``;
+    `pass it in the call options (second argument): \`client.${call}(request, { ${key} })\``;
   return new GatewayError({
     code: optionErrorCode(from?.place ?? 'call option'),
-    message: `\`${key}\` in ${where} is a call option, not a request field (sent, it would do nothing): ${goes}`,
+    message: `\`${key}\` in ${where} is a call option, not a request field: ${goes}`,
     field: key,
   });
 }

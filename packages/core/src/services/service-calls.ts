@@ -6,7 +6,7 @@
  * app's start-up chunk.
  */
 
-import { type CallOptions, refuseCallOptionsInRequest } from '../call/call-options';
+import type { CallOptions } from '../call/call-options';
 import { deadlineStartOf, withDeadlineStarted } from '../call/deadline-start';
 import { type OptionGroup, readGroup } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
@@ -199,7 +199,6 @@ export async function embed(
   req: EmbeddingsRequest,
   opts: CallOptions | undefined,
 ): Promise<EmbeddingsResponse> {
-  refuseCallOptionsInRequest(req, 'embed');
   const sizes = validateEmbeddingsRequest(req);
   const callOptions = startedDeadline(opts);
   const engine = await checkedEngine(context.catalog, req.model, callOptions);
@@ -325,7 +324,6 @@ export async function translate(
   req: TranslationRequest,
   opts: CallOptions | undefined,
 ): Promise<TranslationResponse> {
-  refuseCallOptionsInRequest(req, 'translate');
   validateTranslationRequest(req);
   const body = jsonBody({ ...req, model: req.model ?? undefined });
   return postService(context, 'translation', body, opts);
@@ -336,7 +334,6 @@ export async function ocr(
   req: OcrRequest,
   opts: CallOptions | undefined,
 ): Promise<OcrResponse> {
-  refuseCallOptionsInRequest(req, 'ocr');
   const image = await validateOcrRequest(req);
   const body = jsonBody({ image_base64: image, model: req.model ?? undefined });
   return postService(context, 'ocr', body, opts);
@@ -347,7 +344,6 @@ export async function transcribe(
   req: TranscriptionRequest,
   opts: CallOptions | undefined,
 ): Promise<TranscriptionResponse | string> {
-  refuseCallOptionsInRequest(req, 'transcribe');
   const audio = await validateTranscriptionRequest(req);
   const body = await buildTranscriptionBody(req, audio);
   if (req.response_format !== 'text') return postService(context, 'speech_to_text', body, opts);

@@ -134,7 +134,7 @@ export function refuseSteeringKwargs(
 function coreCallOptionGoes(option: string): string {
   return OUR_CALL_OPTIONS.includes(option)
     ? `pass it to invoke's options`
-    : `core's client takes it (\`client.chatStream(request, { ${option} })\`), GatewayChatModel does not`;
+    : 'GatewayChatModel does not take it';
 }
 
 /**
