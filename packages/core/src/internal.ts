@@ -9,7 +9,12 @@
  */
 export { budgetId } from './budget/budget-id';
 export { redisUrlFault } from './budget/redis-url-form';
-export { CALL_OPTIONS, checkCallOptions, readCapabilityList } from './call/call-options';
+export {
+  CALL_OPTIONS,
+  checkCallOptions,
+  readCapabilityList,
+  refuseCallOptionsInRequest,
+} from './call/call-options';
 export { callEndedError } from './call/call-scope';
 export { withDeadlineStarted } from './call/deadline-start';
 export { joinedSignal } from './call/joined-signal';

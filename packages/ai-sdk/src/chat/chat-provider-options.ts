@@ -4,6 +4,7 @@ import { STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
 import {
   keyKeptOut,
   readSteering,
+  refuseCallOptionsInRequest,
   refuseClientOptionsInRequestFields,
   refuseNearMisses,
 } from '@infergate/core/internal';
@@ -126,6 +127,13 @@ function clientOptionGoes(option: string): string {
   return 'a provider setting: pass it to `createGateway`';
 }
 
+/** Where one of core's call options given in `providerOptions.infergate` goes (ai's, or nowhere). */
+function coreCallOptionGoes(option: string): string {
+  return option === 'signal'
+    ? 'pass `abortSignal` to generateText / streamText'
+    : 'this provider does not take it';
+}
+
 /**
  * A chat call's `providerOptions.infergate`, split into its settings and its request fields. A near
  * miss of a setting (`fallbackModel`) or one of core's client options (`circuitBreaker`) is refused
@@ -177,6 +185,13 @@ export function refuseMisplacedOptions(
       refuseNearMisses(given, CALL_SETTINGS, [], where, 'call option', ELSEWHERE);
       // A client option in snake_case (`circuit_breaker`): core's rule, naming where it goes.
       refuseClientOptionsInRequestFields(given, where, 'call option', clientOptionGoes);
+      // Core's call options this provider does not take (`signal`, `onResponse`): core's rule.
+      refuseCallOptionsInRequest(given, 'chatStream', {
+        where,
+        place: 'call option',
+        takes: CALL_SETTINGS,
+        goes: coreCallOptionGoes,
+      });
       then?.();
     });
   } catch (error) {

@@ -10,6 +10,7 @@ import {
   kindOf,
   type OptionGroup,
   type OptionPlace,
+  optionErrorCode,
   optionKeys,
   refusal,
   STEERING_OPTIONS,
@@ -91,6 +92,59 @@ export function checkCallOptions(options: CallOptions | undefined, call: CallNam
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw refusal('call option', 'signal', `must be an AbortSignal, got ${kindOf(signal)}`);
   }
+}
+
+/**
+ * Where request fields came from, for an adapter that passes its own on to a call's request
+ * (LangChain's `modelKwargs`, the AI SDK's `providerOptions.infergate`): how a refusal names the
+ * object (`where`), its place (the code), the options the adapter itself takes there (`takes`,
+ * passed) and where one given there goes (`goes`: a phrase).
+ */
+export interface RequestFieldsSource {
+  readonly where: string;
+  readonly place: OptionPlace;
+  readonly takes?: readonly string[];
+  goes(option: string): string;
+}
+
+/**
+ * Refuses a request field named as one of `call`'s own options (`CALL_KEYS`: `signal`,
+ * `timeoutMs`, `headers`, `hedge`, `fallbackModels`…), given in the request (the first argument)
+ * instead of the call options (the second): sent as a field, it would reach the gateway and do
+ * nothing (no abort, no deadline). Refused before anything is sent, naming the field and where it
+ * goes (`from`: an adapter's object, its words). A request's other fields pass (wire names are
+ * snake_case: LiteLLM's `timeout`, `fallbacks`, `api_key` are sent).
+ */
+export function refuseCallOptionsInRequest(
+  request: unknown,
+  call: CallName,
+  from?: RequestFieldsSource,
+): void {
+  if (typeof request !== 'object' || request === null) return;
+  const known = CALL_KEYS[call];
+  // (By the request's keys, a few: each looked up in the call's list, nothing built.)
+  for (const key in request) {
+    if (!known.includes(key) || !Object.hasOwn(request, key)) continue;
+    if ((request as Record<string, unknown>)[key] === undefined) continue;
+    if (from?.takes?.includes(key) !== true) throw callOptionInRequest(key, call, from);
+  }
+}
+
+/** The refusal of call option `key` given in `call`'s request (built only then). */
+function callOptionInRequest(
+  key: string,
+  call: CallName,
+  from: RequestFieldsSource | undefined,
+): GatewayError {
+  const where = from?.where ?? `the ${call} request`;
+  const goes =
+    from?.goes(key) ??
+    `pass it in the call options (second argument): \`client.${call}(request, { ${key} })\``;
+  return new GatewayError({
+    code: optionErrorCode(from?.place ?? 'call option'),
+    message: `\`${key}\` in ${where} is a call option, not a request field: ${goes}`,
+    field: key,
+  });
 }
 
 /**

@@ -1,6 +1,10 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (the gate), §4.6 (the answering
 // model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
-import { type CallOptions, checkCallOptions } from '../call/call-options';
+import {
+  type CallOptions,
+  checkCallOptions,
+  refuseCallOptionsInRequest,
+} from '../call/call-options';
 import { type CallScope, scopeOf } from '../call/call-scope';
 import { refusal, type StructuredOutputOptions } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
@@ -155,6 +159,8 @@ function readChatCall(
   opts: ChatStreamOptions | undefined,
   name: 'chat' | 'chatStream',
 ): ChatRequest {
+  // A call option given in the request (`signal`, `timeoutMs`) would be sent and do nothing.
+  refuseCallOptionsInRequest(given, name);
   const req = validateChatRequest(given);
   checkCallOptions(opts, name);
   if (name === 'chatStream') {

@@ -5,7 +5,12 @@ import type { ConcurrencyBudgetState } from '../budget/key-budget';
 import { realmValue } from '../budget/realm';
 import { createSemaphore } from '../budget/runtime-semaphore';
 import type { Semaphore } from '../budget/semaphore';
-import { type CallName, type CallOptions, checkCallOptions } from '../call/call-options';
+import {
+  type CallName,
+  type CallOptions,
+  checkCallOptions,
+  refuseCallOptionsInRequest,
+} from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
 import {
   type CatalogWatch,
@@ -264,9 +269,12 @@ export class GatewayClient {
     opts: CallOptions | undefined,
     call: (context: Ready) => Promise<T>,
     name: CallName,
+    request?: object,
   ): Promise<T> {
     try {
       checkCallOptions(opts, name);
+      // A call option given in the request (`embed({ input, signal })`) would be sent, doing nothing.
+      refuseCallOptionsInRequest(request, name);
       return await call(this.#context());
     } catch (error) {
       throw redactOwnKey(error, this.#ready?.transport);
@@ -281,6 +289,7 @@ export class GatewayClient {
     opts: CallOptions | undefined,
     call: (services: ServiceCalls, context: ServiceContext) => Promise<T>,
     name: CallName,
+    request?: object,
   ): Promise<T> {
     return this.#run(
       opts,
@@ -293,6 +302,7 @@ export class GatewayClient {
         }
       },
       name,
+      request,
     );
   }
 
@@ -343,6 +353,7 @@ export class GatewayClient {
       opts,
       (services, context) => services.embed(context, req, opts),
       'embed',
+      req,
     );
   }
 
@@ -361,12 +372,18 @@ export class GatewayClient {
       opts,
       (services, context) => services.translate(context, req, opts),
       'translate',
+      req,
     );
   }
 
   /** `POST /ocr`: an image (bytes, Blob, base64 or data URL) to text. */
   ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
-    return this.#withServices(opts, (services, context) => services.ocr(context, req, opts), 'ocr');
+    return this.#withServices(
+      opts,
+      (services, context) => services.ocr(context, req, opts),
+      'ocr',
+      req,
+    );
   }
 
   /** `POST /audio/transcriptions`: JSON by default, plain text with `response_format: 'text'`. */
@@ -390,6 +407,7 @@ export class GatewayClient {
       opts,
       (services, context) => services.transcribe(context, req, opts),
       'transcribe',
+      req,
     );
   }
 }

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §4.1 (unknown request fields reach the model server unchanged).
 import {
+  refuseCallOptionsInRequest,
   refuseClientOptionsInRequestFields,
   refuseNearMisses,
   refuseOptionsInRequestFields,
@@ -125,6 +126,15 @@ export function refuseSteeringKwargs(
     place === 'call option' ? callOptionGoes : clientOptionGoes,
   );
   refuseOwnKeysInKwargs(kwargs, where, place);
+  // Core's other call options (`onResponse`, a stream's `rawChunks`): core's rule, in our words.
+  refuseCallOptionsInRequest(kwargs, 'chatStream', { where, place, goes: coreCallOptionGoes });
+}
+
+/** Where one of core's call options given in `modelKwargs` goes: ours to the call, others nowhere. */
+function coreCallOptionGoes(option: string): string {
+  return OUR_CALL_OPTIONS.includes(option)
+    ? `pass it to invoke's options`
+    : 'GatewayChatModel does not take it';
 }
 
 /**
