@@ -630,7 +630,9 @@ export class GatewayChatModel
    * (only what a look-up reads), both with it started, one deadline for the read and the chat.
    * The queue never retries (core does). An abort while queued rejects at once, with core's
    * error for it, nothing sent; an abort once the call has left the queue rejects with the call's
-   * own error (core ends at once on the same signal), its route and failover summary kept.
+   * own error (core ends at once on the same signal), its route and failover summary kept — or,
+   * when it has not ended within `OWN_ERROR_GRACE_MS` (a custom fetch deaf to its signal holds
+   * core's call until it answers), with core's error for the abort.
    */
   async #queued<T>(
     callOptions: ChatCallOptions,
@@ -656,12 +658,7 @@ export class GatewayChatModel
       // The queue's own abort race rejects with the signal's reason, before the call it ends: that
       // call's error (core's, with its route) once it has left the queue, else core's error for it.
       if (!signal?.aborted) throw error;
-      throw (
-        (await sent?.then(
-          () => undefined,
-          (ended: unknown) => ended,
-        )) ?? callEndedError(signal.reason)
-      );
+      throw (await ownError(sent)) ?? callEndedError(signal.reason);
     }
   }
 
@@ -744,5 +741,28 @@ export class GatewayChatModel
    */
   get #checksWhenBuilt(): boolean {
     return planChatCall(this).gatesWhenBuilt;
+  }
+}
+
+/** How long an aborted call's own error is waited for before the abort's is thrown instead. */
+const OWN_ERROR_GRACE_MS = 100;
+
+/** The error `sent` ends with, if it ends within `OWN_ERROR_GRACE_MS`; undefined otherwise. */
+async function ownError(sent: Promise<unknown> | undefined): Promise<unknown> {
+  if (sent === undefined) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), OWN_ERROR_GRACE_MS);
+  });
+  try {
+    return await Promise.race([
+      sent.then(
+        () => undefined,
+        (ended: unknown) => ended,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
