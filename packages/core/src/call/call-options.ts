@@ -112,8 +112,10 @@ export interface RequestFieldsSource {
  * `timeoutMs`, `headers`, `hedge`, `fallbackModels`…), given in the request (the first argument)
  * instead of the call options (the second): sent as a field, it would reach the gateway and do
  * nothing (no abort, no deadline). Refused before anything is sent, naming the field and where it
- * goes (`from`: an adapter's object, its words). A request's other fields pass (wire names are
- * snake_case: LiteLLM's `timeout`, `fallbacks`, `api_key` are sent).
+ * goes (`from`: an adapter's object, its words); `chat`'s request refuses `chatStream`'s own
+ * options too (`streamUsage`, `assemble`, `rawChunks`, `onHeaders`: `CALL_KEYS`). A request's
+ * other fields pass (wire names are snake_case: LiteLLM's `timeout`, `fallbacks`, `api_key` are
+ * sent).
  */
 export function refuseCallOptionsInRequest(
   request: unknown,
@@ -124,10 +126,28 @@ export function refuseCallOptionsInRequest(
   const known = CALL_KEYS[call];
   // (By the request's keys, a few: each looked up in the call's list, nothing built.)
   for (const key in request) {
-    if (!known.includes(key) || !Object.hasOwn(request, key)) continue;
+    if (!Object.hasOwn(request, key)) continue;
     if ((request as Record<string, unknown>)[key] === undefined) continue;
-    if (from?.takes?.includes(key) !== true) throw callOptionInRequest(key, call, from);
+    if (known.includes(key)) {
+      if (from?.takes?.includes(key) !== true) throw callOptionInRequest(key, call, from);
+    } else if (call === 'chat' && CALL_KEYS.chatStream.includes(key)) {
+      // A stream's own option (`streamUsage`, `assemble`…) given to `chat`: sent, it would do
+      // nothing either (`chat` reads none of them as an option).
+      throw streamOptionInChatRequest(key);
+    }
   }
+}
+
+/** The refusal of `chatStream`'s own call option `key` given in `chat`'s request. */
+function streamOptionInChatRequest(key: string): GatewayError {
+  return new GatewayError({
+    code: optionErrorCode('call option'),
+    message:
+      `\`${key}\` in the chat request is a call option of chatStream, not a request field: ` +
+      `\`chat\` does not stream; give it to a stream in its call options (second argument): ` +
+      `\`client.chatStream(request, { ${key} })\``,
+    field: key,
+  });
 }
 
 /** The refusal of call option `key` given in `call`'s request (built only then). */

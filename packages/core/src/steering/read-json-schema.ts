@@ -105,6 +105,30 @@ const isSchema = (value: unknown) => typeof value === 'boolean' || isObject(valu
 const kind = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : clip(quoteValue(value), 40);
 
+/**
+ * A zod schema (3: `_def` with its methods; 4 and mini: `_zod`) or another Standard Schema
+ * (valibot's, ArkType's: a function) where JSON Schema goes: read as keywords, its methods would be
+ * refused as a keyword the caller never wrote (`nullable` a function), or a zod mini or valibot
+ * string (`type: "string"`) pass as one. A `~standard` alone does not make one: zod 4's
+ * `z.toJSONSchema` gives JSON Schema carrying its own (not enumerable); one inherited (a class's)
+ * or beside a method (valibot's `~run`) does.
+ */
+function isValidatorSchema(value: unknown): boolean {
+  if (typeof value === 'function') return '~standard' in value;
+  if (typeof value !== 'object' || value === null) return false;
+  if ('_zod' in value || ('_def' in value && typeof Reflect.get(value, 'safeParse') === 'function'))
+    return true;
+  if (!('~standard' in value)) return false;
+  return (
+    !Object.hasOwn(value, '~standard') ||
+    Object.values(value).some((keyword) => typeof keyword === 'function')
+  );
+}
+
+const VALIDATOR_SCHEMA =
+  'a zod (or Standard) schema inside a JSON Schema: convert it (z.toJSONSchema) or pass the ' +
+  'whole schema as zod where the adapter takes one';
+
 /** Drafts 04 to 07 (the root's `$schema`) ignore the keywords beside a `$ref`. */
 export function ignoresBesideRef(schema: JsonSchema): boolean {
   return /draft-0[4-7]/.test(String((schema as Schema).$schema));
@@ -154,12 +178,17 @@ const reads = [
  * wrong with them; `legacy`: a draft 04–07 root, whose `$ref` hides the keywords beside it.
  */
 export function readSchema(schema: unknown, legacy: boolean): ReadSchema | string {
-  if (!isObject(schema)) return `must be a schema (an object or true/false), got ${kind(schema)}`;
+  if (!isObject(schema)) {
+    // (ArkType's schemas are functions.)
+    if (isValidatorSchema(schema)) return VALIDATOR_SCHEMA;
+    return `must be a schema (an object or true/false), got ${kind(schema)}`;
+  }
   const cache = reads[legacy ? 1 : 0]!;
   let read = cache.get(schema);
   if (read === undefined) {
     const { $ref, nullable } = schema;
-    read = readKeywords(legacy && $ref != null ? { $ref, nullable } : schema);
+    if (isValidatorSchema(schema)) read = VALIDATOR_SCHEMA;
+    else read = readKeywords(legacy && $ref != null ? { $ref, nullable } : schema);
     cache.set(schema, read);
   }
   return read;
