@@ -159,7 +159,10 @@ function callOptionInRequest(
   const where = from?.where ?? `the ${call} request`;
   const goes =
     from?.goes(key) ??
-    `pass it in the call options (second argument): \`client.${call}(request, { ${key} })\``;
+    // (Taken by chat, for an adapter's one options object, but only service answers tell it.)
+    (key === 'onResponse' && call.startsWith('chat')
+      ? `${call} does not call it: read the result's \`headers\` (service calls tell onResponse)`
+      : `pass it in the call options (second argument): \`client.${call}(request, { ${key} })\``);
   return new GatewayError({
     code: optionErrorCode(from?.place ?? 'call option'),
     message: `\`${key}\` in ${where} is a call option, not a request field: ${goes}`,
