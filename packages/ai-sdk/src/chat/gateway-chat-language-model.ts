@@ -295,9 +295,9 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     if (isGatewayError(error) && error.code === 'invalid_structured_output') {
       return new InvalidStructuredOutputError(error);
     }
-    // A thinking model's 400 for a turn sent back without its reasoning, which `sendReasoning:
-    // false` left out: named in the message (core's words, core's rule).
-    if (this.settings.sendReasoning === false) namingSendReasoning(error);
+    // A thinking model's 400 for a turn sent back without its reasoning (`sendReasoning: false`),
+    // or Groq's for one sent with it: the setting named in the message (core's words and rule).
+    namingSendReasoning(error, this.settings.sendReasoning);
     // A failed catalog read of core's gate (`GET /models`): reported against it, no body sent.
     const readPath = failedReadPath(error);
     return mapGatewayError(error, {

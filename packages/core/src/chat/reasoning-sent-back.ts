@@ -26,6 +26,13 @@ const REASONING_REQUIRED =
 const SEND_REASONING_HINT =
   ' — the model needs the reasoning of each earlier turn that made tool calls sent back as reasoning_content, which this request left out: set sendReasoning: true on the model';
 
+/** Groq's (and Cerebras') refusal of an earlier turn's `reasoning_content`, which it does not take. */
+const REASONING_UNSUPPORTED = /property 'reasoning_content' is unsupported/i;
+
+/** What that refusal's message gets: the adapters' setting that sends no reasoning back. */
+const SEND_NO_REASONING_HINT =
+  ' — this model refuses the reasoning of earlier turns (reasoning_content) sent back: set sendReasoning: false on the model';
+
 /**
  * `error` (any value) with, when it is a thinking model's 400 refusing a turn sent back without its
  * reasoning (in its words or its raw body), the adapters' `sendReasoning: true` named in its
@@ -33,12 +40,20 @@ const SEND_REASONING_HINT =
  * returned as it is. For an adapter whose `sendReasoning` left the reasoning out (LangChain's by
  * default, as `ChatOpenAI`), as a refused `stream_options` names `streamUsage: false`
  * (stream-usage-refusal.ts). Not retried with it: sending what the caller withheld is the caller's call.
+ * The other way, unless `setting` is false: Groq's 400 refusing reasoning sent back names
+ * `sendReasoning: false`. `setting`: the adapter's, as the model has it (unset: tool-call turns').
  */
-export function namingSendReasoning(error: unknown): unknown {
+export function namingSendReasoning(error: unknown, setting: boolean | undefined): unknown {
   if (!isGatewayError(error) || error.status !== 400) return error;
-  if (!REASONING_REQUIRED.test(`${error.message}\n${error.body ?? ''}`)) return error;
-  if (!error.message.endsWith(SEND_REASONING_HINT)) {
-    (error as { message: string }).message += SEND_REASONING_HINT;
+  const words = `${error.message}\n${error.body ?? ''}`;
+  const hint =
+    setting !== true && REASONING_REQUIRED.test(words)
+      ? SEND_REASONING_HINT
+      : setting !== false && REASONING_UNSUPPORTED.test(words)
+        ? SEND_NO_REASONING_HINT
+        : undefined;
+  if (hint !== undefined && !error.message.endsWith(hint)) {
+    (error as { message: string }).message += hint;
   }
   return error;
 }

@@ -724,11 +724,11 @@ export class GatewayChatModel
    * `createAgent`'s tool strategy for `responseFormat` (`withCreateHint`). The capabilities are
    * those core's gate refused with (on its error, learnt for `profile` too): no request is made
    * after the call failed, and the error is never delayed or replaced. A thinking model's 400 for
-   * a turn sent back without its reasoning names `sendReasoning: true` when this model left it out
-   * (core's `namingSendReasoning`: its words, its rule).
+   * a turn sent back without its reasoning names `sendReasoning: true` when this model left it out,
+   * and Groq's 400 for one sent with it `sendReasoning: false` (core's `namingSendReasoning`).
    */
   #withHint(error: unknown, options: this['ParsedCallOptions']): unknown {
-    if (this.sendReasoning !== true) namingSendReasoning(error);
+    namingSendReasoning(error, this.sendReasoning ?? false);
     if (this.capabilities || this.#warmed) return error;
     this.#gate.learnFromRefusal(error);
     return withCreateHint(error, this.#gate.known(), options);
