@@ -2,6 +2,7 @@
 import { isString, mayBe, mustBe } from '../call/field-checks';
 import { checkModelId } from '../catalog/resolve-model';
 import { describeValue, findUnsendable } from '../encoding/json-body';
+import { loneSurrogate, loneSurrogateAt } from '../encoding/well-formed-text';
 import { invalidRequest } from '../errors/errors';
 import { isJsonObject } from '../protocol/json-object';
 import { LIMITS } from '../protocol/limits';
@@ -102,7 +103,26 @@ function checkMessages(messages: unknown): void {
         'a string, an array of content parts or null',
       );
     }
+    checkContentText(content, i);
     checkToolFields(message, i);
+  }
+}
+
+/**
+ * A message's text, its `content` string or its parts' `text`, one UTF-8 can carry: no lone
+ * surrogate (encoding/well-formed-text.ts). The field is named only for a refusal.
+ */
+function checkContentText(content: unknown, i: number): void {
+  if (typeof content === 'string') {
+    const at = loneSurrogateAt(content);
+    if (at !== -1) throw loneSurrogate(`messages[${i}].content`, at);
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  for (let j = 0; j < content.length; j++) {
+    const text: unknown = isJsonObject(content[j]) ? content[j].text : undefined;
+    const at = typeof text === 'string' ? loneSurrogateAt(text) : -1;
+    if (at !== -1) throw loneSurrogate(`messages[${i}].content[${j}].text`, at);
   }
 }
 
@@ -112,9 +132,14 @@ function checkMessages(messages: unknown): void {
  */
 function checkToolFields(message: Record<string, unknown>, i: number): void {
   const { tool_calls: calls, tool_call_id: id } = message;
-  if (Array.isArray(calls))
+  if (Array.isArray(calls)) {
     eachMustBe(`messages[${i}].tool_calls`, calls, isJsonObject, 'an object');
-  else if (calls !== null && calls !== undefined) {
+    calls.forEach((call: Record<string, unknown>, k) => {
+      const args = isJsonObject(call.function) ? call.function.arguments : undefined;
+      const at = typeof args === 'string' ? loneSurrogateAt(args) : -1;
+      if (at !== -1) throw loneSurrogate(`messages[${i}].tool_calls[${k}].function.arguments`, at);
+    });
+  } else if (calls !== null && calls !== undefined) {
     mustBe(`messages[${i}].tool_calls`, calls, Array.isArray, 'an array of tool calls');
   }
   if (id !== undefined && !isString(id))

@@ -13,17 +13,18 @@ export async function buildTranscriptionBody(
       audio_base64: await audio.input.base64(),
       filename: audio.filename,
       mime_type: audio.mimeType,
-      language: req.language,
-      response_format: req.response_format,
-      translate: req.translate,
-      model: req.model ?? undefined, // (null: not given, not sent)
+      // (`null`: not given, not sent.)
+      language: req.language ?? undefined,
+      response_format: req.response_format ?? undefined,
+      translate: req.translate ?? undefined,
+      model: req.model ?? undefined,
     });
   }
   const form = new FormData();
   form.append('file', await audio.input.blob(audio.mimeType), audio.filename);
-  if (req.language !== undefined) form.append('language', req.language);
-  if (req.response_format !== undefined) form.append('response_format', req.response_format);
-  if (req.translate !== undefined) form.append('translate', req.translate ? 'true' : 'false');
+  if (req.language != null) form.append('language', req.language);
+  if (req.response_format != null) form.append('response_format', req.response_format);
+  if (req.translate != null) form.append('translate', req.translate ? 'true' : 'false');
   if (req.model != null) form.append('model', req.model);
   return form;
 }

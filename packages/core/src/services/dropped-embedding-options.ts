@@ -21,7 +21,7 @@ export function droppedEmbeddingOptions(
   engine: EmbeddingEngine,
   inputs: { inputType?: EmbeddingInputType },
 ): DroppedEmbeddingOption[] {
-  if (inputs.inputType === undefined || takesInputType(engine)) return [];
+  if (inputs.inputType == null || takesInputType(engine)) return [];
   return [
     {
       option: 'inputType',

@@ -201,9 +201,17 @@ export async function embed(
 ): Promise<EmbeddingsResponse> {
   const sizes = validateEmbeddingsRequest(req);
   const callOptions = startedDeadline(opts);
-  const engine = await checkedEngine(context.catalog, req.model, callOptions);
+  const engine = await checkedEngine(context.catalog, req.model ?? undefined, callOptions);
   validateForEngine(req, sizes, engine);
-  return postEmbeddings(context, { ...req, model: engine.id }, sizes.length, callOptions);
+  // `null`: not given (left out of the body), as `model` is.
+  const { input_type, dimensions } = req;
+  const sent = {
+    ...req,
+    model: engine.id,
+    input_type: input_type ?? undefined,
+    dimensions: dimensions ?? undefined,
+  };
+  return postEmbeddings(context, sent, sizes.length, callOptions);
 }
 
 /** The engine `model` names, once the service is checked: the list read again once at most. */
@@ -249,8 +257,9 @@ function batchSender(
     const { start, end } = batch;
     const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
     // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
-    if (inputType !== undefined && takesInputType(engine)) request.input_type = inputType;
-    if (dimensions !== undefined) request.dimensions = dimensions;
+    // (`null`: not given.)
+    if (inputType != null && takesInputType(engine)) request.input_type = inputType;
+    if (dimensions != null) request.dimensions = dimensions;
     const batchOptions = { ...callOptions, signal: sibling.signal };
     const lengthProblem = (answer: EmbeddingsResponse) => {
       state.first ??= { start, end, length: answer.data[0]!.embedding.length };
@@ -289,7 +298,7 @@ export async function embedMany(
   if (texts.length === 0) return [];
   // One deadline (`timeoutMs`) over the engine look-up and every batch.
   const callOptions = startedDeadline(rest);
-  const engine = await checkedEngine(context.catalog, model, callOptions);
+  const engine = await checkedEngine(context.catalog, model ?? undefined, callOptions);
   checkEmbedManyOnEngine(texts, sizes, inputs, engine);
   // An earlier try's vectors (kept-vectors.ts): the same texts cut the same way, so a batch whose
   // slots it filled is not sent again.
@@ -325,7 +334,13 @@ export async function translate(
   opts: CallOptions | undefined,
 ): Promise<TranslationResponse> {
   validateTranslationRequest(req);
-  const body = jsonBody({ ...req, model: req.model ?? undefined });
+  // `null`: not given (left out of the body).
+  const { model, source_language } = req;
+  const body = jsonBody({
+    ...req,
+    model: model ?? undefined,
+    source_language: source_language ?? undefined,
+  });
   return postService(context, 'translation', body, opts);
 }
 

@@ -193,7 +193,8 @@ export function validateTranslationLanguages(
   request: Pick<TranslationRequest, 'target_language' | 'source_language'>,
 ): void {
   checkLanguageCode('target_language', request.target_language);
-  if (request.source_language !== undefined) {
+  // `null`: not given, as `model` (left out of the body).
+  if (request.source_language != null) {
     checkLanguageCode('source_language', request.source_language);
   }
 }

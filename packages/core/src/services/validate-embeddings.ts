@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §6 (embeddings), §11 (limits).
 import { quoteValue } from '../encoding/json-body';
 import { utf8ByteLength } from '../encoding/utf8';
+import { checkWellFormed } from '../encoding/well-formed-text';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import { isMultilingualEngine } from '../protocol/multilingual-engine';
@@ -36,7 +37,8 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
   }
   const sizes = textSizes(texts, typeof input === 'string');
   validateEmbeddingOptions(request);
-  if (request.model !== undefined && (typeof request.model !== 'string' || request.model === '')) {
+  // `null`, here and in the options: not given (left out of the body).
+  if (request.model != null && (typeof request.model !== 'string' || request.model === '')) {
     throw invalidRequest('model', 'must be a non-empty engine id from GET /capabilities');
   }
   return sizes;
@@ -46,14 +48,14 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
 export function validateEmbeddingOptions(
   request: Pick<EmbeddingsRequest, 'input_type' | 'dimensions'>,
 ): void {
-  if (request.input_type !== undefined && !INPUT_TYPES.has(request.input_type)) {
+  if (request.input_type != null && !INPUT_TYPES.has(request.input_type)) {
     throw invalidRequest(
       'input_type',
       `is ${quoteValue(request.input_type)}; allowed: "document", "query"`,
     );
   }
   if (
-    request.dimensions !== undefined &&
+    request.dimensions != null &&
     // (Not an integer: not a number either.)
     (!Number.isInteger(request.dimensions) || request.dimensions < 1)
   ) {
@@ -78,6 +80,7 @@ function textSizes(texts: readonly unknown[], single: boolean): number[] {
       throw invalidRequest(field, `must be a string, got ${typeof text}`);
     if (text.length < 1)
       throw invalidRequest(field, 'is empty; each text needs at least 1 character');
+    checkWellFormed(field, text);
     const bytes = utf8ByteLength(text);
     // One text over the request's limit is named as that text, not as the request's total.
     if (bytes > LIMITS.embeddingsMaxTotalBytes) {
@@ -145,7 +148,7 @@ export function validateForEngine(
       }
     }
   }
-  if (request.dimensions === undefined) return;
+  if (request.dimensions == null) return;
   const supported = engineDimensions(engine, multilingual);
   if (supported !== undefined && !supported.includes(request.dimensions)) {
     const kind = multilingual ? 'the multilingual engine' : 'the engine';

@@ -49,13 +49,14 @@ export async function validateTranscriptionRequest(
       'is required (Blob, File, Uint8Array, ArrayBuffer or base64 string)',
     );
   }
-  if (request.response_format !== undefined && !RESPONSE_FORMATS.has(request.response_format)) {
+  // An optional field that is `null` is not given (not sent), as `model` is.
+  if (request.response_format != null && !RESPONSE_FORMATS.has(request.response_format)) {
     throw invalidRequest(
       'response_format',
       `is ${quoteValue(request.response_format)}; allowed: "json", "text"`,
     );
   }
-  if (request.encoding !== undefined && !ENCODINGS.has(request.encoding)) {
+  if (request.encoding != null && !ENCODINGS.has(request.encoding)) {
     throw invalidRequest(
       'encoding',
       `is ${quoteValue(request.encoding)}; allowed: "multipart", "json"`,
@@ -65,11 +66,11 @@ export async function validateTranscriptionRequest(
   for (const field of ['model', 'filename', 'mime_type'] as const) {
     if (request[field] !== null) mayBe(field, request[field], isString, 'a string');
   }
-  if (request.translate !== undefined && typeof request.translate !== 'boolean') {
+  if (request.translate != null && typeof request.translate !== 'boolean') {
     throw invalidRequest('translate', `must be a boolean, got ${typeof request.translate}`);
   }
   if (
-    request.language !== undefined &&
+    request.language != null &&
     (typeof request.language !== 'string' || request.language.trim() === '')
   ) {
     throw invalidRequest('language', 'must be a non-empty language code');

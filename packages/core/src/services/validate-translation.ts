@@ -2,6 +2,7 @@
 import { isString, mayBe } from '../call/field-checks';
 
 import { utf8ByteLength } from '../encoding/utf8';
+import { checkWellFormed } from '../encoding/well-formed-text';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { TranslationRequest } from '../protocol/wire-types';
@@ -35,6 +36,7 @@ export function validateTranslationRequest(request: TranslationRequest): void {
     );
   }
   if (input.length < 1) throw invalidRequest('input', 'is empty; at least 1 character is required');
+  checkWellFormed('input', input);
   const bytes = utf8ByteLength(input);
   if (bytes > LIMITS.translationMaxInputBytes) {
     throw invalidRequest(
