@@ -47,7 +47,7 @@ export function namingSendReasoning(error: unknown, setting: boolean | undefined
   if (!isGatewayError(error) || error.status !== 400) return error;
   const words = `${error.message}\n${error.body ?? ''}`;
   const hint =
-    setting !== true && REASONING_REQUIRED.test(words)
+    setting === false && REASONING_REQUIRED.test(words)
       ? SEND_REASONING_HINT
       : setting !== false && REASONING_UNSUPPORTED.test(words)
         ? SEND_NO_REASONING_HINT

@@ -104,6 +104,12 @@ function checkMessages(messages: unknown): void {
       );
     }
     checkContentText(content, i);
+    // (Reasoning sent back and a participant's name are text the server reads too.)
+    for (const field of ['reasoning_content', 'name'] as const) {
+      const text = message[field];
+      const at = typeof text === 'string' ? loneSurrogateAt(text) : -1;
+      if (at !== -1) throw loneSurrogate(`messages[${i}].${field}`, at);
+    }
     checkToolFields(message, i);
   }
 }

@@ -325,7 +325,9 @@ export class GatewayClient {
   ): Promise<EmbeddingEngine> {
     return this.#withServices(
       opts,
-      (services, { catalog }) => services.resolveEmbeddingEngine(catalog, engineId, opts),
+      // (`null`, as an adapter gives an unset model: none named, as for `embed`.)
+      (services, { catalog }) =>
+        services.resolveEmbeddingEngine(catalog, engineId ?? undefined, opts),
       'resolveEmbeddingEngine',
     );
   }

@@ -64,15 +64,16 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     // not used: the bound goes to core's `embedMany`, which checks it (a call with 0 or 2.5 is
     // refused before any embeddings request, not by LangChain's queue as the object is made).
     super({ ...fields, maxRetries: 0, maxConcurrency: undefined });
-    this.model = fields.model;
+    // (`null` as unset, as core's `embed` reads it.)
+    this.model = fields.model ?? undefined;
     this.dimensions = fields.dimensions;
     Object.defineProperty(this, 'client', {
       value: resolveClient(fields, 'new GatewayEmbeddings'),
       enumerable: false,
     });
     this.#tuning = clientTuning(fields);
-    this.#pinnedModel = fields.model;
-    this.#enginePin = new EmbeddingEnginePin(fields.model);
+    this.#pinnedModel = this.model;
+    this.#enginePin = new EmbeddingEnginePin(this.model);
     // LangChain's default (Infinity) bounds nothing.
     const { maxConcurrency } = fields;
     this.#maxConcurrency = maxConcurrency === Number.POSITIVE_INFINITY ? undefined : maxConcurrency;
