@@ -5,7 +5,7 @@
 // is answered.
 import { APICallError } from '@ai-sdk/provider';
 import { emulate } from '@infergate/emulator/testing';
-import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BASE_URL, providersOn } from './providers';
 import { WEATHER_TOOL } from './weather-tool';
@@ -63,4 +63,44 @@ describe("a thinking model's 400 for a tool-call turn sent back without its reas
     });
     expect(result.steps).toHaveLength(2);
   });
+});
+
+// Only when the model withheld it (`sendReasoning: false`): by default every tool-call turn's
+// reasoning already goes back, so a history that never had it (another model's turn) is not
+// helped by the setting, and the hint would mislead (rv-28f F1).
+/** A history whose tool-call turn has no reasoning: another model wrote it. */
+const messages: ModelMessage[] = [
+  { role: 'user', content: 'weather in Kyiv?' },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: { city: 'Kyiv' } },
+    ],
+  },
+  {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId: 'c1',
+        toolName: 'weather',
+        output: { type: 'json', value: { t: 3 } },
+      },
+    ],
+  },
+];
+
+it.each([
+  ['unset', undefined, false],
+  ['true', { sendReasoning: true }, false],
+  ['false', { sendReasoning: false }, true],
+])('sendReasoning %s: the hint %s', async (_, settings, hinted) => {
+  const failure = await generateText({
+    model: gateway()('dialect/thinking', settings),
+    messages,
+    maxRetries: 0,
+  }).catch((error: unknown) => error);
+  expect(APICallError.isInstance(failure), String(failure)).toBe(true);
+  expect((failure as APICallError).statusCode).toBe(400);
+  expect((failure as APICallError).message.includes('set sendReasoning: true')).toBe(hinted);
 });

@@ -7,7 +7,7 @@ import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { CALL_KEYS } from '../src/call/call-options';
 import { createGatewayClient, type GatewayClient, isGatewayError } from '../src/index';
-import { hi, totalRequests } from './helpers';
+import { hi, recordingEveryBody, totalRequests } from './helpers';
 
 /** A value of each option's own kind, so that only its place is wrong. */
 const VALUES: Record<string, unknown> = {
@@ -27,21 +27,6 @@ const VALUES: Record<string, unknown> = {
   rawChunks: true,
   onHeaders: () => {},
 };
-
-/** A client on a fresh emulator, recording every body sent. */
-async function recordingClient() {
-  const gateway = await emulate();
-  const bodies: string[] = [];
-  const send = gateway.connection.fetch ?? fetch;
-  const client = createGatewayClient({
-    ...gateway.connection,
-    fetch: async (url, init) => {
-      if (typeof init?.body === 'string') bodies.push(init.body);
-      return send(url, init);
-    },
-  });
-  return { gateway, client, bodies };
-}
 
 /** What `run` was refused with: the refusal names the field and the second argument. */
 async function expectRefused(run: () => Promise<unknown>, key: string, call: string) {
@@ -79,7 +64,7 @@ const CALLS: [string, Call][] = [
 
 describe('a call option given in the request is refused, nothing sent', () => {
   it("the lead's case: chat({ model, messages, signal }) is refused, not sent as `signal: {}`", async () => {
-    const { gateway, client, bodies } = await recordingClient();
+    const { gateway, client, bodies } = await recordingEveryBody();
     const ac = new AbortController();
     await expectRefused(() => client.chat({ ...hi(), signal: ac.signal }), 'signal', 'chat');
     expect(bodies).toEqual([]);
@@ -90,7 +75,7 @@ describe('a call option given in the request is refused, nothing sent', () => {
   for (const [call, run] of CALLS) {
     const keys = CALL_KEYS[call as keyof typeof CALL_KEYS];
     it.each(keys)(`${call}: %s`, async (key) => {
-      const { gateway, client, bodies } = await recordingClient();
+      const { gateway, client, bodies } = await recordingEveryBody();
       await expectRefused(() => run(client, { [key]: VALUES[key] }), key, call);
       expect(bodies).toEqual([]);
       expect(totalRequests(gateway.emulator)).toBe(0);
@@ -101,7 +86,7 @@ describe('a call option given in the request is refused, nothing sent', () => {
 
 describe("the request's own fields and vendor fields are still sent", () => {
   it('chat: LiteLLM `timeout`, `fallbacks`, `api_key`, `num_retries` and an unset option reach the gateway', async () => {
-    const { gateway, client, bodies } = await recordingClient();
+    const { gateway, client, bodies } = await recordingEveryBody();
     const vendor = { timeout: 30, fallbacks: ['community/other'], api_key: 'up', num_retries: 1 };
     await client.chat({ ...hi(), ...vendor, temperature: 0.5, signal: undefined });
     const sent = JSON.parse(bodies.at(-1)!);
@@ -111,7 +96,7 @@ describe("the request's own fields and vendor fields are still sent", () => {
   });
 
   it('embed: `dimensions` and `input_type` are not taken for call options', async () => {
-    const { gateway, client } = await recordingClient();
+    const { gateway, client } = await recordingEveryBody();
     const outcome = await client.embed({ input: 'hi', dimensions: 8, input_type: 'query' }).then(
       () => 'answered',
       (error: Error) => error.message,

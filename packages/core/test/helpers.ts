@@ -759,3 +759,17 @@ export async function recordingBodies() {
   });
   return { client, bodies, emulator: gateway.emulator };
 }
+
+/** A client on a fresh emulator, recording every JSON body it sends (any call), as sent. */
+export async function recordingEveryBody() {
+  const gateway = await emulate();
+  const bodies: string[] = [];
+  const client = createGatewayClient({
+    ...gateway.connection,
+    fetch: async (url, init) => {
+      if (typeof init?.body === 'string') bodies.push(init.body);
+      return gateway.fetch(url, init);
+    },
+  });
+  return { gateway, client, bodies };
+}

@@ -7,7 +7,7 @@ import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { CALL_KEYS } from '../src/call/call-options';
 import { createGatewayClient, isGatewayError } from '../src/index';
-import { hi, totalRequests } from './helpers';
+import { hi, recordingEveryBody, totalRequests } from './helpers';
 
 /** `chatStream`'s own options, read from the declared tables. */
 const STREAM_ONLY = CALL_KEYS.chatStream.filter((key) => !CALL_KEYS.chat.includes(key));
@@ -20,28 +20,13 @@ const VALUES: Record<string, unknown> = {
   onHeaders: () => {},
 };
 
-/** A client on a fresh emulator, recording every body sent. */
-async function recordingClient() {
-  const gateway = await emulate();
-  const bodies: string[] = [];
-  const send = gateway.connection.fetch ?? fetch;
-  const client = createGatewayClient({
-    ...gateway.connection,
-    fetch: async (url, init) => {
-      if (typeof init?.body === 'string') bodies.push(init.body);
-      return send(url, init);
-    },
-  });
-  return { gateway, client, bodies };
-}
-
 describe("chatStream's own call options in chat's request", () => {
   it('are the four stream flags', () => {
     expect([...STREAM_ONLY].sort()).toEqual(['assemble', 'onHeaders', 'rawChunks', 'streamUsage']);
   });
 
   it.each(STREAM_ONLY)('chat({ ...request, %s }) is refused, nothing sent', async (key) => {
-    const { gateway, client, bodies } = await recordingClient();
+    const { gateway, client, bodies } = await recordingEveryBody();
     const error = await caught(() => client.chat({ ...hi(), [key]: VALUES[key] }), isGatewayError);
     expect(error).toMatchObject({ code: 'invalid_request_error', field: key });
     expect(error.message).toContain(
@@ -55,7 +40,7 @@ describe("chatStream's own call options in chat's request", () => {
   });
 
   it('an unset one is not sent and not refused; the chat answers', async () => {
-    const { gateway, client, bodies } = await recordingClient();
+    const { gateway, client, bodies } = await recordingEveryBody();
     const result = await client.chat({ ...hi(), streamUsage: undefined });
     expect(result.servedModel).toBe('community/general');
     expect(JSON.parse(bodies.at(-1)!)).not.toHaveProperty('streamUsage');
