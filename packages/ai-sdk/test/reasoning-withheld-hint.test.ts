@@ -91,10 +91,10 @@ const messages: ModelMessage[] = [
 ];
 
 it.each([
-  ['unset', undefined, false],
-  ['true', { sendReasoning: true }, false],
-  ['false', { sendReasoning: false }, true],
-])('sendReasoning %s: the hint %s', async (_, settings, hinted) => {
+  ['unset', false, undefined],
+  ['true', false, { sendReasoning: true }],
+  ['false', true, { sendReasoning: false }],
+])('sendReasoning %s: hinted %s', async (_, hinted, settings) => {
   const failure = await generateText({
     model: gateway()('dialect/thinking', settings),
     messages,

@@ -4,8 +4,7 @@ import { GatewayError } from '../src/index';
 import { clientOn } from './helpers';
 
 // A call's JSON Schema holding a value JSON has no form for (docs/gateway-protocol.md §4.8): a
-// function (a zod schema passed where JSON Schema goes has methods named `nullable`, `optional`,
-// …), a bigint, `undefined`, an object that loops. Refused as the caller's error naming the
+// function-valued keyword (`nullable: () => …`), a bigint, `undefined`, an object that loops. Refused as the caller's error naming the
 // keyword, before any request: never a raw TypeError from describing the value.
 const asking = (schema: Record<string, unknown>) => ({
   model: 'community/general',
@@ -19,7 +18,7 @@ looping.self = looping;
 describe('a schema value JSON cannot write', () => {
   it.each([
     [
-      'a function-valued keyword (a zod schema)',
+      'a function-valued keyword',
       { type: 'object', nullable: () => undefined },
       /against: nullable must be true or false, got a function$/,
     ],

@@ -278,8 +278,9 @@ export interface GatewayHedgeSkippedEvent extends GatewayEventBase {
 
 /**
  * A model's circuit breaker opened (`fallbackModels` calls): this call's failure reached the
- * client's `failures` in a row, or its probe failed; the client's calls plan around it for
- * `cooldownMs`.
+ * client's `failures` in a row, or its probe failed, or this call is the client's first to find it
+ * opened by other clients' failures; the client's calls plan around it for `cooldownMs` from when
+ * it opened (told late, less of it may be left).
  */
 export interface GatewayCircuitOpenEvent extends GatewayEventBase {
   type: 'circuit-open';

@@ -99,7 +99,8 @@ const isSchema = (value: unknown) => typeof value === 'boolean' || isObject(valu
 
 /**
  * What a keyword's value is, for a fault's message: its JSON (cut), else what `quoteValue` calls
- * it (a function such as a zod schema's `.nullable` method, a bigint, an object that loops): a bad
+ * it (a function-valued keyword, a bigint, an object that loops; a whole zod schema is refused as
+ * one by `isValidatorSchema`): a bad
  * schema is refused naming its keyword, whatever the value, never with a raw TypeError.
  */
 const kind = (value: unknown) =>
