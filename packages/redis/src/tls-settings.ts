@@ -20,7 +20,11 @@ export function tlsSettingsRefusal(
   }
   const whole = contextError(tls);
   if (whole === undefined) return undefined; // (the settings are fine: the error came from elsewhere)
-  if (whole.code === 'ERR_OSSL_BAD_DECRYPT') return encryptedKeyRefusal(tls, whole.code);
+  // A wrong passphrase is not always BAD_DECRYPT: about one salt in 256 decrypts to valid padding,
+  // and OpenSSL then fails to read the garbage as a key (an ASN.1 error).
+  if (whole.code === 'ERR_OSSL_BAD_DECRYPT' || undecryptedKey(tls)) {
+    return encryptedKeyRefusal(tls, whole.code);
+  }
   const fields = (['ca', 'cert', 'key'] as const).filter(
     (field) => tls[field] !== undefined && contextError({ [field]: tls[field] }) !== undefined,
   );
@@ -47,6 +51,13 @@ function encryptedKeyRefusal(tls: RedisTlsOptions, code: string): GatewayError {
     message: `@infergate/redis: the TLS settings cannot be used: \`tls.key\` is an encrypted private key and ${why} (${code}): pass the key's passphrase as \`tls.passphrase\`, or an unencrypted key. ${AGAIN}`,
     field: given ? 'tls.passphrase' : 'tls.key',
   });
+}
+
+/** Whether `tls.key` is an encrypted PEM that its passphrase (given or not) does not open. */
+function undecryptedKey({ key, passphrase }: RedisTlsOptions): boolean {
+  const text = typeof key === 'string' ? key : Buffer.isBuffer(key) ? key.toString('latin1') : '';
+  if (!/ENCRYPTED/.test(text)) return false;
+  return contextError({ key, passphrase }) !== undefined;
 }
 
 /** OpenSSL's code and words when Node cannot make a TLS context of `tls`. */
