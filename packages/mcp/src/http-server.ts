@@ -37,8 +37,8 @@ export interface HttpServerOptions {
   allowedHosts?: readonly string[];
   /**
    * Open sessions at most, counted from the moment an `initialize` is accepted (a session whose
-   * first catalog read is still pending holds its slot); a new one beyond is refused with 503
-   * `Too many open sessions`. Default 100.
+   * first catalog read is still pending holds its slot); a new one beyond is refused with 503,
+   * `Retry-After: 60` and `Too many open sessions: …` naming the limit and the count. Default 100.
    */
   maxSessions?: number;
   /**

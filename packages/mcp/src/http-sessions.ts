@@ -120,6 +120,19 @@ function cancel(session: Session, requestId: RequestId, reason: string): Promise
 }
 
 /**
+ * The `Retry-After` (seconds) of a 503 for too many sessions. A slot frees when a client ends its
+ * session (at any moment) or when the idle sweep closes one (it runs at most a minute apart): a
+ * minute is when a retry first has a fair chance, without telling a client to wait out the 30
+ * minutes a session may still have before it counts as idle.
+ */
+export const SESSION_RETRY_AFTER_S = 60;
+
+/** What an `initialize` beyond the cap is told: the limit, how many are open, what frees one. */
+function tooManySessions(open: number, max: number): string {
+  return `Too many open sessions: ${open} open of at most ${max} (maxSessions); retry after ${SESSION_RETRY_AFTER_S} s, or end an unused session (DELETE with its mcp-session-id)`;
+}
+
+/**
  * The open MCP sessions of the HTTP server: one transport (and `McpServer`) per client, found by
  * its `mcp-session-id`; a session idle for `idleMs` is closed (many clients never end theirs).
  * Idle means nothing in flight (no tool call running, no GET stream open) for `idleMs`, counted
@@ -208,7 +221,11 @@ export class HttpSessions {
    * `maxSessions` are open or being opened. The slot is taken before anything is awaited.
    */
   async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    if (this.size >= this.#maxSessions) return refuse(res, 503, 'Too many open sessions');
+    if (this.size >= this.#maxSessions) {
+      return refuse(res, 503, tooManySessions(this.size, this.#maxSessions), {
+        'retry-after': String(SESSION_RETRY_AFTER_S),
+      });
+    }
     this.#opening += 1;
     let opening = true;
     // From here the session counts in `#sessions`: the slot passes to it, never counted twice.

@@ -100,7 +100,11 @@ describe('the HTTP session cap under a slow catalog', () => {
       const statuses = answers.map((answer) => answer.status);
       expect(statuses.filter((status) => status === 200)).toHaveLength(100);
       expect(answers.filter((answer) => answer.status === 503)).toEqual(
-        Array.from({ length: 30 }, () => ({ status: 503, message: 'Too many open sessions' })),
+        Array.from({ length: 30 }, () => ({
+          status: 503,
+          message:
+            'Too many open sessions: 100 open of at most 100 (maxSessions); retry after 60 s, or end an unused session (DELETE with its mcp-session-id)',
+        })),
       );
       expect(http.sessions).toBe(100);
       // The cap is on open sessions: one closed makes space for one, and for one only.
