@@ -17,12 +17,11 @@ const hopsOf = (error: unknown): string[] | undefined =>
   );
 
 /**
- * `community/general` answers 502 at once and `community/tools` is held by the emulator: a model
- * over that list (on a client whose catalog is read already) and the error handleLLMError gets.
+ * A model over `community/general` then `community/tools`, every request held by the emulator (on
+ * a client whose catalog is read already), and the error handleLLMError gets.
  */
-async function midFailover(fields: Omit<GatewayChatModelFields, 'model'> = {}) {
+async function heldRoute(fields: Omit<GatewayChatModelFields, 'model'> = {}) {
   const gateway = await emulate();
-  gateway.emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
   const client = createGatewayClient({ ...gateway.connection, circuitBreaker: false });
   await client.models();
   gateway.hold();
@@ -37,6 +36,13 @@ async function midFailover(fields: Omit<GatewayChatModelFields, 'model'> = {}) {
     ...fields,
   });
   return { gateway, model, reported };
+}
+
+/** `heldRoute` with `community/general` answering 502 at once: its fallback's request is held. */
+async function midFailover() {
+  const route = await heldRoute();
+  route.gateway.emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
+  return route;
 }
 
 const FAILED_OVER =
@@ -110,20 +116,7 @@ describe('invoke ended by its caller mid-failover keeps the route', () => {
   });
 
   it('an abort mid-hedge: both attempts in the route, ended by the abort', async () => {
-    const gateway = await emulate();
-    const client = createGatewayClient({ ...gateway.connection, circuitBreaker: false });
-    await client.models();
-    gateway.hold();
-    let report!: (error: unknown) => void;
-    const reported = new Promise<unknown>((resolve) => {
-      report = resolve;
-    });
-    const model = new GatewayChatModel('community/general', {
-      client,
-      fallbackModels: ['community/tools'],
-      hedge: { afterMs: 20 },
-      callbacks: [{ handleLLMError: (error: unknown) => report(error) }],
-    });
+    const { gateway, model, reported } = await heldRoute({ hedge: { afterMs: 20 } });
     const controller = new AbortController();
     const pending = caught<GatewayError>(model.invoke('hi', { signal: controller.signal }));
     // The first request and its hedge are both held.
