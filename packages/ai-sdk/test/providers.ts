@@ -1,4 +1,4 @@
-import type { ScenarioInput } from '@infergate/emulator';
+import type { ChatDialect, ScenarioInput } from '@infergate/emulator';
 import { type EmulatedGateway, emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import { afterAll, afterEach, beforeEach, expect } from 'vitest';
 import { createGateway, type GatewayProviderSettings } from '../src';
@@ -37,6 +37,18 @@ export async function providersOnMsw(scenario: ScenarioInput = {}) {
     hooks: { afterEach, afterAll },
   });
   return { emulated, emulator: emulated.emulator, ...providersOn(emulated) };
+}
+
+/**
+ * A scenario of scripted models `dialect/<name>` (chat, streaming, tools), each answering in the
+ * dialect `dialects` gives its name (the emulator README's dialect table): for `providersOnMsw`.
+ */
+export function dialectModels(dialects: Record<string, ChatDialect>): ScenarioInput {
+  const models = Object.entries(dialects).map(([name, dialect]) => [
+    `dialect/${name}`,
+    { capabilities: ['chat', 'streaming', 'tools'], dialect },
+  ]);
+  return { models: Object.fromEntries(models) };
 }
 
 /**

@@ -3,23 +3,12 @@
 // on its second step: the `APICallError` names `sendReasoning: false` after the server's words
 // (core's rule, `namingSendReasoning`); a model made with `sendReasoning: false` is answered.
 import { APICallError } from '@ai-sdk/provider';
-import { emulate } from '@infergate/emulator/testing';
 import { generateText, stepCountIs, tool } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { dialectModels, providersOnMsw } from './providers';
 import { WEATHER_TOOL } from './weather-tool';
 
-const emulated = await emulate({
-  as: 'msw',
-  scenario: {
-    models: {
-      'dialect/groq': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'groq' },
-    },
-  },
-  baseURL: BASE_URL,
-  hooks: { afterEach, afterAll },
-});
-const { gateway } = providersOn(emulated);
+const { gateway } = await providersOnMsw(dialectModels({ groq: 'groq' }));
 
 const loop = { tools: { weather: tool(WEATHER_TOOL) }, stopWhen: stepCountIs(2) };
 const PROMPT = 'Use weather for "Kyiv"';

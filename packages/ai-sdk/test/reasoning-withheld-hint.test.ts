@@ -4,26 +4,12 @@
 // rule, `namingSendReasoning`); by default (the reasoning of a tool-call turn sent back) the loop
 // is answered.
 import { APICallError } from '@ai-sdk/provider';
-import { emulate } from '@infergate/emulator/testing';
 import { generateText, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it } from 'vitest';
+import { dialectModels, providersOnMsw } from './providers';
 import { WEATHER_TOOL } from './weather-tool';
 
-const emulated = await emulate({
-  as: 'msw',
-  scenario: {
-    models: {
-      'dialect/thinking': {
-        capabilities: ['chat', 'streaming', 'tools'],
-        dialect: 'deepseek-thinking',
-      },
-    },
-  },
-  baseURL: BASE_URL,
-  hooks: { afterEach, afterAll },
-});
-const { gateway } = providersOn(emulated);
+const { gateway } = await providersOnMsw(dialectModels({ thinking: 'deepseek-thinking' }));
 
 const loop = { tools: { weather: tool(WEATHER_TOOL) }, stopWhen: stepCountIs(2) };
 const PROMPT = 'Use weather for "Kyiv"';

@@ -3,11 +3,11 @@
 // `client.chat({ model, messages, signal })` — used to be sent to the gateway as an unknown field
 // (`"signal":{}`) and do nothing: no abort, no deadline, no hedge. Refused before anything is sent,
 // naming the field and the second argument; the request's real and vendor fields are still sent.
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { CALL_KEYS } from '../src/call/call-options';
-import { createGatewayClient, type GatewayClient, isGatewayError } from '../src/index';
-import { hi, recordingEveryBody, totalRequests } from './helpers';
+import { type GatewayClient, isGatewayError } from '../src/index';
+import { hi, recordingBodies, totalRequests } from './helpers';
 
 /** A value of each option's own kind, so that only its place is wrong. */
 const VALUES: Record<string, unknown> = {
@@ -64,7 +64,7 @@ const CALLS: [string, Call][] = [
 
 describe('a call option given in the request is refused, nothing sent', () => {
   it("the lead's case: chat({ model, messages, signal }) is refused, not sent as `signal: {}`", async () => {
-    const { gateway, client, bodies } = await recordingEveryBody();
+    const { gateway, client, bodies } = await recordingBodies();
     const ac = new AbortController();
     await expectRefused(() => client.chat({ ...hi(), signal: ac.signal }), 'signal', 'chat');
     expect(bodies).toEqual([]);
@@ -75,7 +75,7 @@ describe('a call option given in the request is refused, nothing sent', () => {
   for (const [call, run] of CALLS) {
     const keys = CALL_KEYS[call as keyof typeof CALL_KEYS];
     it.each(keys)(`${call}: %s`, async (key) => {
-      const { gateway, client, bodies } = await recordingEveryBody();
+      const { gateway, client, bodies } = await recordingBodies();
       await expectRefused(() => run(client, { [key]: VALUES[key] }), key, call);
       expect(bodies).toEqual([]);
       expect(totalRequests(gateway.emulator)).toBe(0);
@@ -86,17 +86,17 @@ describe('a call option given in the request is refused, nothing sent', () => {
 
 describe("the request's own fields and vendor fields are still sent", () => {
   it('chat: LiteLLM `timeout`, `fallbacks`, `api_key`, `num_retries` and an unset option reach the gateway', async () => {
-    const { gateway, client, bodies } = await recordingEveryBody();
+    const { gateway, client, bodies } = await recordingBodies();
     const vendor = { timeout: 30, fallbacks: ['community/other'], api_key: 'up', num_retries: 1 };
     await client.chat({ ...hi(), ...vendor, temperature: 0.5, signal: undefined });
-    const sent = JSON.parse(bodies.at(-1)!);
+    const sent = bodies.at(-1);
     expect(sent).toMatchObject({ ...vendor, temperature: 0.5 });
     expect(sent).not.toHaveProperty('signal');
     await gateway.close();
   });
 
   it('embed: `dimensions` and `input_type` are not taken for call options', async () => {
-    const { gateway, client } = await recordingEveryBody();
+    const { gateway, client } = await recordingBodies();
     const outcome = await client.embed({ input: 'hi', dimensions: 8, input_type: 'query' }).then(
       () => 'answered',
       (error: Error) => error.message,

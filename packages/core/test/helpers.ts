@@ -746,30 +746,18 @@ export function steppedClockEachTest(): () => SteppedClock {
   };
 }
 
-/** A client on a fresh emulator that keeps each chat body it sends, as sent. */
+/**
+ * A client (`clientOn`) on a fresh emulator that keeps the JSON body of each request it sends, any
+ * call's, as sent.
+ */
 export async function recordingBodies() {
-  const bodies: Record<string, unknown>[] = [];
   const gateway = await emulate();
+  const bodies: Record<string, unknown>[] = [];
   const client = clientOn(gateway, {
     fetch: async (input, init) => {
-      const request = new Request(input, init);
-      if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-      return gateway.emulator.fetch(request);
+      if (typeof init?.body === 'string') bodies.push(JSON.parse(init.body));
+      return gateway.fetch(input, init);
     },
   });
-  return { client, bodies, emulator: gateway.emulator };
-}
-
-/** A client on a fresh emulator, recording every JSON body it sends (any call), as sent. */
-export async function recordingEveryBody() {
-  const gateway = await emulate();
-  const bodies: string[] = [];
-  const client = createGatewayClient({
-    ...gateway.connection,
-    fetch: async (url, init) => {
-      if (typeof init?.body === 'string') bodies.push(init.body);
-      return gateway.fetch(url, init);
-    },
-  });
-  return { gateway, client, bodies };
+  return { gateway, client, bodies, emulator: gateway.emulator };
 }

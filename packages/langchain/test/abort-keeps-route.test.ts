@@ -17,12 +17,11 @@ const hopsOf = (error: unknown): string[] | undefined =>
   );
 
 /**
- * `community/general` answers 502 at once and `community/tools` is held by the emulator: a model
- * over that list (on a client whose catalog is read already) and the error handleLLMError gets.
+ * A model over `community/general` then `community/tools`, every request held by the emulator (on
+ * a client whose catalog is read already), and the error handleLLMError gets.
  */
-async function midFailover(fields: Omit<GatewayChatModelFields, 'model'> = {}) {
+async function heldRoute(fields: Omit<GatewayChatModelFields, 'model'> = {}) {
   const gateway = await emulate();
-  gateway.emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
   const client = createGatewayClient({ ...gateway.connection, circuitBreaker: false });
   await client.models();
   gateway.hold();
@@ -37,6 +36,13 @@ async function midFailover(fields: Omit<GatewayChatModelFields, 'model'> = {}) {
     ...fields,
   });
   return { gateway, model, reported };
+}
+
+/** `heldRoute` with `community/general` answering 502 at once: its fallback's request is held. */
+async function midFailover() {
+  const route = await heldRoute();
+  route.gateway.emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
+  return route;
 }
 
 const FAILED_OVER =
@@ -59,71 +65,62 @@ async function settled(gateway: EmulatedGateway): Promise<void> {
   await gateway.close();
 }
 
+/**
+ * An invoke of `midFailover`'s model with `options`, ended by `end` once its fallback's request is
+ * held: its error, the one handleLLMError got, with `code`, the route (the fallback ended with
+ * `code`) and the failover summary; the gateway settled after.
+ */
+async function endedMidFailover(
+  options: Parameters<GatewayChatModel['invoke']>[1],
+  end: () => void,
+  code: string,
+): Promise<GatewayError> {
+  const { gateway, model, reported } = await midFailover();
+  const pending = caught<GatewayError>(model.invoke('hi', options));
+  // The first model failed; the fallback's request is held: end the call while the walk waits on it.
+  await gateway.untilHeld(1);
+  expect(gateway.counters.requests.chat).toBe(2);
+  end();
+  const error = await pending;
+  await expectRouted(error, reported, code, [
+    'community/general:failed/all_providers_failed',
+    `community/tools:ended/${code}`,
+  ]);
+  expect(error.message).toMatch(FAILED_OVER);
+  await settled(gateway);
+  return error;
+}
+
 describe('invoke ended by its caller mid-failover keeps the route', () => {
   it('an abort: code aborted, the route and the failover summary', async () => {
-    const { gateway, model, reported } = await midFailover();
     const controller = new AbortController();
-    const pending = caught<GatewayError>(model.invoke('hi', { signal: controller.signal }));
-    // The first model failed; the fallback's request is held: abort while the walk waits on it.
-    await gateway.untilHeld(1);
-    expect(gateway.counters.requests.chat).toBe(2);
-    controller.abort();
-    const error = await pending;
-    await expectRouted(error, reported, 'aborted', [
-      'community/general:failed/all_providers_failed',
-      'community/tools:ended/aborted',
-    ]);
-    expect(error.message).toMatch(FAILED_OVER);
+    const error = await endedMidFailover(
+      { signal: controller.signal },
+      () => controller.abort(),
+      'aborted',
+    );
     // Still LangChain's abort: named AbortError, never run again by LangChain's retry layers.
     expect(error.name).toBe('AbortError');
     expect(getRetryable(error)).toBe(false);
-    await settled(gateway);
   });
 
   it("a signal that times out (LangChain's timeout's kind): code timeout, with the route", async () => {
-    const { gateway, model, reported } = await midFailover();
     const controller = new AbortController();
-    const pending = caught<GatewayError>(model.invoke('hi', { signal: controller.signal }));
-    await gateway.untilHeld(1);
-    controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
-    const error = await pending;
-    await expectRouted(error, reported, 'timeout', [
-      'community/general:failed/all_providers_failed',
-      'community/tools:ended/timeout',
-    ]);
-    expect(error.message).toMatch(FAILED_OVER);
-    await settled(gateway);
+    const timedOut = new DOMException('The operation timed out.', 'TimeoutError');
+    await endedMidFailover(
+      { signal: controller.signal },
+      () => controller.abort(timedOut),
+      'timeout',
+    );
   });
 
   it("the call's timeout option, the fallback held until it passes: code timeout, with the route", async () => {
-    const { gateway, model, reported } = await midFailover();
     // The deadline is the subject: the fallback is held, so only the deadline ends the call.
-    const pending = caught<GatewayError>(model.invoke('hi', { timeout: 1000 }));
-    await gateway.untilHeld(1);
-    const error = await pending;
-    await expectRouted(error, reported, 'timeout', [
-      'community/general:failed/all_providers_failed',
-      'community/tools:ended/timeout',
-    ]);
-    expect(error.message).toMatch(FAILED_OVER);
-    await settled(gateway);
+    await endedMidFailover({ timeout: 1000 }, () => undefined, 'timeout');
   });
 
   it('an abort mid-hedge: both attempts in the route, ended by the abort', async () => {
-    const gateway = await emulate();
-    const client = createGatewayClient({ ...gateway.connection, circuitBreaker: false });
-    await client.models();
-    gateway.hold();
-    let report!: (error: unknown) => void;
-    const reported = new Promise<unknown>((resolve) => {
-      report = resolve;
-    });
-    const model = new GatewayChatModel('community/general', {
-      client,
-      fallbackModels: ['community/tools'],
-      hedge: { afterMs: 20 },
-      callbacks: [{ handleLLMError: (error: unknown) => report(error) }],
-    });
+    const { gateway, model, reported } = await heldRoute({ hedge: { afterMs: 20 } });
     const controller = new AbortController();
     const pending = caught<GatewayError>(model.invoke('hi', { signal: controller.signal }));
     // The first request and its hedge are both held.

@@ -1,31 +1,21 @@
 import { APICallError } from '@ai-sdk/provider';
-import { emulate } from '@infergate/emulator/testing';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from '../../test/providers';
+import { describe, expect, it } from 'vitest';
+import { dialectModels, providersOnMsw } from '../../test/providers';
 import { WEATHER_TOOL } from '../../test/weather-tool';
 
-// Scripted models whose model servers answer in other dialects (see the emulator README).
-const emulated = await emulate({
-  as: 'msw',
-  scenario: {
-    models: {
-      'dialect/groq': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'groq' },
-      'dialect/mistral': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'mistral' },
-      'dialect/azure': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'azure' },
-      'dialect/minimal': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'minimal' },
-      'dialect/xai': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'xai' },
-      // DeepSeek V4 / Kimi K2 thinking: a tool-call turn replayed without its reasoning is a 400.
-      'dialect/thinking': {
-        capabilities: ['chat', 'streaming', 'tools'],
-        dialect: 'deepseek-thinking',
-      },
-    },
-  },
-  baseURL: BASE_URL,
-  hooks: { afterEach, afterAll },
-});
-const { gateway } = providersOn(emulated);
+// Scripted models whose model servers answer in other dialects (see the emulator README); `thinking`
+// is DeepSeek V4 / Kimi K2's: a tool-call turn replayed without its reasoning is a 400.
+const { gateway } = await providersOnMsw(
+  dialectModels({
+    groq: 'groq',
+    mistral: 'mistral',
+    azure: 'azure',
+    minimal: 'minimal',
+    xai: 'xai',
+    thinking: 'deepseek-thinking',
+  }),
+);
 
 const REASONING = 'The user wrote 2 words. I answer by echoing them.';
 

@@ -106,9 +106,7 @@ function checkMessages(messages: unknown): void {
     checkContentText(content, i);
     // (Reasoning sent back and a participant's name are text the server reads too.)
     for (const field of ['reasoning_content', 'name'] as const) {
-      const text = message[field];
-      const at = typeof text === 'string' ? loneSurrogateAt(text) : -1;
-      if (at !== -1) throw loneSurrogate(`messages[${i}].${field}`, at);
+      refuseLoneSurrogate(message[field], i, field);
     }
     checkToolFields(message, i);
   }
@@ -119,17 +117,29 @@ function checkMessages(messages: unknown): void {
  * surrogate (encoding/well-formed-text.ts). The field is named only for a refusal.
  */
 function checkContentText(content: unknown, i: number): void {
-  if (typeof content === 'string') {
-    const at = loneSurrogateAt(content);
-    if (at !== -1) throw loneSurrogate(`messages[${i}].content`, at);
-    return;
-  }
+  if (typeof content === 'string') refuseLoneSurrogate(content, i, 'content');
   if (!Array.isArray(content)) return;
   for (let j = 0; j < content.length; j++) {
     const text: unknown = isJsonObject(content[j]) ? content[j].text : undefined;
-    const at = typeof text === 'string' ? loneSurrogateAt(text) : -1;
-    if (at !== -1) throw loneSurrogate(`messages[${i}].content[${j}].text`, at);
+    refuseLoneSurrogate(text, i, 'content', j, '.text');
   }
+}
+
+/**
+ * Refuses `text`, when a string with a lone surrogate, as message `i`'s `field` (item `item`'s
+ * `under`, in an array field). The parts, not the field's name: it is built only for a refusal.
+ */
+function refuseLoneSurrogate(
+  text: unknown,
+  i: number,
+  field: string,
+  item?: number,
+  under = '',
+): void {
+  const at = typeof text === 'string' ? loneSurrogateAt(text) : -1;
+  if (at === -1) return;
+  const path = item === undefined ? field : `${field}[${item}]${under}`;
+  throw loneSurrogate(`messages[${i}].${path}`, at);
 }
 
 /**
@@ -142,8 +152,7 @@ function checkToolFields(message: Record<string, unknown>, i: number): void {
     eachMustBe(`messages[${i}].tool_calls`, calls, isJsonObject, 'an object');
     calls.forEach((call: Record<string, unknown>, k) => {
       const args = isJsonObject(call.function) ? call.function.arguments : undefined;
-      const at = typeof args === 'string' ? loneSurrogateAt(args) : -1;
-      if (at !== -1) throw loneSurrogate(`messages[${i}].tool_calls[${k}].function.arguments`, at);
+      refuseLoneSurrogate(args, i, 'tool_calls', k, '.function.arguments');
     });
   } else if (calls !== null && calls !== undefined) {
     mustBe(`messages[${i}].tool_calls`, calls, Array.isArray, 'an array of tool calls');
