@@ -1,7 +1,7 @@
 /**
  * `@infergate/core/internal`: what the sources of the published infergate packages
  * (`@infergate/langchain`, `@infergate/ai-sdk`, `@infergate/mcp`, `@infergate/redis`),
- * `@infergate/redis`'s tests and the benchmarks share with core, and nothing else: request
+ * `@infergate/redis`'s tests, the runtime matrix (test/runtimes) and the benchmarks share with core, and nothing else: request
  * building, the option checks, the capability gate's pieces, stream decoding, usage and finish
  * reason reading, base64, the service tools, redacting the key, the monotonic clock every timing
  * is measured on. UNSTABLE: no semver promise; any release may change or remove a name. Applications use the main entry
@@ -9,6 +9,7 @@
  */
 export { budgetId } from './budget/budget-id';
 export { redisUrlFault } from './budget/redis-url-form';
+export { REQUEST_BOUND_TIMING } from './budget/request-bound-semaphore';
 export {
   CALL_OPTIONS,
   checkCallOptions,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // `@infergate/core/internal` holds what the published packages' sources import from it, plus what
-// `@infergate/redis`'s tests and the benchmarks need (as internal.ts says), and nothing else: a
+// `@infergate/redis`'s tests, the runtime matrix and the benchmarks need (as internal.ts says), and nothing else: a
 // name only another package's tests or examples import is surface to keep stable for no one.
 const repo = join(import.meta.dirname, '..', '..', '..');
 const SKIP = new Set(['node_modules', 'dist', '.dts', '.turbo', '.git', 'coverage']);
@@ -14,6 +14,7 @@ const USERS = [
   'packages/mcp/src',
   'packages/redis/src',
   'packages/redis/test',
+  'test/runtimes/src',
   'packages/core/bench',
   'bench',
 ];

@@ -6,16 +6,22 @@ import { type Semaphore, type Waiter, WaiterLine } from './semaphore';
 /**
  * How often a waiter checks for a free slot from its own timer, how often a holder shows it is
  * alive, and after how long without a sign of life a waiter or a holder counts as gone (its
- * request's context ended).
+ * request's context ended). Read at each use, not copied: the runtime matrix (test/runtimes) lowers
+ * them through `@infergate/core/internal`, keeping their ratios, so that its abandoned streams are
+ * taken back in a fraction of the 2 s; apps never change them.
  */
-export const REQUEST_BOUND_TIMING = { pollMs: 10, heartbeatMs: 250, staleMs: 2_000 } as const;
+export const REQUEST_BOUND_TIMING: { pollMs: number; heartbeatMs: number; staleMs: number } = {
+  pollMs: 10,
+  heartbeatMs: 250,
+  staleMs: 2_000,
+};
 
 /**
  * The most a gap between two runs of the budget's timers counts on its live clock. Someone's timer
  * runs at least every `heartbeatMs` while a slot is held; a longer gap means the isolate itself was
  * stalled (a long synchronous task), and then no holder could show it was alive either.
  */
-const MAX_LIVE_GAP_MS = 2 * REQUEST_BOUND_TIMING.heartbeatMs;
+const maxLiveGapMs = (): number => 2 * REQUEST_BOUND_TIMING.heartbeatMs;
 
 /** A slot held; `beatAt` (live clock) is renewed by its request's timer. */
 interface Lease {
@@ -58,7 +64,7 @@ export class RequestBoundSemaphore extends WaiterLine implements Semaphore {
   /**
    * Time during which the isolate ran (ms). Heartbeats and checks are judged on it, not on the wall
    * clock: it advances by the gap between two runs of the budget's timers, but by at most
-   * `MAX_LIVE_GAP_MS`, so a stall — during which no holder could have renewed its heartbeat — never
+   * `maxLiveGapMs()`, so a stall — during which no holder could have renewed its heartbeat — never
    * makes live slots stale.
    */
   #live = 0;
@@ -139,7 +145,7 @@ export class RequestBoundSemaphore extends WaiterLine implements Semaphore {
   #liveNow(): number {
     const now = monotonicNow();
     if (this.#liveReadAt !== 0 && now > this.#liveReadAt) {
-      this.#live += Math.min(now - this.#liveReadAt, MAX_LIVE_GAP_MS);
+      this.#live += Math.min(now - this.#liveReadAt, maxLiveGapMs());
     }
     if (now > this.#liveReadAt) this.#liveReadAt = now;
     return this.#live;
