@@ -263,7 +263,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
    * that fails core's check is handed to `ai` (`lastAnswer: 'returned'`), JSON or not: `ai` parses
    * it and validates it with the caller's own schema, which the JSON Schema it sent may not carry
    * whole (a regex's flags, `z.coerce`), and fails it (NoObjectGeneratedError) or repairs it
-   * (`repairText`) by its own rules, as with any provider.
+   * (`repairText`) by its own rules, as with any provider — unless the call set its own
+   * `structuredOutput.lastAnswer`.
    */
   private callOptions(
     options: LanguageModelV4CallOptions,
@@ -278,8 +279,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       capabilities: this.settings.capabilities,
       ...resolveSteering(this.settings, settings),
     };
-    if (options.responseFormat?.type === 'json' && options.responseFormat.schema !== undefined) {
-      call.structuredOutput = { ...call.structuredOutput, lastAnswer: 'returned' };
+    // A call's own `lastAnswer` wins: 'checked' fails the call with core's typed error instead.
+    const given = call.structuredOutput;
+    const schema = options.responseFormat?.type === 'json' && options.responseFormat.schema;
+    if (schema && given?.lastAnswer === undefined) {
+      call.structuredOutput = { ...given, lastAnswer: 'returned' };
     }
     return call;
   }

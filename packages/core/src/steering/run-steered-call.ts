@@ -284,16 +284,7 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
         ? undefined
         : betweenChunks(chunkMs, { requestedModel: input.spec.requestedModel, servedModel: model }),
     failed: (error) => {
-      const ended: Extract<ChatRouteHop, { outcome: 'ended' }> = {
-        model,
-        outcome: 'ended',
-        code: error.code,
-      };
-      if (method !== undefined && error.code === 'invalid_structured_output') {
-        ended.structured = { method, checked: false };
-      }
-      // A refused answer's tokens were spent: its hop reports them.
-      if (error.usage !== undefined) ended.usage = error.usage;
+      const ended = endedHop(model, method, error);
       // A stream that failed after its content: the route its caller holds tells it too (rv-steer
       // F9). Not the caller's own stop (a break, `cancel()`, its signal: `aborted`): the answer did
       // not fail, its hop stays `answered`, as an unsteered stream's (rv-events F2).
@@ -301,9 +292,34 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
         for (const route of given) route.hops[route.hops.length - 1] = { ...ended };
       }
       const route = { requested: plan.requested, hops: hopsOf(plan, log, ended) };
-      return withRoute(keepSentRequest(error, route, bodyOf), route, []);
+      // After failed hops, the message names each, as a whole answer's end does (the caller's
+      // own stop is no failure of the model's: its message stays its own).
+      const failed =
+        error.code === 'aborted' || walk.failed.length === 0
+          ? []
+          : [...walk.failed, { model, error }];
+      return withRoute(keepSentRequest(error, route, bodyOf), route, failed);
     },
   };
+}
+
+/** The `ended` hop of an answer that failed once handed on (a stream's, after its content). */
+function endedHop(
+  model: string,
+  method: StructuredOutputMethod | undefined,
+  error: GatewayError,
+): Extract<ChatRouteHop, { outcome: 'ended' }> {
+  const ended: Extract<ChatRouteHop, { outcome: 'ended' }> = {
+    model,
+    outcome: 'ended',
+    code: error.code,
+  };
+  if (method !== undefined && error.code === 'invalid_structured_output') {
+    ended.structured = { method, checked: false };
+  }
+  // A refused answer's tokens were spent: its hop reports them.
+  if (error.usage !== undefined) ended.usage = error.usage;
+  return ended;
 }
 
 /**
