@@ -376,13 +376,20 @@ describe('abort and deadline', () => {
 
   it('aborting while waiting for Retry-After sends nothing more and releases the slot', async () => {
     const gateway = await emulate();
-    const client = clientOn(gateway);
+    let retryTold!: () => void;
+    const retrying = new Promise<void>((resolve) => {
+      retryTold = resolve;
+    });
+    const client = clientOn(gateway, {
+      onEvent: (event) => event.type === 'retry' && retryTold(),
+    });
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 30 });
     const controller = new AbortController();
     const call = caught(() => client.chat(hi(), { signal: controller.signal }), isGatewayError);
-    // The 429 answered (its rejection counted): the client now waits out its Retry-After.
-    await gateway.until((counters) => counters.concurrencyRejections === 1);
+    // The 429 answered and read (its `retry` told, not only counted by the gateway: an abort
+    // before the client read it cuts its request): the client now waits out its Retry-After.
+    await retrying;
     controller.abort();
     expect((await call).code).toBe('aborted');
     expect(client.budget.isIdle).toBe(true);

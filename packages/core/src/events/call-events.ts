@@ -634,8 +634,14 @@ export class CallEvents {
       this.#send(event);
       this.#closed = true;
     };
-    if (this.#held === undefined) close();
-    else this.#held.then(close, close);
+    const held = this.#held;
+    if (held === undefined) {
+      close();
+      return;
+    }
+    // (What it waits for may grow meanwhile: an attempt's release, held for a fetch given up on.)
+    const next = () => (this.#held === held ? close() : this.#sendDone(event));
+    held.then(next, next);
   }
 
   /** The `done` event to fill and send, or undefined when the call has already ended. */

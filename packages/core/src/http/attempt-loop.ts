@@ -15,7 +15,7 @@ import { closeBody } from './read-bounded-body';
 import { wholeAnswerChecked } from './reported-in-answer';
 import type { RequestSpec, Slot, StreamHeadersHook } from './request-types';
 import { type SendConfig, type Sending, sendOnce } from './send-once';
-import type { SlotSource } from './slot-source';
+import { CUT_REQUEST_GRACE_MS, type SlotSource } from './slot-source';
 
 /** One call's attempts: its request, its deadline, its policy, where its slots come from. */
 export interface AttemptRun {
@@ -48,8 +48,9 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
   const { spec, scope, events, policy, slots } = run;
   /** The caller's slot, until the first attempt takes it over. */
   let taken = run.slot;
-  /** The slot of the attempt under way, while this loop owns it. */
+  /** The slot of the attempt under way, while this loop owns it, and what that attempt sends. */
   let held: Slot | undefined;
+  let request: AttemptRequest | undefined;
   let inFlight = false;
   let answerStatus: AnswerStatus | undefined;
   let lastCut = false;
@@ -61,11 +62,10 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       const attempt = policy.nextAttempt?.() ?? ++count;
       // Each attempt's slot, taken here (or the one the caller took for it: `taken`).
       const ask = { ahead, events, attempt, requestedModel: spec.requestedModel, taken };
-      taken = undefined;
+      taken = request = undefined;
       held = await slots.acquire(scope, ask);
       answerStatus = { cut: false };
-      const request = policy.request(attempt, events, answerStatus);
-      held = tellingPolicyOnRelease(held, policy, request);
+      request = policy.request(attempt, events, answerStatus);
       // (The policy's events ran the caller's handler, which may have aborted the call.)
       if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
       inFlight = true;
@@ -77,7 +77,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       inFlight = false;
       if (!(result instanceof GatewayError)) {
         policy.taken?.(request);
-        const slot = held;
+        const slot = tellingPolicyOnRelease(held, policy, request);
         held = undefined;
         return { answer: result, slot };
       }
@@ -87,7 +87,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
         throw result;
       }
       // Neither moving on nor sleeping holds a slot: give it back, then queue again.
-      held.release(cut);
+      givenBack(held, cut, request, run, answerStatus);
       held = undefined;
       ahead = 'now' in step;
       if (!('waitMs' in step)) continue;
@@ -98,11 +98,35 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
   } catch (error) {
     // Before the slot is released: lets siblings stop before they take it.
     policy.failed?.(error);
-    // (A request in flight when the call ended, aborted, is cut; not one whose body was read to
-    // its end for the failure it reported.)
-    held?.release((inFlight && !answerStatus?.readToEnd) || lastCut);
+    // (In flight when the call ended, aborted: cut; not if its body was read to its end.)
+    const cut = (inFlight && !answerStatus?.readToEnd) || lastCut;
+    if (held) givenBack(held, cut, request, run, answerStatus);
     throw error;
   }
+}
+
+/**
+ * Gives a failed attempt's slot back, and tells its policy. The slot waits for the fetch the attempt
+ * gave up on (send-once.ts, `abandoned`) to settle: till then its request may be at the gateway,
+ * and another request sent in its slot would be one more than the key's limit. The policy is told
+ * at once: its clocks and counts are the attempt's, which has ended.
+ */
+function givenBack(
+  slot: Slot,
+  cut: boolean,
+  request: AttemptRequest | undefined,
+  { policy, events }: AttemptRun,
+  answer: AnswerStatus | undefined,
+): void {
+  const abandoned = answer?.abandoned;
+  if (abandoned === undefined) slot.release(cut);
+  else {
+    // (A release that throws goes no further, as anywhere else; not an unhandled rejection.)
+    const released = abandoned.then(() => slot.release(cut)).catch(() => {});
+    // The call's `done` follows its attempts' `released`, a cut request's grace at most.
+    events?.endsAfter(released, CUT_REQUEST_GRACE_MS);
+  }
+  if (request) policy.released?.(request);
 }
 
 /**

@@ -27,6 +27,11 @@ export interface AnswerStatus {
   status?: number;
   /** Its body was read to its end (for a failure a 2xx reported): the request finished, not cut. */
   readToEnd?: boolean;
+  /**
+   * The attempt stopped waiting for a fetch deaf to its abort: settles once that fetch does. Until
+   * then its request may be at the gateway, counted: the attempt's slot is kept.
+   */
+  abandoned?: Promise<void>;
 }
 
 /** A 2xx answer, before it is handed over: a stream's reader and the bytes already read from it. */

@@ -52,18 +52,11 @@ export async function sendOnce(
   sending: Sending,
   config: SendConfig,
 ): Promise<AttemptAnswer | GatewayError> {
-  const { spec, request, headers, scope } = sending;
+  const { spec, request, scope } = sending;
   const requestedModel = request.requestedModel;
-  // Called as a plain function: a runtime's own fetch refuses another `this` (browsers, workerd).
-  const fetchImpl = config.fetch;
   let response: Response;
   try {
-    response = await fetchImpl(`${config.baseURL}${spec.path}`, {
-      method: spec.method,
-      headers,
-      body: request.body,
-      signal: request.signal ?? scope.signal,
-    });
+    response = await fetchedUnlessAborted(sending, config);
   } catch (cause) {
     if (scope.aborted) throw scope.error({ requestedModel });
     return ownAbort(request) ?? unreachable(config.baseURL, requestedModel, cause);
@@ -97,3 +90,58 @@ export async function sendOnce(
   if (error !== ownAbort(request)) config.onErrorResponse?.(error);
   return error;
 }
+
+/**
+ * The fetch's answer, or its signal's reason as soon as that aborts: a custom fetch may not listen
+ * to its signal (a wrapper, a mock, a polyfill), and the call's deadline or abort must not wait for
+ * it. The fetch given up on may still have its request at the gateway, which counts it: its
+ * settling is kept in `answerStatus.abandoned` (the attempt keeps its slot until then:
+ * attempt-loop.ts), and a Response it still brings has its body cancelled, freeing the connection.
+ */
+function fetchedUnlessAborted(
+  { spec, request, headers, scope, answerStatus }: Sending,
+  config: SendConfig,
+): Promise<Response> {
+  const signal = request.signal ?? scope.signal;
+  // Called as a plain function: a runtime's own fetch refuses another `this` (browsers, workerd).
+  const fetchImpl = config.fetch;
+  const sent = fetchImpl(`${config.baseURL}${spec.path}`, {
+    method: spec.method,
+    headers,
+    body: request.body,
+    signal,
+  });
+  // (A custom fetch may return a non-promise: awaited as before. A native promise is not copied.)
+  const settling = Promise.resolve(sent);
+  // One listener and one promise more per attempt: the race is the only way to stop waiting.
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      answerStatus.abandoned = settling.then(cancelBody, ignoreFailure);
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    settling.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Frees the connection of an answer no one will read (a fetch given up on). */
+function cancelBody(response: Response | undefined): void {
+  try {
+    response?.body?.cancel().catch(ignoreFailure);
+  } catch {
+    // (A body of a custom fetch's own making may not be a stream: nothing to free.)
+  }
+}
+
+/** An abandoned fetch's failure is no one's: the call ended with its own error. */
+function ignoreFailure(): void {}

@@ -1,0 +1,112 @@
+// A custom fetch that does not listen to its signal (a wrapper, a mock, a polyfill): the call's
+// deadline and its caller's abort end the call at once, not when that fetch gives up. Its request
+// may still be at the gateway, which counts it: the attempt's slot is kept until the fetch
+// settles, and a Response it brings late has its body cancelled. The first chat request goes to
+// such a fetch, which answers only when the test says; everything else goes to the emulator.
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
+import { caught, clientOn, deferred, driveClock, hi, settledAfter } from './helpers';
+
+/** The first chat request held by a fetch deaf to its signal; `letGo` answers it late. */
+function deafFirstChat(gateway: EmulatedGateway) {
+  const { promise: sent, resolve: wasSent } = deferred();
+  const { promise: late, resolve: letGo } = deferred<Response>();
+  const body = { cancelled: false };
+  let chats = 0;
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    if (!String(input).endsWith('/chat/completions') || ++chats > 1) {
+      return gateway.connection.fetch(input, init);
+    }
+    wasSent();
+    // (`init.signal` is never looked at.)
+    return late;
+  };
+  /** A late 200 whose body records its cancel (no bytes: only a cancel ends it). */
+  const lateAnswer = () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        cancel() {
+          body.cancelled = true;
+        },
+      }),
+      { headers: { 'content-type': 'application/json' } },
+    );
+  return { fetch, sent, letGo: () => letGo(lateAnswer()), body };
+}
+
+beforeAll(async () => {
+  // (Core's modules loaded on real timers, before a test fakes them.)
+  const gateway = await emulate();
+  const client = clientOn(gateway);
+  await client.chat(hi());
+  await (await client.chatStream(hi())).result();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a custom fetch deaf to the abort signal', () => {
+  it('timeoutMs ends the call at its deadline with the timeout error', async () => {
+    const gateway = await emulate();
+    const { fetch } = deafFirstChat(gateway);
+    const client = clientOn(gateway, { fetch, maxRetries: 0 });
+    driveClock();
+    const call = caught(() => client.chat(hi(), { timeoutMs: 2_000 }));
+    const error = await settledAfter(2_000, call);
+    expect(error.code).toBe('timeout');
+  });
+
+  it("the caller's abort ends the call at once with the aborted error", async () => {
+    const gateway = await emulate();
+    const { fetch, sent } = deafFirstChat(gateway);
+    const client = clientOn(gateway, { fetch });
+    const controller = new AbortController();
+    const call = caught(() => client.chat(hi(), { signal: controller.signal }));
+    await sent;
+    controller.abort(new Error('stop'));
+    expect((await call).code).toBe('aborted');
+  });
+
+  it('a stream call (chatStream): its abort ends it at once too', async () => {
+    const gateway = await emulate();
+    const { fetch, sent, letGo, body } = deafFirstChat(gateway);
+    const client = clientOn(gateway, { fetch });
+    const controller = new AbortController();
+    const call = caught(() => client.chatStream(hi(), { signal: controller.signal }));
+    await sent;
+    controller.abort();
+    expect((await call).code).toBe('aborted');
+    // The slot is kept while the fetch may still be sending; then given back, its body cancelled.
+    expect(client.budget.active).toBe(1);
+    letGo();
+    await client.budget.whenIdle();
+    expect(body.cancelled).toBe(true);
+  });
+
+  it('the slot stays taken until the deaf fetch settles: no other request is sent in it', async () => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    const { fetch, sent, letGo, body } = deafFirstChat(gateway);
+    const client = clientOn(gateway, { fetch, maxConcurrency: 1 });
+    driveClock();
+    const controller = new AbortController();
+    const first = caught(() => client.chat(hi(), { signal: controller.signal }));
+    await sent;
+    controller.abort();
+    expect((await first).code).toBe('aborted');
+    const second = client.chat(hi('community/general', 'next'));
+    // Long past a cut request's grace: the deaf request may still be at the gateway.
+    await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS * 5);
+    expect(client.budget.queued).toBe(1);
+    expect(emulator.counters.requests.chat ?? 0).toBe(0);
+    expect(body.cancelled).toBe(false);
+    // The deaf fetch answers at last: its body is cancelled, its slot goes to the next call.
+    letGo();
+    const result = await settledAfter(CUT_REQUEST_GRACE_MS + 10, second);
+    expect(result.answer.text).toBe('Echo: next');
+    expect(body.cancelled).toBe(true);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+});
