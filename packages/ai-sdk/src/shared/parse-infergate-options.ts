@@ -49,16 +49,13 @@ function parseInfergateOptions<T extends Record<string, unknown>>(
 /**
  * `given` without the options of `known` set to `null`: as ai's own call settings, and core's
  * optional fields, a `null` option is not given (its default, or the model's setting, applies).
- * Only known names: a typo's key, `null` or not, is still there to be refused. `given` itself
- * when it has none (nothing copied).
+ * Only known names: a typo's key, `null` or not, is still there to be refused. A copy.
  */
 export function withoutNullOptions<T>(given: T, known: readonly string[]): T {
   if (typeof given !== 'object' || given === null || Array.isArray(given)) return given;
-  const record = given as Record<string, unknown>;
-  if (!known.some((key) => record[key] === null)) return given;
-  return Object.fromEntries(
-    Object.entries(record).filter(([key, value]) => value !== null || !known.includes(key)),
-  ) as T;
+  const kept: Record<string, unknown> = { ...(given as Record<string, unknown>) };
+  for (const key of known) if (kept[key] === null) delete kept[key];
+  return kept as T;
 }
 
 function valueAt(root: unknown, path: readonly string[]): unknown {

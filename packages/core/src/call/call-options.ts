@@ -142,20 +142,13 @@ export function refuseCallOptionsInRequest(
  * Refuses a request's `stream` that the call would not honour: the call sets it (`chat` answers
  * whole and sends none, `chatStream` sends `true`), so `chat({ stream: true })` would quietly
  * answer whole. The value the call means (`false` to `chat`, `true` to `chatStream`) passes.
- * A refusal, built only when the flag is wrong: the hot path reads one field.
  */
 export function refuseStreamNotTaken(stream: unknown, call: 'chat' | 'chatStream'): void {
   // (`null`: not given, as every optional request field's.)
   if (stream == null || stream === (call === 'chatStream')) return;
-  const instead =
-    call === 'chat'
-      ? '`chat` answers whole and does not send it; call `client.chatStream(request)` for a stream'
-      : '`chatStream` always streams; call `client.chat(request)` for a whole answer';
-  const given =
-    typeof stream === 'boolean' ? `\`stream: ${stream}\`` : `\`stream\` (${kindOf(stream)})`;
   throw new GatewayError({
     code: 'invalid_request_error',
-    message: `${given} in the ${call} request: ${instead}, or leave \`stream\` out`,
+    message: `\`stream: ${typeof stream === 'boolean' ? stream : kindOf(stream)}\` in the ${call} request does nothing (the call sets it): call \`client.${call === 'chat' ? 'chatStream' : 'chat'}(request)\`, or leave \`stream\` out`,
     field: 'stream',
   });
 }
