@@ -232,11 +232,15 @@ describe('providerOptions.infergate', () => {
       `${UNKNOWN('maxRetries')}not taken here (\`maxRetries\`: pass it to generateText / streamText)`,
     ],
     [{ retryBaseDelayMs: 1 }, `${UNKNOWN('retryBaseDelayMs')}not taken here`],
-    // `null` is refused as in a model's settings, not taken as unset.
-    [{ hedge: null }, 'hedge (call option) must be { afterMs, maxExtra? } or false, got null'],
+    // A value of another kind is refused by core's reader (`null` is not given:
+    // null-provider-options.test.ts).
     [
-      { fallbackModels: null },
-      'fallbackModels (call option) must be an array of model ids, got null',
+      { hedge: 'fast' },
+      'hedge (call option) must be { afterMs, maxExtra? } or false, got a string',
+    ],
+    [
+      { fallbackModels: 'community/other' },
+      'fallbackModels (call option) must be an array of model ids, got a string',
     ],
   ])(
     "refuses core's option %o that is no call setting here, saying where it goes (never sent)",

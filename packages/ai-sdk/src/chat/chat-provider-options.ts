@@ -14,7 +14,11 @@ import {
   PROVIDER_SETTING_KEYS,
 } from '../provider/gateway-provider-settings';
 import { optionRefusal } from '../shared/option-refusal';
-import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import {
+  infergateOptionsParser,
+  PROVIDER_OPTIONS_KEY,
+  withoutNullOptions,
+} from '../shared/parse-infergate-options';
 import { MODEL_SETTING_KEYS } from './gateway-chat-options';
 
 /** A core option's type as ai's `providerOptions` (JSON values) holds it: lists are plain arrays. */
@@ -76,6 +80,12 @@ const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
   textVerbosity: 'a string such as "low", "medium" or "high"',
   strictJsonSchema: 'true or false',
 });
+
+/**
+ * The settings a `null` leaves unset (the model's or the provider's value applies), as LangChain's
+ * call options and ai's own call settings take it; `reasoningEffort: null` is refused, saying so.
+ */
+const NULL_NOT_GIVEN = CALL_SETTINGS.filter((key) => key !== 'reasoningEffort');
 
 /** Core's client options `createGateway` does not take (`ai` does the retries). */
 const NOT_PROVIDER_SETTINGS = Object.keys(INSTEAD_OF_CLIENT_OPTION);
@@ -146,7 +156,7 @@ export function readChatProviderOptions(
   settings: GatewayChatOptions;
   extraFields: Record<string, unknown> | undefined;
 } {
-  const given = providerOptions?.[PROVIDER_OPTIONS_KEY];
+  const given = withoutNullOptions(providerOptions?.[PROVIDER_OPTIONS_KEY], NULL_NOT_GIVEN);
   if (given === undefined || given === null) return { settings: {}, extraFields: undefined };
   // Not an object (`'fast'`, a list, 42): refused by the one check embed's options have too.
   // (The schema refuses any such value: the return is never reached.)
@@ -155,10 +165,11 @@ export function readChatProviderOptions(
     return { settings: {}, extraFields: undefined };
   }
   refuseMisplacedOptions(given, 'providerOptions.infergate', sentKey, () =>
-    // Core's reader, now: `null` is then refused as a model's setting is, not taken as unset.
+    // Core's reader, now (a `null` setting already left out, as LangChain's call options take it).
     readSteering(given as SteeringOptions, 'call option'),
   );
-  const settings = (parseChatCallSettings(providerOptions) ?? {}) as GatewayChatOptions;
+  const settings = (parseChatCallSettings({ [PROVIDER_OPTIONS_KEY]: given }) ??
+    {}) as GatewayChatOptions;
   const extraFields = Object.fromEntries(
     Object.entries(given).filter(([name]) => !CALL_SETTINGS.includes(name)),
   );

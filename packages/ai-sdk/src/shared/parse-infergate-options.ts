@@ -46,6 +46,18 @@ function parseInfergateOptions<T extends Record<string, unknown>>(
   });
 }
 
+/**
+ * `given` without the options of `known` set to `null`: as ai's own call settings, and core's
+ * optional fields, a `null` option is not given (its default, or the model's setting, applies).
+ * Only known names: a typo's key, `null` or not, is still there to be refused. A copy.
+ */
+export function withoutNullOptions<T>(given: T, known: readonly string[]): T {
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) return given;
+  const kept: Record<string, unknown> = { ...(given as Record<string, unknown>) };
+  for (const key of known) if (kept[key] === null) delete kept[key];
+  return kept as T;
+}
+
 function valueAt(root: unknown, path: readonly string[]): unknown {
   let current = root;
   for (const key of path) {

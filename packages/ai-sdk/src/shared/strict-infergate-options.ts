@@ -2,13 +2,17 @@
 import { keyKeptOut, refuseUnknownOptions } from '@infergate/core/internal';
 import type { z } from 'zod/v4';
 import { optionRefusal } from './option-refusal';
-import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from './parse-infergate-options';
+import {
+  infergateOptionsParser,
+  PROVIDER_OPTIONS_KEY,
+  withoutNullOptions,
+} from './parse-infergate-options';
 
 /**
  * `infergateOptionsParser` for a `providerOptions.infergate` whose every key is an option (an
  * embedding's, a transcription's: none is a request field): a key not in `allowed` is an
  * `InvalidArgumentError` naming it and the closest one (`input_type`, `inputTyp`: `inputType`),
- * rather than dropped by zod. Loaded with the service calls, not on a chat app's start.
+ * rather than dropped by zod; a known option given as `null` is not given. Loaded with the service calls, not on a chat app's start.
  */
 export function strictInfergateOptionsParser<T extends Record<string, unknown>>(
   schema: z.ZodType<T>,
@@ -25,7 +29,8 @@ export function strictInfergateOptionsParser<T extends Record<string, unknown>>(
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       refuseUnknownKeys(value, known, sentKey);
     }
-    return parse(providerOptions);
+    // An option given as `null` is not given (its default applies); a typo's was refused above.
+    return parse({ [PROVIDER_OPTIONS_KEY]: withoutNullOptions(value, known) });
   };
 }
 

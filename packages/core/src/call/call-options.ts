@@ -138,6 +138,21 @@ export function refuseCallOptionsInRequest(
   }
 }
 
+/**
+ * Refuses a request's `stream` that the call would not honour: the call sets it (`chat` answers
+ * whole and sends none, `chatStream` sends `true`), so `chat({ stream: true })` would quietly
+ * answer whole. The value the call means (`false` to `chat`, `true` to `chatStream`) passes.
+ */
+export function refuseStreamNotTaken(stream: unknown, call: 'chat' | 'chatStream'): void {
+  // (`null`: not given, as every optional request field's.)
+  if (stream == null || stream === (call === 'chatStream')) return;
+  throw new GatewayError({
+    code: 'invalid_request_error',
+    message: `\`stream: ${typeof stream === 'boolean' ? stream : kindOf(stream)}\` in the ${call} request does nothing (the call sets it): call \`client.${call === 'chat' ? 'chatStream' : 'chat'}(request)\`, or leave \`stream\` out`,
+    field: 'stream',
+  });
+}
+
 /** The refusal of `chatStream`'s own call option `key` given in `chat`'s request. */
 function streamOptionInChatRequest(key: string): GatewayError {
   return new GatewayError({

@@ -4,6 +4,7 @@ import {
   type CallOptions,
   checkCallOptions,
   refuseCallOptionsInRequest,
+  refuseStreamNotTaken,
 } from '../call/call-options';
 import { type CallScope, scopeOf } from '../call/call-scope';
 import { refusal, type StructuredOutputOptions } from '../call/option-groups';
@@ -162,6 +163,7 @@ function readChatCall(
   // A call option given in the request (`signal`, `timeoutMs`) would be sent and do nothing.
   refuseCallOptionsInRequest(given, name);
   const req = validateChatRequest(given);
+  refuseStreamNotTaken(req.stream, name);
   checkCallOptions(opts, name);
   if (name === 'chatStream') {
     for (const flag of ['assemble', 'streamUsage', 'rawChunks'] as const) {

@@ -54,6 +54,7 @@ import {
   batchLengthProblem,
   dimensionsProblem,
   embeddingsProblem,
+  filledFromRequest,
   inInputOrder,
   serviceAnswerProblem,
 } from './validate-service-response';
@@ -341,7 +342,8 @@ export async function translate(
     model: model ?? undefined,
     source_language: source_language ?? undefined,
   });
-  return postService(context, 'translation', body, opts);
+  // The answer's `target_language` is the request's when it leaves it out.
+  return postService(context, 'translation', body, opts, { target_language: req.target_language });
 }
 
 export async function ocr(
@@ -487,12 +489,16 @@ function withField(error: GatewayError, field: string): GatewayError {
   return new GatewayError({ code, message, status, body, data, responseHeaders, field });
 }
 
-/** POSTs to a service (after the availability check) and checks the answer's required fields. */
+/**
+ * POSTs to a service (after the availability check) and checks the answer's required fields;
+ * `fromRequest`: fields the request says, written into an answer that leaves them out.
+ */
 async function postService<T>(
   { transport, catalog }: ServiceContext,
   service: 'translation' | 'ocr' | 'speech_to_text',
   body: string | FormData,
   opts: CallOptions | undefined,
+  fromRequest: Readonly<Record<string, string>> = {},
 ): Promise<T> {
   // One deadline over the list's re-read and the request.
   const callOptions = startedDeadline(opts);
@@ -504,7 +510,9 @@ async function postService<T>(
     { method: 'POST', path: SERVICE_PATHS[service], body, plainTextField },
     callOptions,
   );
-  const problem = serviceAnswerProblem(service, answer.data);
+  const problem =
+    serviceAnswerProblem(service, answer.data) ??
+    filledFromRequest(answer.data as Record<string, unknown>, fromRequest);
   return accepted(transport, callOptions, service, answer, problem);
 }
 

@@ -96,9 +96,13 @@ function textRange({ start, end }: { start: number; end: number }): string {
   return end - start === 1 ? `texts[${start}]` : `texts[${start}..${end - 1}]`;
 }
 
-/** The fields each service's JSON answer must have as strings (docs/gateway-protocol.md §7–§9). */
+/**
+ * The fields each service's JSON answer must have as strings (docs/gateway-protocol.md §7–§9).
+ * A translation's `target_language`, though the spec's, is not: the request named it, and
+ * `filledFromRequest` writes it in when the answer leaves it out.
+ */
 const REQUIRED_TEXT_FIELDS = {
-  translation: ['text', 'target_language'],
+  translation: ['text'],
   ocr: ['text'],
   speech_to_text: ['text'],
 } as const;
@@ -110,6 +114,23 @@ export function serviceAnswerProblem(
   if (!isJsonObject(data)) return 'is not a JSON object';
   for (const field of REQUIRED_TEXT_FIELDS[service]) {
     if (typeof data[field] !== 'string') return `has no string \`${field}\``;
+  }
+  return undefined;
+}
+
+/**
+ * Fields of an answer `serviceAnswerProblem` accepted that the request already says, written in
+ * when the answer leaves them out (missing or `null`): a translation's `target_language` is the
+ * one asked for. Another value there than a string is still refused: that answer says something
+ * else. In place, before `onResponse` is told, so it sees the answer as the call returns it.
+ */
+export function filledFromRequest(
+  answer: Record<string, unknown>,
+  fields: Readonly<Record<string, string>>,
+): string | undefined {
+  for (const [field, value] of Object.entries(fields)) {
+    answer[field] ??= value;
+    if (typeof answer[field] !== 'string') return `has no string \`${field}\``;
   }
   return undefined;
 }

@@ -711,9 +711,10 @@ export class GatewayChatModel
    * `withStructuredOutput` sends), so a call that gives it keeps the model's `methods`.
    */
   #structuredOutput(
-    call: StructuredOutputOptions | undefined,
+    call: StructuredOutputOptions | null | undefined,
   ): StructuredOutputOptions | undefined {
-    if (call === undefined) return this.structuredOutput;
+    // (`null`: not given, as the call's other options; it threw a TypeError reading `methods`.)
+    if (call == null) return this.structuredOutput;
     const methods = call.methods ?? this.structuredOutput?.methods;
     return { ...call, ...(methods && { methods }) };
   }

@@ -186,7 +186,8 @@ export function callOptions(options: {
     timeoutMs: shorterTimeout(options.timeout, signalTimeout),
     // LangChain's per-call override of the model's maxRetries: core does the retrying.
     maxRetries: options.maxRetries,
-    headers: options.headers,
+    // (`null`: not given, as the call's other options; core refuses a null `headers`.)
+    headers: options.headers ?? undefined,
   };
 }
 
