@@ -76,7 +76,7 @@ function toV3Tool<INPUT, OUTPUT>(tool: Tool<INPUT, OUTPUT>): GatewayToolV3<INPUT
           };
           return result.success
             ? { value: result.value }
-            : { issues: [{ message: result.error.message }] };
+            : { issues: [{ message: refusalProblem(result.error) }] };
         },
         jsonSchema: { input: jsonSchema, output: jsonSchema },
       },
@@ -85,4 +85,14 @@ function toV3Tool<INPUT, OUTPUT>(tool: Tool<INPUT, OUTPUT>): GatewayToolV3<INPUT
     execute: async (input, { abortSignal }) =>
       (await execute(input, { abortSignal } as Parameters<typeof execute>[1])) as OUTPUT,
   };
+}
+
+/**
+ * The check's problem alone (`translate: text is …`), as the main entry's tools give it: the
+ * refusal's message already quotes the whole input, and ai@6 wraps the issue in its own
+ * `TypeValidationError` that quotes it again; a tool's base64 media would be sent back twice.
+ */
+function refusalProblem(refusal: Error): string {
+  const { cause } = refusal;
+  return cause instanceof Error ? cause.message : refusal.message;
 }
