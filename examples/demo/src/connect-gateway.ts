@@ -24,7 +24,7 @@ export async function connectGateway(
     if (!apiKey) {
       throw new Error('INFERGATE_BASE_URL is set but INFERGATE_API_KEY is not: set both.');
     }
-    console.log(`Gateway: ${configured}\n`);
+    console.log(`Gateway: ${printableURL(configured)}\n`);
     return { baseURL: configured, apiKey, close: async () => {} };
   }
   // Loaded only here: with your gateway configured, the emulator is never needed.
@@ -43,4 +43,16 @@ export async function connectGateway(
     emulator: server.emulator,
     close: () => server.close(),
   };
+}
+
+/**
+ * The base URL as it may be printed: scheme, host and path. Its user:password or query could hold
+ * a secret, and it is printed before the client checks it (core refuses credentials in it); what
+ * is not an http(s) URL is not echoed at all (`user:secret` parses as a scheme and a path).
+ */
+function printableURL(configured: string): string {
+  const url = URL.canParse(configured) ? new URL(configured) : undefined;
+  return url?.protocol === 'http:' || url?.protocol === 'https:'
+    ? `${url.origin}${url.pathname}`
+    : '(INFERGATE_BASE_URL is not an http(s) URL)';
 }

@@ -26,7 +26,7 @@ async function connectGateway(): Promise<() => Promise<void>> {
     if (!process.env.INFERGATE_API_KEY) {
       throw new Error('INFERGATE_BASE_URL is set but INFERGATE_API_KEY is not: set both.');
     }
-    console.log(`Gateway: ${configured}\n`);
+    console.log(`Gateway: ${printableURL(configured)}\n`);
     return async () => {};
   }
   // Loaded only here: with your gateway configured, the emulator is never needed.
@@ -39,6 +39,18 @@ async function connectGateway(): Promise<() => Promise<void>> {
     '(the emulator answers with deterministic stand-ins; set INFERGATE_BASE_URL and INFERGATE_API_KEY to your gateway for real answers)\n',
   );
   return () => emulator.close();
+}
+
+/**
+ * The base URL as it may be printed: scheme, host and path. Its user:password or query could hold
+ * a secret, and it is printed before the client checks it (core refuses credentials in it); what
+ * is not an http(s) URL is not echoed at all (`user:secret` parses as a scheme and a path).
+ */
+function printableURL(configured: string): string {
+  const url = URL.canParse(configured) ? new URL(configured) : undefined;
+  return url?.protocol === 'http:' || url?.protocol === 'https:'
+    ? `${url.origin}${url.pathname}`
+    : '(INFERGATE_BASE_URL is not an http(s) URL)';
 }
 
 /** One line for an error: its name, the gateway's code when there is one, and its message. */

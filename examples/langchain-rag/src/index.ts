@@ -36,11 +36,20 @@ await runExample(async () => {
   // indexing and searching: vectors of different engines do not compare.
   const client = createGatewayClient();
   const engines = await client.embeddingEngines();
-  const engine =
-    engines.find((e) => e.id === process.env.INFERGATE_EMBEDDING_ENGINE) ??
-    engines.find((e) => isMultilingualEngine(e)) ??
-    engines[0];
-  if (!engine) throw new Error('The gateway offers no embedding engine right now');
+  const asked = process.env.INFERGATE_EMBEDDING_ENGINE?.trim();
+  const engine = asked
+    ? engines.find((e) => e.id === asked)
+    : (engines.find((e) => isMultilingualEngine(e)) ?? engines[0]);
+  if (!engine) {
+    // A mistyped engine is named, not swapped for another: the index would be built on an engine
+    // the reader did not ask for.
+    const offered = engines.map((e) => e.id).join(', ') || 'none right now';
+    throw new Error(
+      asked
+        ? `INFERGATE_EMBEDDING_ENGINE=${asked} is not an engine this gateway offers (${offered})`
+        : 'The gateway offers no embedding engine right now',
+    );
+  }
   const embeddings = new GatewayEmbeddings({ model: engine.id, client });
   const documents = await loadCorpus();
   // embedDocuments sends input_type "document"; embedQuery (used by the search) sends "query".

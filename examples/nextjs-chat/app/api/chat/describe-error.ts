@@ -6,11 +6,25 @@ export function describeError(error: unknown): string {
   if (RetryError.isInstance(error)) {
     return `${describeError(error.lastError)} (after ${error.errors.length} attempts)`;
   }
-  if (APICallError.isInstance(error)) {
-    const code = (error.data as { code?: unknown } | undefined)?.code;
-    return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const code = gatewayCode(error);
+  return code === undefined ? error.message : `${code}: ${error.message}`;
+}
+
+/**
+ * Where the gateway's code is: an HTTP refusal has it in its body (`APICallError.data`); a refusal
+ * the provider makes itself before sending (UnsupportedModelCapabilityError, NoSuchModelError)
+ * wraps core's GatewayError, whose `code` it is, as its `cause`.
+ */
+function gatewayCode(error: Error): string | undefined {
+  const candidates = [
+    APICallError.isInstance(error)
+      ? (error.data as { code?: unknown } | undefined)?.code
+      : undefined,
+    (error as { code?: unknown }).code,
+    (error.cause as { code?: unknown } | undefined)?.code,
+  ];
+  return candidates.find((code): code is string => typeof code === 'string');
 }
 
 /**
