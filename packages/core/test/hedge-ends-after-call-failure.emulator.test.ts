@@ -111,7 +111,7 @@ describe("a hedged call whose first run's failure ended it before the hedge ende
 
   it('ends its route with that failure when the hedge answers a 200 cut mid-JSON after', async () => {
     const { gateway, call } = await hedgeEndsAfter(cutJson);
-    expectEndsWithRefusal(await call, { outcome: 'ended', code: 'invalid_response' });
+    expectEndsWithRefusal(await call, { outcome: 'failed', reason: 'invalid_response' });
     await gateway.close();
   });
 

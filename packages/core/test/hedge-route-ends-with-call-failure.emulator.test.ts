@@ -5,7 +5,7 @@ import { callUsage } from '../src/protocol/call-usage';
 
 // docs/gateway-protocol.md §4.7: a hedged call whose two runs both fail ends with the first run's
 // failure, and its route's last hop is that failure (README: "the last hop the failure that ended
-// the call"); the hedge's own end (no failover) is an `ended` hop where it failed, not after the
+// the call"); the hedge's own end (a body not JSON: a failover reason) is a hop where it failed, not after the
 // first run's later failures (rv-steer9 F3). Its usage is then counted once (`callUsage`).
 const FIRST = 'community/general';
 const HEDGE = 'community/tools';
@@ -53,7 +53,7 @@ describe('a hedged call whose runs both fail', () => {
     );
     expect(error.code).toBe('all_providers_failed');
     expect(error.route?.hops).toEqual([
-      { model: HEDGE, outcome: 'ended', code: 'invalid_response' },
+      { model: HEDGE, outcome: 'failed', reason: 'invalid_response' },
       { model: FIRST, outcome: 'failed', reason: 'all_providers_failed' },
     ]);
     await gateway.close();
@@ -86,7 +86,7 @@ describe('a hedged call whose runs both fail', () => {
     const hops = error.route?.hops ?? [];
     expect(hops.at(-1)).toMatchObject({ model: FIRST, usage });
     expect(hops.map((hop) => `${hop.model} ${hop.outcome}`)).toEqual([
-      `${HEDGE} ended`,
+      `${HEDGE} failed`,
       `${FIRST} failed`,
     ]);
     expect(callUsage(error.usage, error.route)).toEqual({

@@ -80,7 +80,7 @@ describe('a hedged chat() whose hedge answers a 200 cut mid-JSON', () => {
       'released 1',
     ]);
     expect(answer.route?.hops).toEqual([
-      { model: CUT, outcome: 'ended', code: 'invalid_response' },
+      { model: CUT, outcome: 'failed', reason: 'invalid_response' },
       { model: SLOW, outcome: 'answered' },
     ]);
   });

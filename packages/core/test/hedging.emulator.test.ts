@@ -458,11 +458,16 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it.each([
-    ['a 500', 'upstream_text', 'upstream_error'],
-    ['an answer that cannot be read', 'truncated_json', 'invalid_response'],
+    ['a 500', 'upstream_text', { outcome: 'ended', code: 'upstream_error' }],
+    // (Read whole within its attempt, a body not JSON is a failover reason: a failed hop.)
+    [
+      'an answer that cannot be read',
+      'truncated_json',
+      { outcome: 'failed', reason: 'invalid_response' },
+    ],
   ] as const)(
     'a hedge that failed (%s) before the slow first attempt answered: its failure is its hop, not lost',
-    async (_what, fault, code) => {
+    async (_what, fault, hop) => {
       // The first answers after 200 ms; the hedge, sent at 30 ms, fails at once (no retry: a
       // hedge is one attempt).
       const { emulator, client, events } = await faulted({
@@ -479,9 +484,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
       ]);
       // Nothing was cut: the hedge had failed on its own, so the `won` event names no loser.
       expect(only(events, 'hedge')[1]).not.toHaveProperty('lost');
-      // The same hop the call's error route gives a hedge's failure that moves to no other model.
+      // The same hop the call's error route gives the hedge's failure.
       expect(result.route.hops).toEqual([
-        { model: 'community/streamer', outcome: 'ended', code },
+        { model: 'community/streamer', ...hop },
         { model: 'community/general', outcome: 'answered' },
       ]);
     },

@@ -59,7 +59,8 @@ export interface WholeChecked {
 /**
  * `answer` of `model` (asked by `method`) checked: the failure; or what the check found
  * (`WholeChecked`); or undefined when it was handed on as it came (a body that is no completion,
- * which the transport's reader then refuses, `invalid_response`, as for any call). A step of the
+ * refused as for any call: one not JSON by the attempt's own read, http/reported-in-answer.ts, a
+ * failover reason; one of the wrong shape by the transport's reader, `invalid_response`). A step of the
  * caller's tool loop is handed on as it came, `checked` and `unchecked` unset.
  */
 export async function checkWholeAnswer(
@@ -89,7 +90,8 @@ export async function checkWholeAnswer(
   }
   const completion = data && !chatCompletionProblem(data) ? readChatCompletion(data) : undefined;
   if (data === undefined || completion === undefined) {
-    // No completion: handed on as it came, for the transport's reader to refuse.
+    // No completion: handed on as it came, refused as for any call (not JSON: by the attempt,
+    // reported-in-answer.ts, with the same error a call without a schema gets).
     answer.response = rebuilt(response, read.text);
     return undefined;
   }

@@ -1,12 +1,13 @@
 // docs/gateway-protocol.md §5.3 (an error in a 200 answer), §10.5 (retried as the same failure
 // answered with its status).
-import type { GatewayError } from '../errors/errors';
+import { type GatewayError, isGatewayError } from '../errors/errors';
 import { unreadBody } from './answer-errors';
 import { type AttemptAnswer, ownAbort } from './attempt-policy';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { reportedInsteadOfContent } from './reported-instead';
 import type { SendConfig, Sending } from './send-once';
 import { failureInsteadOfAnswer } from './unusable-answer';
+import { type ParsedBodyRead, parsedWholeBody } from './whole-answer';
 
 /**
  * A whole (not streamed) 2xx JSON answer, its body read once, within its attempt (its slot held,
@@ -49,9 +50,26 @@ export async function wholeAnswerChecked(
   if (read.truncated) return answer;
   // The gateway has finished this request: refusing its answer cuts nothing.
   sending.answerStatus.readToEnd = true;
+  if (!asksJson(sending.spec.accept)) return answer;
+  // Parsed here, once (its reader takes the parse): a body that is not JSON is the attempt's
+  // failure, for its policy to say what follows (another model asked: §4.7), as a stream's
+  // unreadable event is.
+  const { headers, status } = response;
+  const parsed = parsedWholeBody(read.text, headers, status, sending.spec, config);
+  if (isGatewayError(parsed)) return parsed;
+  const kept: ParsedBodyRead = { text: read.text, truncated: false, parsed };
+  answer.body = kept;
   // A failure reported instead of an answer is the attempt's, retryable or not: its policy says
   // what follows (sent again, another model asked, or the call's error).
-  return reportedInstead(response, read.text, config, request.requestedModel) ?? answer;
+  if (parsed.plainText) return answer;
+  return (
+    reportedInstead(response, parsed.data, read.text, config, request.requestedModel) ?? answer
+  );
+}
+
+/** A request whose answer its reader parses as JSON: `transport.text` asks for another type. */
+function asksJson(accept: string | undefined): boolean {
+  return accept === undefined || accept.includes('json');
 }
 
 /**
@@ -70,19 +88,11 @@ function mayBeJson(headers: Headers): boolean {
  */
 function reportedInstead(
   response: Response,
+  data: unknown,
   text: string,
   config: SendConfig,
   requestedModel: string | undefined,
 ): GatewayError | undefined {
-  // (Only a body naming `"error"` is parsed here: most answers are parsed once, by their reader,
-  // after the slot is given back.)
-  if (!text.includes('"error"')) return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
   const { status, headers } = response;
   const error = failureInsteadOfAnswer(config, { data, status, text, headers }, requestedModel);
   if (error === undefined || error.code === 'invalid_response') return undefined;

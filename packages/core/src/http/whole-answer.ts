@@ -76,23 +76,58 @@ export async function readWholeAnswer(
   }
   const { headers, status } = response;
   if (!options.json) return { text, headers, status, events };
-  // Parsed after the slot is given back: a large answer's parse holds no slot.
-  let data: unknown;
+  // Parsed within the attempt when its body was read there (reported-in-answer.ts), else now.
+  const parsed = parsedInAttempt(body) ?? parsedWholeBody(text, headers, status, spec, options);
+  if (parsed instanceof GatewayError) {
+    if (reports) events?.failed(parsed);
+    throw parsed;
+  }
+  const answer = { data: parsed.data, text, headers, status };
+  if (!parsed.plainText) {
+    if (reports) answeredOrFailed(events, spec, options, answer);
+  } else if (reports) events?.answered(answer.data, text);
+  return answer;
+}
+
+/** A whole body's parse: its value (`plainText`: a `text/plain` body held in its field). */
+export interface ParsedBody {
+  data: unknown;
+  plainText?: boolean;
+}
+
+/** A whole body read within its attempt and parsed there: its reader parses it no more. */
+export interface ParsedBodyRead {
+  text: string;
+  truncated: false;
+  parsed: ParsedBody;
+}
+
+/** The parse a body read within its attempt carries (`ParsedBodyRead`), if any. */
+function parsedInAttempt(body: OpenResponse['body']): ParsedBody | undefined {
+  return body !== undefined && 'parsed' in body ? (body as ParsedBodyRead).parsed : undefined;
+}
+
+/**
+ * A whole 2xx body parsed (once per answer: within its attempt when it was read there), or the
+ * `invalid_response` it is when it is not JSON; a `text/plain` body of a request with a
+ * `plainTextField` is held in that field.
+ */
+export function parsedWholeBody(
+  text: string,
+  headers: Headers,
+  status: number,
+  spec: RequestSpec,
+  options: Pick<ReadOptions, 'maxErrorBodyBytes' | 'redact'>,
+): ParsedBody | GatewayError {
   try {
-    data = JSON.parse(text);
+    return { data: JSON.parse(text) };
   } catch (cause) {
     const field = spec.plainTextField;
     if (field !== undefined && /^text\/plain\b/i.test(headers.get('content-type') ?? '')) {
-      data = { [field]: text };
-      if (reports) events?.answered(data, text);
-      return { data, text, headers, status };
+      return { data: { [field]: text }, plainText: true };
     }
-    const error = notJson(spec, { text, headers, status }, options, cause);
-    if (reports) events?.failed(error);
-    throw error;
+    return notJson(spec, { text, headers, status }, options, cause);
   }
-  if (reports) answeredOrFailed(events, spec, options, { data, text, headers, status });
-  return { data, text, headers, status };
 }
 
 /**
@@ -118,7 +153,7 @@ function answeredOrFailed(
 function notJson(
   spec: RequestSpec,
   answer: { text: string; headers: Headers; status: number },
-  options: ReadOptions,
+  options: Pick<ReadOptions, 'maxErrorBodyBytes' | 'redact'>,
   cause: unknown,
 ): GatewayError {
   const { text, headers, status } = answer;

@@ -62,7 +62,9 @@ export type FailoverReason =
   /** Its stream, held for the structured-output check, was cut or ended without a finish_reason. */
   | 'stream_incomplete'
   /** Its structured answer failed the check against the call's schema (§4.8). */
-  | 'invalid_structured_output';
+  | 'invalid_structured_output'
+  /** Its 2xx answer could not be read: a whole body that is not JSON (cut short, a page). */
+  | 'invalid_response';
 
 /** A listed model left out before any request, and why (`detail`: a sentence for people). */
 export interface SkippedModel {

@@ -123,9 +123,12 @@ export function isModelFailure(error: GatewayError): boolean {
   if (error.stall !== undefined) return false;
   const { code, status } = error;
   if (status !== undefined && isServerFailureStatus(status)) return true;
-  // A 2xx answer broken off before it could be used: its connection failed midway (§10.3), or a
-  // stream's body ended before its end (`stream_incomplete`: a structured stream held to its check).
-  const cut = code === 'network_error' || code === 'stream_incomplete';
+  // A 2xx answer broken off before it could be used: its connection failed midway (§10.3), a
+  // stream's body ended before its end (`stream_incomplete`: a structured stream held to its check),
+  // or a body that cannot be read (`invalid_response`: a whole one not JSON, as a stream's
+  // unreadable event is `provider_protocol_error`).
+  const cut =
+    code === 'network_error' || code === 'stream_incomplete' || code === 'invalid_response';
   if (cut && status !== undefined && status >= 200 && status < 300) return true;
   return (
     code === 'provider_unavailable' ||

@@ -24,13 +24,16 @@ const MODEL_REFUSALS: ReadonlySet<string> = new Set([
 
 /**
  * A stream's error event from the provider (the gateway's codes, or an engine's own words), or a
- * held structured stream cut or ended without a finish_reason (chat/stream/structured-start.ts).
+ * held structured stream cut or ended without a finish_reason (chat/stream/structured-start.ts),
+ * or a 2xx answer that cannot be read (`invalid_response`: a whole body that is not JSON, read
+ * within its attempt, http/reported-in-answer.ts; a stream answered as another type).
  */
-const STREAM_FAILURES_BEFORE_CONTENT: ReadonlySet<string> = new Set([
+const ANSWER_FAILURES_BEFORE_CONTENT: ReadonlySet<string> = new Set([
   'provider_request_failed',
   'provider_protocol_error',
   'upstream_error',
   'stream_incomplete',
+  'invalid_response',
 ]);
 
 /**
@@ -39,7 +42,8 @@ const STREAM_FAILURES_BEFORE_CONTENT: ReadonlySet<string> = new Set([
  * may". That is a stall before the first chunk, a 502/503/504 or another status the retry policy
  * reads as the server's failure (`isServerFailureStatus`: 408, 409, 520–529; whatever the body), a failure retryable by code without an answer (busy, unavailable, the gateway's time
  * limit, a connection lost before the first byte) — except `client_concurrency_exceeded`, the
- * key's limit, the same for every model — and a refusal of the model. Not a caller error, a 500
+ * key's limit, the same for every model —, a refusal of the model, and a 2xx answer failing
+ * before its content (a stream's error or unreadable event, a whole body that is not JSON). Not a caller error, a 500
  * or a stall after the first chunk: those follow the retry rules on the same model. Asked
  * only of attempts that failed before any content reached the caller (the transport's loop).
  */
@@ -55,14 +59,15 @@ export function failoverReason(failure: Failure): FailoverReason | undefined {
       ? code
       : 'upstream_error';
   }
-  // A 2xx stream failing before any content reached the caller (an error event, an event that
-  // cannot be read, a held stream ended short): the provider failed as a 502 says, only after the
-  // headers (§4.7 rule 3). Not retryable (§10.5): the walk moves on, never to the same model.
+  // A 2xx answer failing before any content reached the caller (an error event, an event that
+  // cannot be read, a held stream ended short, a whole body that is not JSON): the provider failed
+  // as a 502 says, only after the headers (§4.7 rule 3). Not retryable (§10.5): the walk moves
+  // on, never to the same model.
   if (
     status !== undefined &&
     status >= 200 &&
     status < 300 &&
-    STREAM_FAILURES_BEFORE_CONTENT.has(code)
+    ANSWER_FAILURES_BEFORE_CONTENT.has(code)
   ) {
     return code as FailoverReason;
   }
