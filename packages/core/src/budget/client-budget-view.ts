@@ -1,17 +1,29 @@
 // docs/gateway-protocol.md §2.5 (the key's slots, as one client sees them).
 import { InProcessBudget } from './in-process-budget';
 import type { ConcurrencyBudgetState, KeyBudget } from './key-budget';
+import type { PendingCalls } from './pending-calls';
 import type { Semaphore } from './semaphore';
 
-/** One client's view: its own `maxConcurrency` queue plus the key's count in the budget. */
+/**
+ * One client's view: its own `maxConcurrency` queue plus the key's count in the budget, and its
+ * calls not ended (idle only once none is).
+ */
 export class ClientBudgetView implements ConcurrencyBudgetState {
   readonly #local: Semaphore;
+  readonly #calls: PendingCalls;
   readonly #budget: KeyBudget | undefined;
   readonly #id: string;
   readonly limit: number;
 
-  constructor(local: Semaphore, budget: KeyBudget | undefined, id: string, limit: number) {
+  constructor(
+    local: Semaphore,
+    calls: PendingCalls,
+    budget: KeyBudget | undefined,
+    id: string,
+    limit: number,
+  ) {
     this.#local = local;
+    this.#calls = calls;
     this.#budget = budget;
     this.#id = id;
     this.limit = limit;
@@ -31,11 +43,16 @@ export class ClientBudgetView implements ConcurrencyBudgetState {
   get queued(): number {
     return this.#local.queued + (this.#keyState()?.queued ?? 0);
   }
+  /** This client's calls begun and not ended: in flight, queued, reading the catalog or retrying. */
+  get pendingCalls(): number {
+    return this.#calls.count;
+  }
   get isIdle(): boolean {
-    return this.#local.isIdle && this.active === 0 && this.queued === 0;
+    return this.#calls.count === 0 && this.#local.isIdle && this.active === 0 && this.queued === 0;
   }
   async whenIdle(): Promise<void> {
     while (!this.isIdle) {
+      await this.#calls.whenIdle();
       await this.#local.whenIdle();
       if (this.#budget instanceof InProcessBudget) await this.#budget.whenIdle(this.#id);
       else if (!this.isIdle) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -7,11 +7,22 @@
 
 /** `client.budget`: the key's slots as one client sees them (client-budget-view.ts). */
 export interface ConcurrencyBudgetState {
+  /** This client's `maxConcurrency`. */
   readonly limit: number;
+  /** The key's requests holding a slot (all clients sharing the budget; this client's own when it cannot tell). */
   readonly active: number;
+  /** Requests waiting for a slot: this client's behind its `maxConcurrency`, plus the key's queue. */
   readonly queued: number;
+  /**
+   * This client's calls begun and not ended — a stream's until its body ends, is cut or cancelled,
+   * or, dropped unread, is collected — whether
+   * holding a slot, waiting for one, waiting on the catalog read its model check needs, or waiting
+   * to retry (those last two hold no slot: neither `active` nor `queued` counts them).
+   */
+  readonly pendingCalls: number;
+  /** No call of this client pending, none of its slots held or waited for, the key's queue empty. */
   readonly isIdle: boolean;
-  /** Resolves when nothing is running or queued. */
+  /** Resolves once `isIdle` (for tests and a graceful shutdown: every call begun has ended). */
   whenIdle(): Promise<void>;
 }
 

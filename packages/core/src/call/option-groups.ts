@@ -336,7 +336,7 @@ export function headerRecord(init: GatewayHeaders | undefined): Record<string, s
  * The adapters' model settings that are flags (`sendReasoning`, …): each of `keys` given in
  * `given` is a boolean, else refused (read when the model is built).
  */
-export function readFlags(given: object, keys: readonly string[], place: OptionPlace): void {
+export function readFlags(given: object, keys: readonly string[], place: RefusalPlace): void {
   for (const key of keys) {
     const value: unknown = (given as Record<string, unknown>)[key];
     if (value !== undefined && typeof value !== 'boolean') {
@@ -410,7 +410,7 @@ export function unknownOptionError(
   key: string,
   known: readonly string[],
   where: string,
-  place: OptionPlace,
+  place: RefusalPlace,
   hints: OptionHints = {},
   secret?: string,
   prefix = '',
@@ -442,7 +442,7 @@ export function refuseUnknownOptions(
   given: object,
   known: readonly string[],
   where: string,
-  place: OptionPlace,
+  place: RefusalPlace,
   hints?: OptionHints,
   prefix?: string,
 ): void {

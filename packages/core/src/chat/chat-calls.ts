@@ -1,5 +1,7 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (the gate), §4.6 (the answering
 // model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
+
+import type { PendingCalls } from '../budget/pending-calls';
 import {
   type CallOptions,
   checkCallOptions,
@@ -86,6 +88,8 @@ export interface ChatContext {
   streamUsage: boolean;
   /** The client's steering options (stall timeouts, hedge, breakers). */
   steering: ClientSteering;
+  /** The client's calls not ended (`client.budget.pendingCalls`): each chat call counts in it. */
+  calls: PendingCalls;
 }
 
 /** A call given no options (one object for all: it is only read). */
@@ -122,6 +126,8 @@ export function postChat(
  * (`readChatCall`), the JSON steering loaded when the request asks for JSON text, the answer
  * (`answerChat`, each request sent by `sendVia`), then read (`read`, in the same turn: a stream's
  * caller gets it as soon as it opened); what any of it throws is redacted of the client's key.
+ * The call counts in its client's pending calls from here to its end: a stream's end is the
+ * stream's to tell (`ended`, given to `read`), any other call ends when this returns or throws.
  */
 async function chatCall<A, T>(
   contextOf: ChatContextOf,
@@ -134,22 +140,40 @@ async function chatCall<A, T>(
     req: ChatRequest,
     json: JsonSteering | undefined,
     transport: Transport,
+    ended: () => void,
   ) => T,
 ): Promise<T> {
   let owner: Transport | undefined;
+  let pending: PendingCalls | undefined;
   try {
     const context = contextOf();
     const { transport } = context;
     owner = transport;
+    pending = context.calls;
+    pending.begin();
     const req = readChatCall(given, opts, name);
     const json = asksForJsonText(req) ? await loadSteering() : undefined;
     const stream = name === 'chatStream';
     const answered = await answerChat(context, req, opts, stream, sendVia(transport));
-    return read(answered, req, json, transport);
+    if (!stream) return read(answered, req, json, transport, NOTHING_TO_END);
+    // From here the stream ends the count, once: when its body settles, as its slot comes back.
+    const ended = pending.endOnce();
+    pending = undefined;
+    try {
+      return read(answered, req, json, transport, ended);
+    } catch (error) {
+      ended();
+      throw error;
+    }
   } catch (error) {
     throw redactOwnKey(error, owner);
+  } finally {
+    pending?.end();
   }
 }
+
+/** A whole answer's `read` ends nothing: its call ends as `chatCall` returns. */
+const NOTHING_TO_END = (): void => {};
 
 /**
  * A chat call's request, read once (its null fields left out), and its options checked before the
@@ -247,8 +271,8 @@ export function openChatStream(
       transport.open(spec, opts, via).catch((error: unknown) => {
         throw namingStreamUsage(error, spec);
       }),
-    (answered, req, json, transport) =>
-      chatStream(answered, req, opts, json, transport.maxErrorBodyBytes),
+    (answered, req, json, transport, ended) =>
+      chatStream(answered, req, opts, json, transport.maxErrorBodyBytes, ended),
   );
 }
 
@@ -259,6 +283,7 @@ function chatStream(
   opts: ChatStreamOptions | undefined,
   json: JsonSteering | undefined,
   maxErrorBodyBytes: number,
+  callEnded: () => void,
 ): ChatStream {
   const open = answered.answer;
   // The header, else (once a chunk names it) the chunks' `model`, else the model sent: the
@@ -282,6 +307,7 @@ function chatStream(
     failed: answered.failed,
     // A steered stream's outcome goes to its model's breaker when it ends.
     ended: answered.ended,
+    callEnded,
     structured: structuredStream?.(route) ?? json?.jsonTextHooks((req.tools ?? []).length > 0),
   });
 }

@@ -2,6 +2,7 @@ import { budgetId } from '../budget/budget-id';
 import { ClientBudgetView } from '../budget/client-budget-view';
 import { defaultBudget } from '../budget/in-process-budget';
 import type { ConcurrencyBudgetState } from '../budget/key-budget';
+import { PendingCalls } from '../budget/pending-calls';
 import { realmValue } from '../budget/realm';
 import { createSemaphore } from '../budget/runtime-semaphore';
 import type { Semaphore } from '../budget/semaphore';
@@ -74,6 +75,8 @@ export class GatewayClient {
   readonly #options: ReturnType<typeof resolveOptions>;
   /** This client's own `maxConcurrency` queue, from creation on (its budget view reads it). */
   readonly #local: Semaphore;
+  /** This client's calls not ended, from creation on (its budget view reads it; chat calls count in it). */
+  readonly #calls = new PendingCalls();
   /** Set by the first call that finds the base URL and the key (given, or in the environment). */
   #ready: Ready | undefined;
   /** The open catalog watches, told of every service call's failure (catalog-watch.ts). */
@@ -105,13 +108,13 @@ export class GatewayClient {
 
   /**
    * This client's view of the key's budget: `limit` is its `maxConcurrency`, `active` the key's
-   * requests in flight (every client sharing the budget), `queued` this client's waiting calls plus
-   * the key's queue.
+   * requests in flight (every client sharing the budget), `queued` the requests waiting for a slot
+   * (this client's plus the key's queue), `pendingCalls` this client's calls not ended.
    */
   get budget(): ConcurrencyBudgetState {
     return (
       this.#connected()?.budget ??
-      new ClientBudgetView(this.#local, undefined, '', this.#options.maxConcurrency)
+      new ClientBudgetView(this.#local, this.#calls, undefined, '', this.#options.maxConcurrency)
     );
   }
 
@@ -167,7 +170,8 @@ export class GatewayClient {
       transport,
       catalog,
       baseURL,
-      budget: new ClientBudgetView(this.#local, budget, id, resolved.maxConcurrency),
+      budget: new ClientBudgetView(this.#local, this.#calls, budget, id, resolved.maxConcurrency),
+      calls: this.#calls,
       streamUsage: resolved.streamUsage,
       steering: resolved.steering,
     };
@@ -260,8 +264,8 @@ export class GatewayClient {
   }
 
   /**
-   * Runs a call (not a chat one: those keep their own try, and check their options, in
-   * chat-calls.ts) in the client's context, redacting this client's key from what it throws
+   * Runs a call (not a chat one: those keep their own try, count themselves, and check their
+   * options, in chat-calls.ts) in the client's context, counted pending until it settles, redacting this client's key from what it throws
    * (errors/errors.ts, `redactOwnKey`). Its options are checked here, once, before anything is loaded or sent: the catalog
    * and the transport trust what they are given.
    */
@@ -271,6 +275,7 @@ export class GatewayClient {
     name: CallName,
     request?: object,
   ): Promise<T> {
+    this.#calls.begin();
     try {
       checkCallOptions(opts, name);
       // A call option given in the request (`embed({ input, signal })`) would be sent, doing nothing.
@@ -278,6 +283,8 @@ export class GatewayClient {
       return await call(this.#context());
     } catch (error) {
       throw redactOwnKey(error, this.#ready?.transport);
+    } finally {
+      this.#calls.end();
     }
   }
 

@@ -13,7 +13,14 @@ import {
   trace,
   type UpDownCounter,
 } from '@opentelemetry/api';
-import { type ListsEveryKey, readFlags, refuseUnknownOptions } from '../call/option-groups';
+import {
+  kindOf,
+  type ListsEveryKey,
+  readFlags,
+  refusal,
+  refuseUnknownOptions,
+} from '../call/option-groups';
+import { GatewayError } from '../errors/errors';
 import type {
   GatewayAttemptEvent,
   GatewayCircuitCloseEvent,
@@ -63,6 +70,53 @@ const OTEL_EVENTS_HINTS = {
   tracerProvider: "give its tracer: `tracer: tracerProvider.getTracer('@infergate/core')`",
   meterProvider: "give its meter: `meter: meterProvider.getMeter('@infergate/core')`",
 };
+
+/** Where a refused value of `otelEvents` was given, in its message. */
+const PLACE = 'otelEvents option';
+
+/** The meter's calls `createInstruments` makes. */
+const METER_METHODS = ['createHistogram', 'createUpDownCounter', 'createCounter'] as const;
+
+/**
+ * The options checked before the handler is made: a wrong tracer would otherwise record nothing,
+ * silently (the handler's throw is swallowed by core), and a wrong meter throw a bare TypeError.
+ */
+function checkOtelEventsOptions(options: unknown): asserts options is OtelEventsOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `otelEvents takes an options object or nothing, got ${kindOf(options)}`,
+    });
+  }
+  // A key it does not read (`tracerProvider`, `traceer`) would record through the global providers
+  // unseen: refused, naming the closest one.
+  refuseUnknownOptions(options, OTEL_EVENTS_KEYS, 'otelEvents', PLACE, OTEL_EVENTS_HINTS);
+  readFlags(options, ['genAiUsage'], PLACE);
+  const { tracer, meter } = options as Record<string, unknown>;
+  if (tracer !== undefined && !hasMethods(tracer, ['startSpan'])) {
+    const provider = hasMethods(tracer, ['getTracer'])
+      ? "a tracer provider: give its tracer, `tracerProvider.getTracer('@infergate/core')`"
+      : kindOf(tracer);
+    throw refusal(PLACE, 'tracer', `must be a Tracer (with startSpan), got ${provider}`);
+  }
+  if (meter !== undefined && !hasMethods(meter, METER_METHODS)) {
+    const provider = hasMethods(meter, ['getMeter'])
+      ? "a meter provider: give its meter, `meterProvider.getMeter('@infergate/core')`"
+      : kindOf(meter);
+    throw refusal(
+      PLACE,
+      'meter',
+      `must be a Meter (with ${METER_METHODS.join(', ')}), got ${provider}`,
+    );
+  }
+}
+
+/** Whether `value` is an object with each of `methods` a function. */
+function hasMethods(value: unknown, methods: readonly string[]): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return methods.every((method) => typeof record[method] === 'function');
+}
 
 /** The instruments, created once per handler. */
 interface Instruments {
@@ -177,10 +231,7 @@ export function otelEventsHandler(
   options: OtelEventsOptions,
   maxOpenCalls: number,
 ): GatewayEventHandler {
-  // A key it does not read (`tracerProvider`, `traceer`) would record through the global providers
-  // unseen: refused, naming the closest one.
-  refuseUnknownOptions(options, OTEL_EVENTS_KEYS, 'otelEvents', 'client option', OTEL_EVENTS_HINTS);
-  readFlags(options, ['genAiUsage'], 'client option');
+  checkOtelEventsOptions(options);
   const usage: UsagePrefix = options.genAiUsage === false ? 'infergate.usage' : 'gen_ai.usage';
   const tracer = options.tracer ?? trace.getTracer(INSTRUMENTATION_SCOPE);
   const instruments = createInstruments(options.meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE));

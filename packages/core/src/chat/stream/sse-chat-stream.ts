@@ -48,6 +48,12 @@ interface ChatStreamMeta {
    */
   ended?: ((error: GatewayError | undefined) => void) | undefined;
   /**
+   * The call's end for its client's count of pending calls (`budget.pendingCalls`): once its body
+   * settled (read to its end, failed, cut or cancelled — a dropped stream's by its finalizer), as
+   * its slot is released. Safe to call more than once (only the first counts).
+   */
+  callEnded?: (() => void) | undefined;
+  /**
    * A call asking for structured output, or for JSON with no schema: its events as the caller
    * reads them, its end checked (a schema's: the stream assembled, `assemble` true).
    */
@@ -196,6 +202,8 @@ export class GatewayChatStream implements ChatStream {
       open.chunks,
       open.scope.signal,
       (how) => {
+        // Over as its slot is: no longer pending (first: what follows may throw).
+        meta.callEnded?.();
         // A body we cut: the gateway counts the request until it sees the close. One lost by
         // itself is no cut: its outcome is what its buffered bytes and its error say.
         open.release(how === 'cut');
@@ -231,13 +239,16 @@ export class GatewayChatStream implements ChatStream {
     // (Nothing in these closures may reference this object: see `#watchSilence`.)
     const ended = this.#onCallerAbort;
     const told = meta.ended;
+    const callEnded = meta.callEnded;
     const models = { requestedModel: meta.requestedModel, servedModel: meta.servedModel };
     caller?.addEventListener('abort', ended, { once: true });
     cancelUnreachable.register(
       this,
       this.#body,
-      (caller || events || told) &&
+      (caller || events || told || callEnded) &&
         (() => {
+          // (The body's cancel above ended it already: only the first call counts.)
+          callEnded?.();
           caller?.removeEventListener('abort', ended);
           events?.abandoned();
           // (Told already when its answer was whole: the first call counts.)
