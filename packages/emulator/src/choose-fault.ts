@@ -1,11 +1,10 @@
 // docs/gateway-protocol.md §10.2, §5.3 (the failures a fault stands for).
 import type { EndpointName } from './counters';
 import {
-  CHAT_FAULTS,
   type ChosenFault,
   type FaultRule,
+  faultMisfit,
   parseFaultHeader,
-  STREAM_FAULTS,
   takeFault,
 } from './faults';
 import { invalidField } from './gateway-error';
@@ -42,8 +41,9 @@ export function chooseFault(
   if (header !== null && header.trim() !== '') {
     const parsed = parseFaultHeader(header);
     if (typeof parsed === 'string') throw invalidField('x-emulator-fault', parsed);
-    if (STREAM_FAULTS.has(parsed.fault) && !(endpoint === 'chat' && facts.stream)) return undefined;
-    if (CHAT_FAULTS.has(parsed.fault) && endpoint !== 'chat') return undefined;
+    // Refused rather than dropped: a test that asked for a fault must not pass without one.
+    const misfit = faultMisfit(parsed.fault, endpoint, endpoint === 'chat' && facts.stream);
+    if (misfit !== undefined) throw invalidField('x-emulator-fault', `X-Emulator-Fault ${misfit}`);
     return parsed;
   }
   return takeFault(rules, {

@@ -25,7 +25,8 @@ import { ConnectionDropped, earlyFaultAnswer, truncateJsonBody } from './upstrea
 /** A local inference gateway behind a WHATWG fetch handler. */
 export interface Emulator {
   /**
-   * Answers one request; the path must contain `/v1/` (any origin). Takes a `Request`, or the
+   * Answers one request; the path must contain `/v1/` (any origin, any prefix before it: its HTTP
+   * server instead takes only the exact `/v1/...` path). Takes a `Request`, or the
    * same arguments as the global `fetch`, so it can be passed wherever a fetch function goes.
    */
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
@@ -134,10 +135,10 @@ class RequestHandler {
     this.held = new HeldAnswers(counters, changed);
   }
 
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request, exactPath = false): Promise<Response> {
     const counters = this.#counters;
     const url = new URL(request.url);
-    const route = routeOf(url.pathname);
+    const route = routeOf(url.pathname, exactPath);
     if (route) counters.requests[route.endpoint] += 1;
     this.#changed();
     const scenario = this.#scenario();
@@ -268,6 +269,19 @@ class RequestHandler {
   }
 }
 
+/** Each emulator's fetch handler that routes only exact paths (`/v1/models`), for the server. */
+const exactPathHandlers = new WeakMap<Emulator, (request: Request) => Promise<Response>>();
+
+/**
+ * The emulator's answer to a request on its HTTP server, where the path must be the endpoint's
+ * own (`/v1/models`; not `/openai/v1/models`, not `/v1/models/`): a client with a wrong base URL
+ * gets 404 there, as from a real gateway. An emulator not made by `createEmulator` answers as its
+ * `fetch` does.
+ */
+export function answerExactPath(emulator: Emulator, request: Request): Promise<Response> {
+  return exactPathHandlers.get(emulator)?.(request) ?? emulator.fetch(request);
+}
+
 /** Creates an emulator from a scenario (deep-merged over `defaultScenario()`). */
 export function createEmulator(input?: ScenarioInput): Emulator {
   const counters = createCounters();
@@ -310,6 +324,9 @@ export function createEmulator(input?: ScenarioInput): Emulator {
       return answerLikeFetch(request.signal, handler.handle(request));
     },
   };
+  exactPathHandlers.set(emulator, (request) =>
+    answerLikeFetch(request.signal, handler.handle(request, true)),
+  );
   // The scenario's rules start their `afterMs` / `forMs` clocks with the emulator.
   for (const rule of emulator.scenario.faults) startRuleClock(rule);
   const handler = new RequestHandler(

@@ -192,9 +192,16 @@ export function parseFaultHeader(header: string): ChosenFault | string {
     return `Unknown X-Emulator-Fault '${rawName}'; known faults: ${FAULT_NAMES.join(', ')}`;
   }
   const rule: FaultParameters = { fault: rawName };
+  const given = new Set<string>();
   for (const param of params) {
     if (param === '') continue;
-    const [key = '', value = ''] = param.split('=').map((part) => part.trim());
+    const [key = '', value = '', ...extra] = param.split('=').map((part) => part.trim());
+    // `retryAfter=5=60` or a key given twice: which value was meant is a guess, so none is taken.
+    if (extra.length > 0) {
+      return `Invalid X-Emulator-Fault parameter '${param}' (one '=' between a key and its number)`;
+    }
+    if (given.has(key)) return `X-Emulator-Fault parameter '${key}' is given more than once`;
+    given.add(key);
     if (COUNTING_OPTIONS.includes(key)) {
       return `X-Emulator-Fault parameter '${key}' counts requests or time, so it only works in a fault rule (scenario faults or injectFault), not in a header that applies to one request`;
     }
@@ -233,12 +240,31 @@ function inWindow(rule: FaultRule): boolean {
   return elapsed >= after && (rule.forMs === undefined || elapsed < after + rule.forMs);
 }
 
+/**
+ * Why `fault` cannot act on a request to `endpoint` (streamed or not), or undefined when it can:
+ * a header naming it there is refused, a rule lets such a request by.
+ */
+export function faultMisfit(
+  fault: FaultName,
+  endpoint: EndpointName,
+  streaming: boolean,
+): string | undefined {
+  if (STREAM_FAULTS.has(fault) && !(endpoint === 'chat' && streaming)) {
+    return `${fault} acts only on streamed chat requests (stream: true)`;
+  }
+  if (CHAT_FAULTS.has(fault) && endpoint !== 'chat') {
+    return `${fault} acts only on chat requests (/v1/chat/completions), not on ${endpoint}`;
+  }
+  if (JSON_ANSWER_FAULTS.has(fault) && streaming) {
+    return `${fault} acts only on answers sent whole, not on a streamed request (stream: true)`;
+  }
+  return undefined;
+}
+
 function matches(rule: FaultRule, facts: FaultRequestFacts): boolean {
   // The time window is a filter like the others: outside it the rule neither applies nor counts.
   if (!inWindow(rule)) return false;
-  if (STREAM_FAULTS.has(rule.fault) && !facts.streaming) return false;
-  if (JSON_ANSWER_FAULTS.has(rule.fault) && facts.streaming) return false;
-  if (CHAT_FAULTS.has(rule.fault) && facts.endpoint !== 'chat') return false;
+  if (faultMisfit(rule.fault, facts.endpoint, facts.streaming) !== undefined) return false;
   if (rule.endpoint !== undefined && rule.endpoint !== facts.endpoint) return false;
   if (rule.model !== undefined && rule.model !== facts.model) return false;
   if (rule.apiKey !== undefined && rule.apiKey !== facts.apiKey) return false;
@@ -335,6 +361,28 @@ export function faultRuleProblem(rule: unknown, path = ''): string | undefined {
     if (fields[parameter] === undefined) continue;
     const unused = unusedParameter(fault, parameter);
     if (unused !== undefined) return `${fieldPath(path, parameter)}: ${unused}`;
+  }
+  return neverMatches(fault, fields.endpoint as EndpointName | undefined, fields.model, path);
+}
+
+/** Endpoints whose `model` field fault rules read (`FaultRule.model`). */
+const MODEL_ENDPOINTS: readonly EndpointName[] = ['chat', 'embeddings'];
+
+/** Why a rule with these filters could match no request at all, or undefined. */
+function neverMatches(
+  fault: FaultName,
+  endpoint: EndpointName | undefined,
+  model: unknown,
+  path: string,
+): string | undefined {
+  if (endpoint === undefined) return undefined;
+  // A stream fault's request is a streamed chat one: its endpoint is chat.
+  const misfit = faultMisfit(fault, endpoint, endpoint === 'chat' && STREAM_FAULTS.has(fault));
+  if (misfit !== undefined) {
+    return `${fieldPath(path, 'endpoint')}: the rule would never match, as ${misfit}`;
+  }
+  if (model !== undefined && !MODEL_ENDPOINTS.includes(endpoint)) {
+    return `${fieldPath(path, 'model')}: the rule would never match, as the model is read only on chat and embeddings requests, not on ${endpoint}`;
   }
   return undefined;
 }

@@ -24,8 +24,13 @@ const ROUTES: Record<string, Route> = {
   '/v1/translations': { endpoint: 'translations', method: 'POST' },
 };
 
-/** The endpoint of a path containing `/v1/` (any prefix before it, trailing slashes ignored). */
-export function routeOf(pathname: string): Route | undefined {
+/**
+ * The endpoint of a path. `exact` (the HTTP server): the path itself, `/v1/models`. Otherwise
+ * (the fetch handler, which a client may reach under any base URL such as
+ * `https://proxy.test/tenants/a/v1`): the part from `/v1/` on, trailing slashes ignored.
+ */
+export function routeOf(pathname: string, exact = false): Route | undefined {
+  if (exact) return Object.hasOwn(ROUTES, pathname) ? ROUTES[pathname] : undefined;
   const start = pathname.indexOf('/v1/');
   if (start === -1) return undefined;
   return ROUTES[pathname.slice(start).replace(/\/+$/, '')];

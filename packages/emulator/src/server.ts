@@ -2,7 +2,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CorsOption, withCors } from './cors';
-import { createEmulator, type Emulator } from './emulator';
+import { answerExactPath, createEmulator, type Emulator } from './emulator';
 import { refuseUnknownOptions } from './field-names';
 import { fullAccessKey } from './full-access-key';
 import type { ScenarioInput } from './scenario';
@@ -291,7 +291,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const apiKey = fullAccessKey(emulator.scenario);
   const host = listenHost(options.host);
   let origin = '';
-  const answer = (request: Request) => emulator.fetch(request);
+  const answer = (request: Request) => answerExactPath(emulator, request);
   // (`false`: off, as when left out.)
   const cors = options.cors === false ? undefined : options.cors;
   const handle = cors === undefined ? answer : withCors(answer, cors);

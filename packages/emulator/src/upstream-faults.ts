@@ -81,9 +81,14 @@ export function earlyFaultAnswer(fault: ChosenFault): (() => Response) | undefin
   }
 }
 
-/** `truncated_json`: a 200 JSON answer whose body stops half-way. */
+/**
+ * `truncated_json`: a 200 answer whose body stops half-way — JSON, or the plain text a
+ * transcription sends for `response_format: 'text'` (cut too, so a rule is never spent on an
+ * answer it left whole).
+ */
 export async function truncateJsonBody(response: Response): Promise<Response> {
-  if (response.status !== 200 || !(response.headers.get('content-type') ?? '').includes('json')) {
+  const type = response.headers.get('content-type') ?? '';
+  if (response.status !== 200 || !(type.includes('json') || type.startsWith('text/plain'))) {
     return response;
   }
   const text = await response.text();

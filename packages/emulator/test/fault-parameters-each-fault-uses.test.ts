@@ -3,6 +3,7 @@ import { createEmulator, type FaultRule } from '../src/index';
 import { chat, errorBodyOf, userChat } from './helpers';
 
 const hello = userChat('community/general', 'hello there');
+const helloStreamed = userChat('community/general', 'hello there', { stream: true });
 
 function withFault(fault: string) {
   return { headers: { 'x-emulator-fault': fault } };
@@ -34,13 +35,14 @@ describe('a fault parameter the fault does not use', () => {
 
   it('is accepted with each fault that uses it', async () => {
     const emulator = createEmulator();
-    for (const header of [
-      'model_busy; retryAfter=2',
-      'stall_stream; afterChunks=1; ms=1',
-      'keepalive_first_chunk; ms=1; intervalMs=1',
-      'empty_delta_stream; afterChunks=1; intervalMs=1',
-    ]) {
-      const response = await chat(emulator, hello, withFault(header));
+    // The stream faults on a streamed request: on another, the fault itself would be refused.
+    for (const [header, request] of [
+      ['model_busy; retryAfter=2', hello],
+      ['stall_stream; afterChunks=1; ms=1', helloStreamed],
+      ['keepalive_first_chunk; ms=1; intervalMs=1', helloStreamed],
+      ['empty_delta_stream; afterChunks=1; intervalMs=1', helloStreamed],
+    ] as const) {
+      const response = await chat(emulator, request, withFault(header));
       expect(response.status, header).not.toBe(400);
       await response.body?.cancel();
     }

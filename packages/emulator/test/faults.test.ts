@@ -174,9 +174,11 @@ describe('stream faults', () => {
     expect(got.some((e) => typeof e === 'object' && e.choices[0]?.finish_reason)).toBe(false);
   });
 
-  it('is ignored on requests that do not stream', async () => {
+  // It used to be dropped, silently: a test asking for a cut got a whole answer. Now refused.
+  it('is refused on requests that do not stream', async () => {
     const response = await chat(createEmulator(), hello, withFault('stream_cut'));
-    expect(((await response.json()) as Json).choices[0].finish_reason).toBe('stop');
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as Json).error.param).toBe('x-emulator-fault');
   });
 });
 
@@ -568,12 +570,12 @@ describe('keep-alive comments and empty deltas (issue 45.1)', () => {
   });
 
   it.each(['keepalive_first_chunk', 'keepalive_stream', 'empty_delta_stream'])(
-    '%s leaves a non-streamed answer alone',
+    '%s is refused on a non-streamed request (it would do nothing there)',
     async (fault) => {
       const response = await chat(createEmulator(), hello, withFault(fault));
-      expect(response.status).toBe(200);
-      expect(((await response.json()) as Json).choices[0].message.content).toBe(
-        'Echo: hello there',
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as Json).error.message).toMatch(
+        `${fault} acts only on streamed chat requests (stream: true)`,
       );
     },
   );

@@ -104,7 +104,7 @@ export function handleEmbeddings(ctx: RequestContext): Response {
     }
     inputType = body.input_type;
   }
-  occupyService(ctx, 'embeddings');
+  occupyService(ctx, 'embeddings', { id: engineId, capacity: engine.capacity });
 
   const marker = engine.inputTypes ? (inputType ?? 'document') : undefined;
   let tokens = 0;

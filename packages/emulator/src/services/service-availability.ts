@@ -3,12 +3,42 @@ import { GatewayRefusal } from '../gateway-error';
 import type { RequestContext } from '../request-context';
 import type { ServiceId } from '../scenario';
 
-/** Refuses when the service has no provider online; otherwise counts the request on it. */
-export function occupyService(ctx: RequestContext, id: ServiceId): void {
-  if (ctx.scenario.services[id].availableNodes <= 0) {
+/**
+ * Refuses when the service has no provider online; otherwise counts the request on it (and on the
+ * embedding engine that answers it) and refuses one past the service's or the engine's `capacity`
+ * with 429 `model_busy`, as a chat model at capacity is refused (the spec's only busy code).
+ */
+export function occupyService(
+  ctx: RequestContext,
+  id: ServiceId,
+  engine?: { id: string; capacity?: number },
+): void {
+  const service = ctx.scenario.services[id];
+  if (service.availableNodes <= 0) {
     throw new GatewayRefusal('provider_unavailable', `No provider offers the ${id} service now`);
   }
-  ctx.occupy(`service:${id}`);
+  refuseOverCapacity(ctx, ctx.occupy(`service:${id}`), service.capacity, `The ${id} service`);
+  if (engine !== undefined) {
+    const running = ctx.occupy(`engine:${engine.id}`);
+    refuseOverCapacity(ctx, running, engine.capacity, `Embedding engine '${engine.id}'`);
+  }
+}
+
+function refuseOverCapacity(
+  ctx: RequestContext,
+  running: number,
+  capacity: number | undefined,
+  what: string,
+): void {
+  if (typeof capacity === 'number' && running > capacity) {
+    throw new GatewayRefusal(
+      'model_busy',
+      `${what} is running ${capacity} requests, its capacity`,
+      {
+        retryAfter: ctx.scenario.retryAfterSeconds,
+      },
+    );
+  }
 }
 
 /**
