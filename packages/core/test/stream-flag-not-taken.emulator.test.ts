@@ -5,14 +5,14 @@
 import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../src/index';
-import { hi, recordingEveryBody } from './helpers';
+import { hi, recordingBodies } from './helpers';
 
 /** `hi()`'s request with `stream` set past its type (JavaScript callers pass anything). */
 const withStream = (stream: unknown) => ({ ...hi(), stream }) as ReturnType<typeof hi>;
 
 describe('a stream flag the call would not honour', () => {
   it('chat({ stream: true }) is refused, naming chatStream; nothing is sent', async () => {
-    const { client, bodies } = await recordingEveryBody();
+    const { client, bodies } = await recordingBodies();
     const error = await caught(() => client.chat(withStream(true)), isGatewayError);
     expect(error).toMatchObject({ code: 'invalid_request_error', field: 'stream' });
     expect(error.message).toContain('`stream: true` in the chat request');
@@ -21,7 +21,7 @@ describe('a stream flag the call would not honour', () => {
   });
 
   it('chatStream({ stream: false }) is refused, naming chat; nothing is sent', async () => {
-    const { client, bodies } = await recordingEveryBody();
+    const { client, bodies } = await recordingBodies();
     const error = await caught(() => client.chatStream(withStream(false)), isGatewayError);
     expect(error).toMatchObject({ code: 'invalid_request_error', field: 'stream' });
     expect(error.message).toContain('`stream: false` in the chatStream request');
@@ -30,7 +30,7 @@ describe('a stream flag the call would not honour', () => {
   });
 
   it('a stream flag that is no boolean is refused by both calls', async () => {
-    const { client, bodies } = await recordingEveryBody();
+    const { client, bodies } = await recordingBodies();
     for (const run of [
       () => client.chat(withStream('true')),
       () => client.chatStream(withStream(1)),
@@ -42,12 +42,12 @@ describe('a stream flag the call would not honour', () => {
   });
 
   it("the call's own value, or null, is taken", async () => {
-    const { client, bodies } = await recordingEveryBody();
+    const { client, bodies } = await recordingBodies();
     expect((await client.chat(withStream(false))).answer.text).toBe('Echo: hello there');
     expect((await client.chat(withStream(null))).answer.text).toBe('Echo: hello there');
     const stream = await client.chatStream(withStream(true));
     expect((await stream.result()).text).toBe('Echo: hello there');
-    const sent = bodies.map((body) => JSON.parse(body).stream);
+    const sent = bodies.map((body) => body.stream);
     expect(sent).toEqual([undefined, undefined, true]);
   });
 });
