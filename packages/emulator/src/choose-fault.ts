@@ -17,12 +17,13 @@ function bodyFacts(body: unknown): { model?: string; stream: boolean } {
   return { model: typeof model === 'string' ? model : undefined, stream: stream === true };
 }
 
+/** What a fault needs of the body; `unread` when the endpoint will refuse the body itself. */
 function faultFacts(endpoint: EndpointName, request: Request, body: () => ParsedBody) {
   if (endpoint !== 'chat' && endpoint !== 'embeddings') return { model: undefined, stream: false };
   // Read as the endpoint reads it: a body without a Content-Type is JSON too.
-  if (!isJsonContent(request)) return { model: undefined, stream: false };
+  if (!isJsonContent(request)) return { model: undefined, stream: false, unread: true };
   const parsed = body();
-  return parsed.ok ? bodyFacts(parsed.value) : { model: undefined, stream: false };
+  return parsed.ok ? bodyFacts(parsed.value) : { model: undefined, stream: false, unread: true };
 }
 
 /**
@@ -43,6 +44,8 @@ export function chooseFault(
     if (typeof parsed === 'string') throw invalidField('x-emulator-fault', parsed);
     // Refused rather than dropped: a test that asked for a fault must not pass without one.
     const misfit = faultMisfit(parsed.fault, endpoint, endpoint === 'chat' && facts.stream);
+    // (A body the endpoint cannot read gets the endpoint's own refusal, not a misfit's.)
+    if (misfit !== undefined && 'unread' in facts) return undefined;
     if (misfit !== undefined) throw invalidField('x-emulator-fault', `X-Emulator-Fault ${misfit}`);
     return parsed;
   }

@@ -52,6 +52,16 @@ describe('an X-Emulator-Fault that cannot act on the request', () => {
     expect(error.message).toMatch(why);
   });
 
+  it("leaves a body the endpoint cannot read to the endpoint's own refusal (rv-2b F2)", async () => {
+    const response = await call(createEmulator(), '/chat/completions', {
+      body: chatBody(true),
+      headers: { 'x-emulator-fault': 'stream_cut; afterChunks=1', 'content-type': 'text/plain' },
+    });
+    const error = await errorBodyOf(response);
+    expect(error).toMatchObject({ status: 400 });
+    expect(error.message).toMatch(/Content-Type 'text\/plain' is not accepted/);
+  });
+
   it('still acts where it can', async () => {
     const emulator = createEmulator();
     const headers = { 'x-emulator-fault': 'no_finish' };
