@@ -1,11 +1,12 @@
 // A custom fetch that does not listen to its signal (a wrapper, a mock, a polyfill): the call's
 // deadline and its caller's abort end the call at once, not when that fetch gives up. Its request
-// may still be at the gateway, which counts it: the attempt's slot is kept until the fetch
-// settles, and a Response it brings late has its body cancelled. The first chat request goes to
+// may still be at the gateway, which counts it: the key's slot is kept until the fetch settles
+// (a bound at most: one that never settles must not wedge the client), the client's own slot comes
+// back at once, and a Response it brings late has its body cancelled. The first chat request goes to
 // such a fetch, which answers only when the test says; everything else goes to the emulator.
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
+import { ABANDONED_FETCH_HOLD_MS, CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { caught, clientOn, deferred, driveClock, hi, settledAfter } from './helpers';
 
 /** The first chat request held by a fetch deaf to its signal; `letGo` answers it late. */
@@ -85,11 +86,37 @@ describe('a custom fetch deaf to the abort signal', () => {
     expect(body.cancelled).toBe(true);
   });
 
-  it('the slot stays taken until the deaf fetch settles: no other request is sent in it', async () => {
+  it("the key's slot stays taken until the deaf fetch settles; the client's own comes back at once", async () => {
     const gateway = await emulate();
     const { emulator } = gateway;
     const { fetch, sent, letGo, body } = deafFirstChat(gateway);
-    const client = clientOn(gateway, { fetch, maxConcurrency: 1 });
+    // One slot of its own, two of the key's: the next call needs the first's own slot back.
+    const client = clientOn(gateway, { fetch, maxConcurrency: 1, maxConcurrencyPerKey: 2 });
+    driveClock();
+    const controller = new AbortController();
+    const first = caught(() => client.chat(hi(), { signal: controller.signal }));
+    await sent;
+    controller.abort();
+    expect((await first).code).toBe('aborted');
+    const second = await settledAfter(0, client.chat(hi('community/general', 'next')));
+    expect(second.answer.text).toBe('Echo: next');
+    // Long past a cut request's grace: the deaf request may still be at the gateway.
+    await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS * 5);
+    expect(client.budget.active).toBe(1);
+    expect(body.cancelled).toBe(false);
+    // The deaf fetch answers at last: its body is cancelled, the key's slot given back.
+    letGo();
+    await settledAfter(CUT_REQUEST_GRACE_MS + 10, client.budget.whenIdle());
+    expect(client.budget.active).toBe(0);
+    expect(body.cancelled).toBe(true);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it("a deaf fetch that never settles holds the key's slot a bound at most: then the next call is sent", async () => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    const { fetch, sent } = deafFirstChat(gateway);
+    const client = clientOn(gateway, { fetch, maxConcurrencyPerKey: 1 });
     driveClock();
     const controller = new AbortController();
     const first = caught(() => client.chat(hi(), { signal: controller.signal }));
@@ -97,16 +124,12 @@ describe('a custom fetch deaf to the abort signal', () => {
     controller.abort();
     expect((await first).code).toBe('aborted');
     const second = client.chat(hi('community/general', 'next'));
-    // Long past a cut request's grace: the deaf request may still be at the gateway.
-    await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS * 5);
+    await vi.advanceTimersByTimeAsync(ABANDONED_FETCH_HOLD_MS - 1);
     expect(client.budget.queued).toBe(1);
     expect(emulator.counters.requests.chat ?? 0).toBe(0);
-    expect(body.cancelled).toBe(false);
-    // The deaf fetch answers at last: its body is cancelled, its slot goes to the next call.
-    letGo();
+    // The bound passed (then a cut request's grace): the key's slot goes to the next call.
     const result = await settledAfter(CUT_REQUEST_GRACE_MS + 10, second);
     expect(result.answer.text).toBe('Echo: next');
-    expect(body.cancelled).toBe(true);
     expect(emulator.counters.requests.chat).toBe(1);
   });
 });

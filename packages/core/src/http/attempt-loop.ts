@@ -15,7 +15,7 @@ import { closeBody } from './read-bounded-body';
 import { wholeAnswerChecked } from './reported-in-answer';
 import type { RequestSpec, Slot, StreamHeadersHook } from './request-types';
 import { type SendConfig, type Sending, sendOnce } from './send-once';
-import { CUT_REQUEST_GRACE_MS, type SlotSource } from './slot-source';
+import type { SlotSource } from './slot-source';
 
 /** One call's attempts: its request, its deadline, its policy, where its slots come from. */
 export interface AttemptRun {
@@ -106,26 +106,19 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
 }
 
 /**
- * Gives a failed attempt's slot back, and tells its policy. The slot waits for the fetch the attempt
- * gave up on (send-once.ts, `abandoned`) to settle: till then its request may be at the gateway,
- * and another request sent in its slot would be one more than the key's limit. The policy is told
- * at once: its clocks and counts are the attempt's, which has ended.
+ * Gives a failed attempt's slot back, with the fetch it gave up on (send-once.ts, `abandoned`),
+ * whose request may still be at the gateway: the slot source keeps the key's slot while it settles
+ * (slot-source.ts). The policy is told at once: its clocks and counts are the attempt's, which has
+ * ended.
  */
 function givenBack(
   slot: Slot,
   cut: boolean,
   request: AttemptRequest | undefined,
-  { policy, events }: AttemptRun,
+  { policy }: AttemptRun,
   answer: AnswerStatus | undefined,
 ): void {
-  const abandoned = answer?.abandoned;
-  if (abandoned === undefined) slot.release(cut);
-  else {
-    // (A release that throws goes no further, as anywhere else; not an unhandled rejection.)
-    const released = abandoned.then(() => slot.release(cut)).catch(() => {});
-    // The call's `done` follows its attempts' `released`, a cut request's grace at most.
-    events?.endsAfter(released, CUT_REQUEST_GRACE_MS);
-  }
+  slot.release(cut, answer?.abandoned);
   if (request) policy.released?.(request);
 }
 
@@ -175,8 +168,7 @@ function sentAndAccepted(
   sending: Sending,
   { send, policy, onHeaders }: AttemptRun,
 ): Promise<AttemptAnswer | GatewayError> {
-  if (onHeaders) sending.onHeaders = onHeaders;
-  const sent = sendOnce(sending, send);
+  const sent = sendOnce(sending, send, onHeaders);
   const accepted = policy.accept
     ? sent.then((outcome) => acceptedOrCut(outcome, policy, sending))
     : sent;
@@ -221,11 +213,12 @@ function tellingPolicyOnRelease(slot: Slot, policy: AttemptPolicy, request: Atte
   if (!policy.released) return slot;
   let told = false;
   return {
-    release: (cut) => {
-      slot.release(cut);
-      if (told) return;
+    release: (cut, until) => {
+      const held = slot.release(cut, until);
+      if (told) return held;
       told = true;
       policy.released?.(request);
+      return held;
     },
   };
 }

@@ -29,7 +29,8 @@ export interface AnswerStatus {
   readToEnd?: boolean;
   /**
    * The attempt stopped waiting for a fetch deaf to its abort: settles once that fetch does. Until
-   * then its request may be at the gateway, counted: the attempt's slot is kept.
+   * then its request may be at the gateway, counted: the key's slot is kept (slot-source.ts,
+   * `ABANDONED_FETCH_HOLD_MS` at most).
    */
   abandoned?: Promise<void>;
 }

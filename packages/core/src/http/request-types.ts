@@ -10,14 +10,15 @@ import type { AttemptPolicy } from './attempt-policy';
 import type { BodyRead } from './read-bounded-body';
 
 /**
- * A slot of the client's limit and the key's budget, held by one request. `release(cut)` gives it
- * back (once): `cut` (the request was aborted before its answer ended) keeps the key's slot
- * `CUT_REQUEST_GRACE_MS` (slot-source.ts) longer, while the call has given it up (its own limit's
- * slot and its `released` event come at once).
+ * A slot of the client's limit and the key's budget, held by one request. `release(cut, until)`
+ * gives it back (once): the client's own limit's slot at once; the key's after it, `cut` (the
+ * request was aborted before its answer ended) keeping it `CUT_REQUEST_GRACE_MS` longer, and
+ * `until` (a fetch given up on, still settling) keeping it until that settles, a bound at most
+ * (slot-source.ts). Returns, with `until`, when the slot counts as given back (its `released`).
  */
 export interface Slot {
   /** A function of its own (no `this`): it may be handed on alone (`OpenResponse.release`). */
-  readonly release: (cut?: boolean) => void;
+  readonly release: (cut?: boolean, until?: Promise<unknown>) => Promise<void> | undefined;
 }
 
 /** Where a client's requests take their slots: its own limit, then the key's budget. */

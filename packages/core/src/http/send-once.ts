@@ -38,19 +38,19 @@ export interface Sending {
   scope: CallScope;
   /** Written as the answer comes (its status), read by the policy and the attempt's events. */
   answerStatus: AnswerStatus;
-  /** A stream's 2xx answer, told as its headers come (the call's `onHeaders`). */
-  onHeaders?: StreamHeadersHook['onHeaders'];
 }
 
 /**
  * Sends one request and returns its 2xx answer (a stream's with its first bytes read), or the
  * error a retry may follow: a gateway error answer (its status mapped, its body read within its
  * bounds: answer-errors.ts), a network error before the first byte, the attempt's own abort. Throws
- * what ends the call at once (the call's own abort, a stream answered with JSON).
+ * what ends the call at once (the call's own abort, a stream answered with JSON). `onHeaders`: a
+ * stream's 2xx answer, told as its headers come (the call's hook: not part of the data sent).
  */
 export async function sendOnce(
   sending: Sending,
   config: SendConfig,
+  onHeaders?: StreamHeadersHook['onHeaders'],
 ): Promise<AttemptAnswer | GatewayError> {
   const { spec, request, scope } = sending;
   const requestedModel = request.requestedModel;
@@ -67,7 +67,7 @@ export async function sendOnce(
   if (response.ok) {
     if (!spec.stream) return { response };
     try {
-      sending.onHeaders?.({ status: response.status, headers: response.headers });
+      onHeaders?.({ status: response.status, headers: response.headers });
     } catch {
       // An observer's failure is the caller's, not the answer's (as `onResponse`'s): a throw here
       // left the body unread and uncancelled, holding the gateway's slot.
@@ -95,8 +95,8 @@ export async function sendOnce(
  * The fetch's answer, or its signal's reason as soon as that aborts: a custom fetch may not listen
  * to its signal (a wrapper, a mock, a polyfill), and the call's deadline or abort must not wait for
  * it. The fetch given up on may still have its request at the gateway, which counts it: its
- * settling is kept in `answerStatus.abandoned` (the attempt keeps its slot until then:
- * attempt-loop.ts), and a Response it still brings has its body cancelled, freeing the connection.
+ * settling is kept in `answerStatus.abandoned` (the key's slot is kept until then, a bound at
+ * most: slot-source.ts), and a Response it still brings has its body cancelled, freeing the connection.
  */
 function fetchedUnlessAborted(
   { spec, request, headers, scope, answerStatus }: Sending,

@@ -23,7 +23,8 @@ export interface SlotAsk {
 /**
  * The one source of a client's request slots: this client's own `maxConcurrency` first (so a
  * client with a small limit queues only behind itself), then the key's budget. A slot is released
- * once: this client's at once, the key's after it (`CUT_REQUEST_GRACE_MS` later when cut).
+ * once: this client's at once, the key's after it (`CUT_REQUEST_GRACE_MS` later when cut; when a
+ * fetch given up on settles, `ABANDONED_FETCH_HOLD_MS` at most).
  */
 export class SlotSource {
   readonly #config: SlotsConfig;
@@ -51,26 +52,18 @@ export class SlotSource {
     events?.queued(attempt, budgetId);
     if (taken && !events) return taken;
     const release = taken
-      ? (cut?: boolean) => taken.release(cut)
+      ? taken.release
       : (this.#grantedNow(scope) ?? (await this.#queued(scope, ask)));
     if (!events) return { release };
     events.dequeued(attempt, budgetId);
-    let released = false;
-    return {
-      release: (cut) => {
-        release(cut);
-        if (released) return;
-        released = true;
-        events.released(attempt, budgetId, cut);
-      },
-    };
+    return { release: toldOnRelease(release, events, attempt, budgetId) };
   }
 
   /**
    * Both slots when both queues grant them synchronously (the in-process budget can; a shared one
    * answers undefined), else undefined: then `#queued` waits.
    */
-  #grantedNow(scope: CallScope): ReleaseSlot | undefined {
+  #grantedNow(scope: CallScope): ReleaseBoth | undefined {
     if (scope.ended) return undefined;
     const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
     const releaseLocal = local.tryAcquire(maxConcurrency);
@@ -185,20 +178,86 @@ function untilEnded<L extends BudgetLease | undefined>(
 export const CUT_REQUEST_GRACE_MS = 100;
 
 /**
- * The release of a local slot and a key slot together, once. A cut keeps the key's slot the grace,
- * except in request-bound runtimes (workerd, edge): a timer dies with the request that set it, and
- * a caller gone away would leave the slot to the 2 s take-back instead.
+ * How long at most the key's slot of an attempt whose fetch was given up on (send-once.ts,
+ * `abandoned`: a custom fetch deaf to its signal) waits for that fetch to settle: till then its
+ * request may still be at the gateway, which counts it. A fetch that never settles must not hold
+ * the slot for good (four such calls would leave the key none): past the bound, a gateway still
+ * counting that request answers the next one 429 `client_concurrency_exceeded`, which is retried.
+ * A bounded over-count beats a client that can no longer send.
  */
-function bothSlots(local: ReleaseSlot, key: () => void): (cut?: boolean) => void {
+export const ABANDONED_FETCH_HOLD_MS = 30_000;
+
+/** Gives a slot back: returns, when `until` holds the key's, the promise of that hold's end. */
+type ReleaseBoth = Slot['release'];
+
+/**
+ * The release of a local slot and a key slot together, once: the local one at once. A cut keeps
+ * the key's slot the grace; a fetch given up on (`until`), until it settles (the bound at most),
+ * then the grace. Not in request-bound runtimes (workerd, edge): a timer dies with the request that
+ * set it, and a caller gone away would leave the slot to the 2 s take-back instead.
+ */
+function bothSlots(local: ReleaseSlot, key: () => void): ReleaseBoth {
   let released = false;
-  return (cut) => {
-    if (released) return;
+  return (cut, until) => {
+    if (released) return undefined;
     released = true;
     local();
-    if (!cut || REQUEST_BOUND_IO) return releaseKey(key);
-    const timer = setTimeout(releaseKey, CUT_REQUEST_GRACE_MS, key);
-    // (Node: a release due must not hold the process open.)
+    if ((!cut && until === undefined) || REQUEST_BOUND_IO) {
+      releaseKey(key);
+      return undefined;
+    }
+    if (until === undefined) {
+      keptTheGrace(key);
+      return undefined;
+    }
+    const settled = settledWithin(until, ABANDONED_FETCH_HOLD_MS);
+    settled.then(() => keptTheGrace(key));
+    return settled;
+  };
+}
+
+/** Gives a cut request's key slot back after the grace. */
+function keptTheGrace(key: () => void): void {
+  const timer = setTimeout(releaseKey, CUT_REQUEST_GRACE_MS, key);
+  // (Node: a release due must not hold the process open.)
+  (timer as { unref?: () => void }).unref?.();
+}
+
+/** Settles when `until` does (fulfilled or not), or after `boundMs`, whichever comes first. */
+function settledWithin(until: Promise<unknown>, boundMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, boundMs);
     (timer as { unref?: () => void }).unref?.();
+    const end = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    until.then(end, end);
+  });
+}
+
+/**
+ * A release that also tells the call's events, once: `released` at once, or, for a slot held for
+ * a fetch given up on, when that hold ends — the call's `done` waits for it, a cut request's grace
+ * at most (`endsAfter`: a fetch that never settles does not keep the call open).
+ */
+function toldOnRelease(
+  release: ReleaseBoth,
+  events: CallEvents,
+  attempt: number,
+  budgetId: string,
+): ReleaseBoth {
+  let told = false;
+  return (cut, until) => {
+    const held = release(cut, until);
+    if (told) return held;
+    told = true;
+    if (held === undefined) events.released(attempt, budgetId, cut);
+    else {
+      const released = held.then(() => events.released(attempt, budgetId, cut));
+      events.endsAfter(released, CUT_REQUEST_GRACE_MS);
+    }
+    return held;
   };
 }
 
