@@ -39,7 +39,7 @@ export function readCheckedCompletion(
   if (assembled !== undefined) return assembled;
   const message = problem
     ? `The chat completion ${problem}`
-    : 'The chat completion has no choice 0 (its choices are all of other indexes)';
+    : 'The chat completion has no choice of index 0 (each of its choices has another index)';
   // A body that is an error object (and no answer) is read as that error, as in a stream (§5.3).
   const error = unusableAnswer(client, message, answer, requestedModel);
   throw failed ? failed(error) : error;
@@ -55,7 +55,8 @@ export function readCheckedCompletion(
 export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
   const choices = response.choices;
   const choice =
-    choices.find((c) => c.index === 0) ?? (choices.length === 1 ? choices[0] : undefined);
+    choices.find((c, position) => indexOf(c, position) === 0) ??
+    (choices.length === 1 ? choices[0] : undefined);
   if (choice === undefined) return undefined;
   // Every choice's tool-call arguments as JSON text (`argumentsText`), also in the body handed back
   // (`ChatResult.response`), which then holds what its type says for each choice, not choice 0's.
@@ -65,6 +66,16 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
     }
   }
   return readChoice(response, choice);
+}
+
+type Choice = ChatCompletionResponse['choices'][number];
+
+/**
+ * A choice's index: the one it was sent with, else its position in `choices` (a server that omits
+ * `index` lists the choices in order; the anchors read the first as the answer).
+ */
+function indexOf(choice: Choice, position: number): number {
+  return typeof choice.index === 'number' ? choice.index : position;
 }
 
 /**
@@ -77,18 +88,23 @@ export function readEveryChoice(
   answer: AssembledChat,
 ): AssembledChat[] | undefined {
   if (response.choices.length < 2) return undefined;
-  const zero = response.choices.find((c) => c.index === 0);
-  const others = response.choices
-    .filter((c) => c !== zero)
-    .sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  const others = choicesInOrder(response.choices).slice(1);
   return [answer, ...others.map((choice) => readChoice(response, choice))];
 }
 
+/**
+ * The choices in the order `readEveryChoice` reads them: choice 0 (by its index, else the first),
+ * then the others by index; a choice without `index` is at its position (`indexOf`).
+ */
+export function choicesInOrder(choices: Choice[]): Choice[] {
+  const indexed = choices.map((choice, position) => ({ choice, index: indexOf(choice, position) }));
+  const zero = indexed.find((each) => each.index === 0) ?? indexed[0]!;
+  const others = indexed.filter((each) => each !== zero).sort((a, b) => a.index - b.index);
+  return [zero, ...others].map((each) => each.choice);
+}
+
 /** One choice of an answer (already shape-checked), with the answer's id, model and usage. */
-function readChoice(
-  response: ChatCompletionResponse,
-  choice: ChatCompletionResponse['choices'][number],
-): AssembledChat {
+function readChoice(response: ChatCompletionResponse, choice: Choice): AssembledChat {
   const message = choice.message as unknown as Record<string, unknown>;
   const parts = readContent(message.content) ?? { text: '', reasoning: '' };
   const reasoning = readReasoningField(message) + parts.reasoning;

@@ -27,7 +27,7 @@ import {
   servedBy,
   structuredFinish,
 } from './checked-structured-answer';
-import { readChatCompletion, readEveryChoice } from './read-chat-completion';
+import { choicesInOrder, readChatCompletion, readEveryChoice } from './read-chat-completion';
 import { chatCompletionProblem } from './validate-chat-response';
 
 /** What a whole answer is checked by: the schema asked for, the check, the body's limit. */
@@ -125,7 +125,7 @@ async function checkEveryChoice(
 ): Promise<ChoicesChecked> {
   const several = data.choices.length > 1;
   const answers = several ? readEveryChoice(data, first.completion)! : [first.completion];
-  const raws = choicesInOrder(data);
+  const raws = choicesInOrder(data.choices);
   const result: WholeChecked = {};
   const later = new Map<number, UncheckedStructured>();
   const passed = new Map<number, StructuredResult>();
@@ -200,18 +200,6 @@ async function checkChoice(
     if (isGatewayError(error)) return error;
     throw error;
   }
-}
-
-/**
- * The raw choices in the order `readEveryChoice` reads them: choice 0 (by its index, else the
- * only one), then the others by index.
- */
-function choicesInOrder(data: ChatCompletionResponse): Choice[] {
-  const zero = data.choices.find((choice) => choice.index === 0) ?? data.choices[0]!;
-  const others = data.choices
-    .filter((choice) => choice !== zero)
-    .sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-  return [zero, ...others];
 }
 
 /**

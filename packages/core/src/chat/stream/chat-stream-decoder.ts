@@ -387,7 +387,7 @@ export class ChatStreamDecoder {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
       if (this.#answerIndex === undefined && choices.length > 0)
         this.#answerIndex = this.#answerOf(choices);
-      for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], data, chunk);
+      for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], i, data, chunk);
     }
     const usage = chunk.usage;
     if (usage !== undefined && usage !== null) {
@@ -407,16 +407,18 @@ export class ChatStreamDecoder {
   /**
    * The index of the answer's choice, read from the first chunk with choices: 0, unless one choice
    * was asked and that chunk has none of index 0: then its first choice's (a lone choice of another
-   * index is the answer, as in a whole answer).
+   * index is the answer, as in a whole answer). A choice without `index` is at its position.
    */
   #answerOf(choices: unknown[]): number {
     if (!this.#oneChoice) return 0;
-    const indexes = choices.map((choice) => (isJsonObject(choice) ? choice.index : 0));
-    const first = indexes[0];
-    return indexes.some((index) => typeof index !== 'number' || index === 0) ||
-      typeof first !== 'number'
-      ? 0
-      : first;
+    let first = 0;
+    for (let i = 0; i < choices.length; i++) {
+      const choice = choices[i];
+      const index = isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : i;
+      if (index === 0) return 0;
+      if (i === 0) first = index;
+    }
+    return first;
   }
 
   /** The first non-empty `system_fingerprint` and `service_tier` (OpenAI's) of the chunks read. */
@@ -434,10 +436,13 @@ export class ChatStreamDecoder {
     return event;
   }
 
-  #onChoice(choice: unknown, data: string, chunk: Json): void {
+  /** One choice of a chunk, at `position` in its `choices`. */
+  #onChoice(choice: unknown, position: number, data: string, chunk: Json): void {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
     const { index, delta, finish_reason: finishReason } = choice;
-    const sent = typeof index === 'number' ? index : 0;
+    // A server that omits `index` sends a chunk's choices in order: a choice without one is at its
+    // position (a lone one is choice 0, chunk after chunk), so several are not glued into one.
+    const sent = typeof index === 'number' ? index : position;
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
     const choiceIndex = sent === answer ? 0 : sent === 0 ? answer : sent;
