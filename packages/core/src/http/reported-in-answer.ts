@@ -50,7 +50,10 @@ export async function wholeAnswerChecked(
   if (read.truncated) return answer;
   // The gateway has finished this request: refusing its answer cuts nothing.
   sending.answerStatus.readToEnd = true;
-  if (!asksJson(sending.spec.accept)) return answer;
+  // (Asked as text, a transcript: no parse for it, but an error object is the failure still.)
+  if (!asksJson(sending.spec.accept)) {
+    return reportedInText(response, read.text, config, request.requestedModel) ?? answer;
+  }
   // Parsed here, once (its reader takes the parse): a body that is not JSON is the attempt's
   // failure, for its policy to say what follows (another model asked: §4.7), as a stream's
   // unreadable event is.
@@ -65,6 +68,26 @@ export async function wholeAnswerChecked(
   return (
     reportedInstead(response, parsed.data, read.text, config, request.requestedModel) ?? answer
   );
+}
+
+/**
+ * The failure a body asked as text reports instead of an answer: a gateway error object (labelled
+ * JSON or `text/plain`) is no transcript. Parsed only when it may be one (it names `"error"`).
+ */
+function reportedInText(
+  response: Response,
+  text: string,
+  config: SendConfig,
+  requestedModel: string | undefined,
+): GatewayError | undefined {
+  if (!text.includes('"error"')) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return reportedInstead(response, data, text, config, requestedModel);
 }
 
 /** A request whose answer its reader parses as JSON: `transport.text` asks for another type. */
