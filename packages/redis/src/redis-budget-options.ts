@@ -4,6 +4,7 @@ import type { OptionField } from '@infergate/core';
 import {
   describeGiven,
   type EveryKey,
+  kindOf,
   MAX_TIMEOUT_MS,
   readNumber,
   redisUrlFault,
@@ -78,6 +79,7 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
       throw refused('tls', `an object (${TLS_KEYS.join(', ')})`, tls);
     }
     refuseUnknownOptions(tls, TLS_KEYS, `${WHERE}'s tls`, 'client option', undefined, 'tls.');
+    checkTlsTypes(tls);
     checkPemFields(tls);
   }
   for (const [key, field] of Object.entries(BUDGET_OPTIONS)) {
@@ -101,6 +103,45 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
   }
   if (warn !== undefined && typeof warn !== 'function') {
     throw refused('warn', 'a function (message: string) => void', warn);
+  }
+}
+
+/** A PEM's text or bytes: what Node takes for `ca`, `cert` and `key`, alone or in an array. */
+const isPemValue = (value: unknown): boolean =>
+  typeof value === 'string' || value instanceof Uint8Array; // (a Buffer is a Uint8Array)
+
+/**
+ * Refuses a `tls` value of the wrong type. Node refuses it only when a connection is made, and a
+ * `servername` at that only once the socket is open: taken for an outage, the budget counted per
+ * process and each attempt left a socket open. The message names the field and the type given
+ * (never the value: `key` is a private key).
+ */
+function checkTlsTypes(tls: RedisTlsOptions): void {
+  const wrong = (field: string, rule: string, got: string) =>
+    refusal(PLACE, `tls.${field}`, `must be ${rule}, got ${got}`);
+  const { servername, passphrase, rejectUnauthorized } = tls as Record<string, unknown>;
+  if (servername !== undefined && (typeof servername !== 'string' || servername === '')) {
+    const got = servername === '' ? 'an empty string' : kindOf(servername);
+    throw wrong('servername', "a non-empty string (the server's host name)", got);
+  }
+  if (passphrase !== undefined && typeof passphrase !== 'string') {
+    throw wrong('passphrase', 'a string', kindOf(passphrase));
+  }
+  if (rejectUnauthorized !== undefined && typeof rejectUnauthorized !== 'boolean') {
+    throw wrong('rejectUnauthorized', 'true or false (a boolean)', kindOf(rejectUnauthorized));
+  }
+  for (const field of ['ca', 'cert', 'key'] as const) {
+    const value: unknown = tls[field];
+    if (value === undefined) continue;
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    const bad = items.findIndex((item) => !isPemValue(item));
+    if (bad >= 0) {
+      throw wrong(
+        field,
+        'PEM text (a string), a Buffer or Uint8Array, or an array of these',
+        Array.isArray(value) ? `an array holding ${kindOf(items[bad])}` : kindOf(value),
+      );
+    }
   }
 }
 

@@ -227,8 +227,14 @@ class BudgetConnection implements RedisConnection {
     }
     this.#client = client;
     this.#subscriber = client.duplicate();
-    client.on('error', () => {});
-    this.#subscriber.on('error', () => {});
+    for (const c of [client, this.#subscriber]) {
+      c.on('error', () => {});
+      // A connection attempt under way when the budget closed: node-redis has no socket to destroy
+      // then, and the attempt ends connected and ready, holding the process open. Dropped here.
+      c.on('connect', () => {
+        if (this.#closed) c.destroy();
+      });
+    }
     client.on('ready', () => {
       this.#everReady = true;
     });
@@ -358,7 +364,7 @@ class BudgetConnection implements RedisConnection {
       [this.#client, this.#subscriber].map(async (c) => {
         if (c.isReady && graceful) {
           await withTimeout(c.close(), this.#options.commandTimeout).catch(() => c.destroy());
-        } else if (c.isOpen) c.destroy();
+        } else c.destroy(); // (also ends a reconnection loop: no attempt after its pause)
       }),
     );
   }

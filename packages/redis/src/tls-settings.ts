@@ -5,8 +5,10 @@ import type { RedisTlsOptions } from './redis-connection';
 /**
  * The refusal of `tls` settings that Node cannot make a TLS context of (a `cert` or `key` given as
  * a file path instead of its PEM text, a key of another certificate), or `undefined`. OpenSSL
- * raises these (`ERR_OSSL_…`; an encrypted key without its passphrase too) before any byte reaches Redis, at every attempt: no outage ends
- * them, so they are a configuration error, not a reason to fall back to counting per process.
+ * raises these (`ERR_OSSL_…`; an encrypted key without its passphrase too), and Node a value of
+ * the wrong type (`ERR_INVALID_ARG_TYPE`/`_VALUE`), before any byte reaches Redis, at every
+ * attempt: no outage ends them, so they are a configuration error, not a reason to fall back to
+ * counting per process.
  * Asked only once a connection attempt failed, so a working budget never pays for it. The message
  * names the field, never its value (a private key).
  */
@@ -15,9 +17,11 @@ export function tlsSettingsRefusal(
   tls: RedisTlsOptions | undefined,
 ): GatewayError | undefined {
   const code = (cause as { code?: unknown } | null)?.code;
-  if (tls === undefined || typeof code !== 'string' || !code.startsWith('ERR_OSSL_')) {
-    return undefined;
+  if (tls === undefined || typeof code !== 'string') return undefined;
+  if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_INVALID_ARG_VALUE') {
+    return invalidArgumentRefusal(cause as Error, code);
   }
+  if (!code.startsWith('ERR_OSSL_')) return undefined;
   const whole = contextError(tls);
   if (whole === undefined) return undefined; // (the settings are fine: the error came from elsewhere)
   // A wrong passphrase is not always BAD_DECRYPT: about one salt in 256 decrypts to valid padding,
@@ -36,6 +40,25 @@ export function tlsSettingsRefusal(
     code: 'configuration_error',
     message: `@infergate/redis: the TLS settings cannot be used: ${which} (${whole.code}: ${whole.reason}): pass each as the PEM text (readFileSync(path, 'utf8')), not a file path, and the key that belongs to the certificate. ${AGAIN}`,
     field: fields.length === 1 ? `tls.${fields[0]}` : 'tls',
+  });
+}
+
+/**
+ * Node's refusal of a `tls` value of the wrong type or value (raised before anything is sent, at
+ * every attempt: no outage ends it). The field is named when Node's message names it
+ * (`"options.ca"`; `"name"` is the servername); its message is not quoted: it shows the value.
+ */
+function invalidArgumentRefusal(cause: Error, code: string): GatewayError {
+  const said = /"options\.(ca|cert|key|passphrase|servername|rejectUnauthorized)"/.exec(
+    String(cause.message),
+  )?.[1];
+  const field =
+    said ?? (/^The "name" argument/.test(String(cause.message)) ? 'servername' : undefined);
+  const which = field === undefined ? 'a `tls` setting' : `\`tls.${field}\``;
+  return new GatewayError({
+    code: 'configuration_error',
+    message: `@infergate/redis: the TLS settings cannot be used: Node refused ${which} (${code}): give each \`tls\` field the type the README names. ${AGAIN}`,
+    field: field === undefined ? 'tls' : `tls.${field}`,
   });
 }
 
