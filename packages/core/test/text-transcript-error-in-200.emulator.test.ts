@@ -45,4 +45,22 @@ describe('a text transcription answered 200 with an error object', () => {
     expect(error).toMatchObject({ code: 'model_busy', status: 200, isRetryable: true });
     expect(sent).toBe(3);
   });
+
+  it('a JSON string labelled JSON is the transcript (rv-2d F1)', async () => {
+    const gateway = await emulate();
+    const client = createGatewayClient({
+      ...gateway.connection,
+      fetch: (input, init) => {
+        if (!String(input).endsWith('/audio/transcriptions')) {
+          return gateway.connection.fetch(input, init);
+        }
+        const body = JSON.stringify('Hello there.');
+        return Promise.resolve(
+          new Response(body, { headers: { 'content-type': 'application/json' } }),
+        );
+      },
+    });
+    const text = await client.transcribe({ audio: wavHeader(), response_format: 'text' });
+    expect(text).toBe('Hello there.');
+  });
 });

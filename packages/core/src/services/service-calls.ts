@@ -397,6 +397,8 @@ function textTranscript(
   } catch {
     return answer.text;
   }
+  // (A server whose handler returns a plain string sends it as a JSON string: the transcript.)
+  if (typeof data === 'string') return data;
   const problem = serviceAnswerProblem('speech_to_text', data);
   if (problem === undefined) return (data as TranscriptionResponse).text;
   throw unusableAnswer(transport, `The speech_to_text answer ${problem}`, { ...answer, data });

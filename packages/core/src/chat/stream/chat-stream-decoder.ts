@@ -7,6 +7,7 @@ import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
 import { ChatAssembler } from '../assemble-chat';
+import { choicesByPosition } from '../choice-position';
 import { refusedFinishReason } from '../classify-finish-reason';
 import { readAudioPiece, readImageUrls } from '../generated-media';
 import {
@@ -385,9 +386,13 @@ export class ChatStreamDecoder {
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
+      // (A lone choice is at position 0 either way: only a chunk of several is looked through.)
+      const byPosition = choices.length > 1 && choicesByPosition(choices);
       if (this.#answerIndex === undefined && choices.length > 0)
-        this.#answerIndex = this.#answerOf(choices);
-      for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], i, data, chunk);
+        this.#answerIndex = this.#answerOf(choices, byPosition);
+      for (let i = 0; i < choices.length; i++) {
+        this.#onChoice(choices[i], byPosition ? i : 0, data, chunk);
+      }
     }
     const usage = chunk.usage;
     if (usage !== undefined && usage !== null) {
@@ -407,14 +412,17 @@ export class ChatStreamDecoder {
   /**
    * The index of the answer's choice, read from the first chunk with choices: 0, unless one choice
    * was asked and that chunk has none of index 0: then its first choice's (a lone choice of another
-   * index is the answer, as in a whole answer). A choice without `index` is at its position.
+   * index is the answer, as in a whole answer). A choice without `index` is at its position when
+   * none of the chunk's has one (choice-position.ts), else choice 0.
    */
-  #answerOf(choices: unknown[]): number {
+  #answerOf(choices: unknown[], byPosition: boolean): number {
     if (!this.#oneChoice) return 0;
     let first = 0;
     for (let i = 0; i < choices.length; i++) {
       const choice = choices[i];
-      const index = isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : i;
+      const unindexed = byPosition ? i : 0;
+      const index =
+        isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : unindexed;
       if (index === 0) return 0;
       if (i === 0) first = index;
     }
@@ -436,12 +444,13 @@ export class ChatStreamDecoder {
     return event;
   }
 
-  /** One choice of a chunk, at `position` in its `choices`. */
+  /** One choice of a chunk; `position`, its index when it has none (choice-position.ts). */
   #onChoice(choice: unknown, position: number, data: string, chunk: Json): void {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
     const { index, delta, finish_reason: finishReason } = choice;
     // A server that omits `index` sends a chunk's choices in order: a choice without one is at its
-    // position (a lone one is choice 0, chunk after chunk), so several are not glued into one.
+    // position (a lone one is choice 0, chunk after chunk), so several are not glued into one; in a
+    // chunk where others carry theirs, it is choice 0 (`position` says which).
     const sent = typeof index === 'number' ? index : position;
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
