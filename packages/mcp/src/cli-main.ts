@@ -64,6 +64,13 @@ export async function runCli(
   // Read as the client's calls read them (core's reader: the process's environment, a blank
   // variable unset): a malformed INFERGATE_BASE_URL throws configuration_error now, not per tool.
   const found = settingsFound(clientOptions);
+  // The token is this server's own secret: as the gateway key, every client it lets in would hold
+  // the key. Refused before the client is made; neither value is shown.
+  if (options.token !== undefined && options.token === found.apiKey) {
+    throw new CliUsageError(
+      'the bearer token must not be the gateway API key: make one with `openssl rand -hex 24`',
+    );
+  }
   // The server makes its one client here, from the options checked above.
   const gateway = createGatewayMcpServer({
     clientOptions,

@@ -188,6 +188,20 @@ interface Session {
 }
 
 /**
+ * Whether a candidate is the key of the client a server made itself (from `clientOptions`, else
+ * `INFERGATE_API_KEY` as its calls read it now), for `startHttpServer`'s bearer token, which must
+ * be a secret of its own. Kept here, off the public object, so the key itself is never handed out.
+ * A `client` given keeps its key to itself: no entry.
+ */
+const madeClientKeys = new WeakMap<GatewayMcpServer, () => string | undefined>();
+
+/** True when `candidate` is the key of the client `gateway` made (never says what the key is). */
+export function isOwnClientKey(gateway: GatewayMcpServer, candidate: string): boolean {
+  const key = madeClientKeys.get(gateway)?.();
+  return key !== undefined && key === candidate;
+}
+
+/**
  * `ask_model`'s steering (stall timeouts, hedge), read by core's one reader when the server is made
  * (a wrong one would fail every call): `configuration_error` naming the option.
  */
@@ -249,7 +263,7 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
   const watch = new CatalogWatch(client, options.catalogRefreshMs ?? 60_000, apply);
   const firstRead = watch.refresh();
   const createServer = sessionFactory(options, askOptions, client, watch, sessions);
-  return {
+  const gateway: GatewayMcpServer = {
     client,
     get availability() {
       return watch.availability;
@@ -278,6 +292,11 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
       sessions.clear();
     },
   };
+  if (options.client === undefined) {
+    const apiKey = options.clientOptions?.apiKey;
+    madeClientKeys.set(gateway, () => apiKeyOrEnv(typeof apiKey === 'string' ? apiKey : undefined));
+  }
+  return gateway;
 }
 
 /**

@@ -1,9 +1,9 @@
 // docs/gateway-protocol.md §11 (a 23 MiB image or audio file, as base64, fits in one request body).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ListsEveryKey, refuseUnknownOptions } from '@infergate/core/internal';
+import { type ListsEveryKey, refusal, refuseUnknownOptions } from '@infergate/core/internal';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { GatewayMcpServer } from './gateway-mcp-server';
+import { type GatewayMcpServer, isOwnClientKey } from './gateway-mcp-server';
 import { httpAccess, PARSE_ERROR, refuse } from './http-access';
 import { checkHttpServerOptions } from './http-options';
 import { HttpSessions } from './http-sessions';
@@ -186,6 +186,15 @@ export async function startHttpServer(
   // Before anything listens: `tokn` would otherwise serve without authentication.
   refuseUnknownOptions(options, HTTP_SERVER_OPTION_KEYS, 'startHttpServer', 'client option');
   checkHttpServerOptions(options);
+  // The token is this server's own secret: the gateway key as token would hand every client that
+  // authenticates the key itself (and a leaked token the gateway's budget). Neither is quoted.
+  if (typeof options.token === 'string' && isOwnClientKey(gateway, options.token)) {
+    throw refusal(
+      'startHttpServer option',
+      'token',
+      'must not be the gateway API key (clientOptions.apiKey or INFERGATE_API_KEY): use a random secret of its own',
+    );
+  }
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const access = httpAccess({

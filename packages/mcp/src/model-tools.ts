@@ -259,6 +259,7 @@ function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallTo
   const why = left.length > 0 ? `; ${left.slice(0, NOTED_HOPS).join(', ')}${more}` : '';
   const notes = [
     answer.fallback ? `(answered by ${answer.servedModel} in place of ${args.model}${why})` : '',
+    answer.fallback ? '' : unknownFallbacksNote(answer),
     cut(answer) ? CUT_NOTE : '',
     structuredCall(args) ? '' : noTextNote(answer),
   ].filter((note) => note !== '');
@@ -270,6 +271,22 @@ function askResult(args: AskModelArgs, answer: Answer, steered: boolean): CallTo
   const result = toolResult(answer.text, structured);
   for (const note of notes) result.content.push({ type: 'text', text: note });
   return result;
+}
+
+/**
+ * The note naming `fallback_models` ids core skipped as not in the catalog, when the requested model
+ * answered (a note of another model answering names them already): a misspelt id would otherwise
+ * go unseen until the model it was meant to back up fails. Core's skip names no close matches.
+ */
+function unknownFallbacksNote(answer: Answer): string {
+  const unknown = answer.route.hops
+    .filter((hop) => hop.outcome === 'skipped' && hop.reason === 'not_in_catalog')
+    .map((hop) => hop.model);
+  if (unknown.length === 0) return '';
+  const shown = unknown.slice(0, NOTED_HOPS).join(', ');
+  const more = unknown.length > NOTED_HOPS ? ` and ${unknown.length - NOTED_HOPS} more` : '';
+  const [verb, ids] = unknown.length === 1 ? ['is', 'id'] : ['are', 'ids'];
+  return `(fallback_models: ${shown}${more} ${verb} not in the catalog and ${verb === 'is' ? 'was' : 'were'} skipped: check the ${ids} with list_models)`;
 }
 
 /**

@@ -181,6 +181,21 @@ export interface MediaOffer {
   urls: boolean;
 }
 
+/**
+ * The refusal of a URL of another scheme (`ftp:`, `file:`), naming it, the rule and what to send
+ * instead, as zod's bare "Invalid URL" says none of it. Text that is no URL at all keeps zod's words.
+ */
+function urlSchemeMessage(kind: 'image' | 'audio', files: boolean) {
+  return (issue: { input?: unknown }): string | undefined => {
+    if (typeof issue.input !== 'string' || !URL.canParse(issue.input)) return undefined;
+    const { protocol } = new URL(issue.input);
+    if (protocol === 'http:' || protocol === 'https:') return undefined;
+    const ways = [`the file's bytes as ${kind}_base64`];
+    if (files) ways.push(`its path as ${kind}_path (under the allowed roots)`);
+    return `${kind}_url must be an http(s) URL, got a URL with scheme "${protocol}"; send an http(s) URL, or ${ways.join(', or ')}`;
+  };
+}
+
 /** The ways to hand a tool an image or audio file the session offers; exactly one is given. */
 function mediaFields(kind: 'image' | 'audio', limit: number, { files, urls }: MediaOffer) {
   const what = kind === 'image' ? 'image (PNG, JPEG, …)' : 'audio file (WAV, MP3 or FLAC)';
@@ -188,7 +203,7 @@ function mediaFields(kind: 'image' | 'audio', limit: number, { files, urls }: Me
   if (urls) {
     fields[`${kind}_url`] = optional(
       z
-        .url({ protocol: /^https?$/ })
+        .url({ protocol: /^https?$/, error: urlSchemeMessage(kind, files) })
         .describe(`An http(s) URL of the ${what}; the server downloads it (at most ${MiB(limit)})`),
     );
   }
