@@ -108,7 +108,14 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
 
 /** A PEM's text or bytes: what Node takes for `ca`, `cert` and `key`, alone or in an array. */
 const isPemValue = (value: unknown): boolean =>
-  typeof value === 'string' || value instanceof Uint8Array; // (a Buffer is a Uint8Array)
+  typeof value === 'string' || ArrayBuffer.isView(value); // (a Buffer, any typed array)
+
+/** A `key` item Node also takes: `{ pem, passphrase? }` (a key with its own passphrase). */
+const isKeyObject = (value: unknown): boolean => {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return false;
+  const { pem, passphrase } = value as { pem?: unknown; passphrase?: unknown };
+  return isPemValue(pem) && (passphrase === undefined || typeof passphrase === 'string');
+};
 
 /**
  * Refuses a `tls` value of the wrong type. Node refuses it only when a connection is made, and a
@@ -134,11 +141,15 @@ function checkTlsTypes(tls: RedisTlsOptions): void {
     const value: unknown = tls[field];
     if (value === undefined) continue;
     const items: unknown[] = Array.isArray(value) ? value : [value];
-    const bad = items.findIndex((item) => !isPemValue(item));
+    const fits = (item: unknown) =>
+      isPemValue(item) || (field === 'key' && Array.isArray(value) && isKeyObject(item));
+    const bad = items.findIndex((item) => !fits(item));
     if (bad >= 0) {
       throw wrong(
         field,
-        'PEM text (a string), a Buffer or Uint8Array, or an array of these',
+        field === 'key'
+          ? 'PEM text (a string), a Buffer or Uint8Array, or an array of these or of { pem, passphrase? }'
+          : 'PEM text (a string), a Buffer or Uint8Array, or an array of these',
         Array.isArray(value) ? `an array holding ${kindOf(items[bad])}` : kindOf(value),
       );
     }
@@ -155,9 +166,9 @@ function checkTlsTypes(tls: RedisTlsOptions): void {
 function checkPemFields(tls: RedisTlsOptions): void {
   for (const field of ['ca', 'cert', 'key'] as const) {
     const value: unknown = tls[field];
-    const strings = (Array.isArray(value) ? value : [value]).filter(
-      (item): item is string => typeof item === 'string',
-    );
+    const strings = (Array.isArray(value) ? value : [value])
+      .map((item) => (isKeyObject(item) ? (item as { pem: unknown }).pem : item))
+      .filter((item): item is string => typeof item === 'string');
     const notPem = strings.find((text) => !text.includes('-----BEGIN'));
     if (notPem !== undefined) {
       throw refusal(

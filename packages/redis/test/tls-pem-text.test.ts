@@ -22,6 +22,7 @@ describe('tls.ca / tls.cert / tls.key given as a file path', () => {
     ['ca', { ca: [PEM, PATH] }],
     ['cert', { cert: PATH, key: PEM }],
     ['key', { cert: PEM, key: PATH }],
+    ['key', { cert: PEM, key: [{ pem: PATH, passphrase: 'p' }] }],
   ] as [string, RedisTlsOptions][])(
     'tls.%s: refused at create, the field named, the value not',
     async (field, tls) => {

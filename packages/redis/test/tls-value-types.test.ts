@@ -19,6 +19,7 @@ import { tlsSettingsRefusal } from '../src/tls-settings';
 const url = 'rediss://127.0.0.1:9';
 const PEM = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
 const PEM_RULE = 'PEM text (a string), a Buffer or Uint8Array, or an array of these';
+const KEY_RULE = `${PEM_RULE} or of { pem, passphrase? }`;
 
 describe('a tls value of the wrong type', () => {
   it.each([
@@ -39,7 +40,9 @@ describe('a tls value of the wrong type', () => {
     ['ca', { ca: 42 }, PEM_RULE, 'a number'],
     ['ca', { ca: [PEM, 5] }, PEM_RULE, 'an array holding a number'],
     ['cert', { cert: { path: '/x' }, key: PEM }, PEM_RULE, 'an object'],
-    ['key', { cert: PEM, key: true }, PEM_RULE, 'a boolean'],
+    ['key', { cert: PEM, key: true }, KEY_RULE, 'a boolean'],
+    ['key', { cert: PEM, key: [{ pem: 5 }] }, KEY_RULE, 'an array holding an object'],
+    ['key', { cert: PEM, key: { pem: PEM } }, KEY_RULE, 'an object'],
   ] as [string, unknown, string, string][])(
     'tls.%s: refused at create, naming the field, the type given and the rule',
     async (field, tls, rule, got) => {
@@ -55,12 +58,15 @@ describe('a tls value of the wrong type', () => {
     },
   );
 
-  it('strings, Buffers, Uint8Arrays, arrays of them and booleans are taken', async () => {
+  it('strings, byte views, arrays of them, keys as { pem, passphrase } and booleans are taken', async () => {
     const bytes = new TextEncoder().encode(PEM);
     for (const tls of [
       { ca: PEM, servername: 'redis.internal', rejectUnauthorized: false },
       { ca: [PEM, Buffer.from(PEM), bytes] },
       { cert: bytes, key: Buffer.from(PEM), passphrase: '' },
+      // Node's other forms (rv-2e F1): a key with its own passphrase, any view of bytes.
+      { cert: PEM, key: [{ pem: PEM, passphrase: 'p' }, { pem: Buffer.from(PEM) }] },
+      { ca: new DataView(bytes.buffer) },
     ]) {
       // (Node takes any TypedArray; its types name Buffer only.)
       await createRedisBudget({ url, tls: tls as RedisTlsOptions }).close();
