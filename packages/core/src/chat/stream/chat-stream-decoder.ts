@@ -448,9 +448,8 @@ export class ChatStreamDecoder {
   #onChoice(choice: unknown, position: number, data: string, chunk: Json): void {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
     const { index, delta, finish_reason: finishReason } = choice;
-    // A server that omits `index` sends a chunk's choices in order: a choice without one is at its
-    // position (a lone one is choice 0, chunk after chunk), so several are not glued into one; in a
-    // chunk where others carry theirs, it is choice 0 (`position` says which).
+    // A server that omits `index` lists a chunk's choices in order: one without is at `position`,
+    // so several are not glued into one (choice 0 where others carry theirs: choice-position.ts).
     const sent = typeof index === 'number' ? index : position;
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
