@@ -66,7 +66,8 @@ export async function runCli(
   const found = settingsFound(clientOptions);
   // The token is this server's own secret: as the gateway key, every client it lets in would hold
   // the key. Refused before the client is made; neither value is shown.
-  if (options.token !== undefined && options.token === found.apiKey) {
+  // (The key trimmed, as core sends it.)
+  if (options.token !== undefined && options.token.trim() === found.apiKey?.trim()) {
     throw new CliUsageError(
       'the bearer token must not be the gateway API key: make one with `openssl rand -hex 24`',
     );

@@ -197,8 +197,9 @@ const madeClientKeys = new WeakMap<GatewayMcpServer, () => string | undefined>()
 
 /** True when `candidate` is the key of the client `gateway` made (never says what the key is). */
 export function isOwnClientKey(gateway: GatewayMcpServer, candidate: string): boolean {
-  const key = madeClientKeys.get(gateway)?.();
-  return key !== undefined && key === candidate;
+  // (Trimmed, as core sends it: a key read from a file keeps its newline.)
+  const key = madeClientKeys.get(gateway)?.()?.trim();
+  return key !== undefined && key === candidate.trim();
 }
 
 /**

@@ -68,6 +68,22 @@ describe('the bearer token equal to the gateway key', () => {
     }
   });
 
+  it('startHttpServer refuses the key given with its newline (read from a file), as core trims it', async () => {
+    const key = harness.gateway.apiKey;
+    const gateway = createGatewayMcpServer({
+      clientOptions: { baseURL: harness.gateway.baseURL, apiKey: `${key}\n` },
+      catalogRefreshMs: 0,
+    });
+    try {
+      const error = (await refusalOf(() =>
+        startHttpServer(gateway, { port: 0, token: key }),
+      )) as GatewayError;
+      expect(error.field).toBe('token');
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('startHttpServer still takes a token of its own', async () => {
     const server = await startHttpServer(harness.mcp, { port: 0, token: 'a'.repeat(32) });
     await server.close();

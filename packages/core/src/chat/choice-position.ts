@@ -2,13 +2,21 @@
 import { isJsonObject } from '../protocol/json-object';
 
 /**
- * Whether a chunk's (or a whole answer's) choices are numbered by their position: when none of
- * them carries an `index` (a server that omits it lists them in order). Where some do, one without
- * is choice 0, as it always was: its position could be the index another choice was sent with.
+ * The index each choice of a chunk (or of a whole answer) is read at: its own `index`, else the
+ * lowest index none of the list was sent with and none before it took. A server that omits
+ * `index` lists the choices in order (`[{}, {}]`: 0 and 1), and one without, beside others that
+ * carry theirs, never takes an index sent (`[{ index: 1 }, {}]`: 1 and 0; `[{ index: 0 }, {}]`: 0
+ * and 1), so two choices are never glued into one.
  */
-export function choicesByPosition(choices: unknown[]): boolean {
+export function choiceIndexes(choices: unknown[]): number[] {
+  const sent = new Set<number>();
   for (const choice of choices) {
-    if (isJsonObject(choice) && typeof choice.index === 'number') return false;
+    if (isJsonObject(choice) && typeof choice.index === 'number') sent.add(choice.index);
   }
-  return true;
+  let free = 0;
+  return choices.map((choice) => {
+    if (isJsonObject(choice) && typeof choice.index === 'number') return choice.index;
+    while (sent.has(free)) free++;
+    return free++;
+  });
 }

@@ -1,7 +1,7 @@
-// A chunk (or a whole answer) where some choices carry `index` and one does not: the one without is
-// choice 0, as it always was — its position could be the index another choice was sent with, and
-// the two would be glued into one answer (rv-2d F3, after index-less choices were first read by
-// their position). Only where none carries an index is a choice's position its index
+// A chunk (or a whole answer) where some choices carry `index` and one does not: the one without
+// takes the lowest index none was sent with, never one sent, so two choices are not glued into one
+// answer (rv-2d F3, rv-last F1: by its position it could take `[{ index: 1 }, {}]`'s 1, and as 0
+// `[{ index: 0 }, {}]`'s 0). Where none carries an index, that is its position
 // (indexless-choices.test.ts).
 import { chatCompletion, chatSse } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +44,25 @@ describe('choices some of which carry index', () => {
       // (Read to its end.)
     }
     expect((await stream.result()).text).toBe('A');
+  });
+
+  it('streamed: one sent as index 0 and one without are two choices, not one text', async () => {
+    const sse = chatSse('m', [
+      { choices: [{ index: 0, delta: { content: 'A1' } }, { delta: { content: 'B1' } }] },
+      { choices: [{ index: 0, delta: { content: 'A2' } }, { delta: { content: 'B2' } }] },
+      {
+        choices: [
+          { index: 0, delta: {}, finish_reason: 'stop' },
+          { delta: {}, finish_reason: 'stop' },
+        ],
+        usage: USAGE,
+      },
+    ]);
+    const stream = await answering(sse, true).chatStream(ask);
+    for await (const _event of stream) {
+      // (Read to its end.)
+    }
+    expect((await stream.result()).text).toBe('A1A2');
   });
 
   it('whole: the one without index is choice 0, the other kept as choice 1', async () => {

@@ -5,7 +5,7 @@ import { type AnswerErrorBounds, unusableAnswer } from '../http/unusable-answer'
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import { isJsonObject } from '../protocol/json-object';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
-import { choicesByPosition } from './choice-position';
+import { choiceIndexes } from './choice-position';
 import { refusedFinishReason } from './classify-finish-reason';
 import { readAudio, readImageUrls } from './generated-media';
 import { argumentsText, readContent, readReasoningField, uniqueCallId } from './read-message-parts';
@@ -55,9 +55,9 @@ export function readCheckedCompletion(
  */
 export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
   const choices = response.choices;
-  const byPosition = choicesByPosition(choices);
+  const indexes = choiceIndexes(choices);
   const choice =
-    choices.find((c, position) => indexOf(c, byPosition ? position : 0) === 0) ??
+    choices.find((_, position) => indexes[position] === 0) ??
     (choices.length === 1 ? choices[0] : undefined);
   if (choice === undefined) return undefined;
   // Every choice's tool-call arguments as JSON text (`argumentsText`), also in the body handed back
@@ -71,15 +71,6 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
 }
 
 type Choice = ChatCompletionResponse['choices'][number];
-
-/**
- * A choice's index: the one it was sent with, else `unindexed` — its position in `choices` when none
- * has one (a server that omits `index` lists the choices in order; the anchors read the first as
- * the answer), else 0 (choice-position.ts).
- */
-function indexOf(choice: Choice, unindexed: number): number {
-  return typeof choice.index === 'number' ? choice.index : unindexed;
-}
 
 /**
  * Every choice of an answer that has several (a request with `n` > 1), read as choice 0 is, in
@@ -97,14 +88,11 @@ export function readEveryChoice(
 
 /**
  * The choices in the order `readEveryChoice` reads them: choice 0 (by its index, else the first),
- * then the others by index; a choice without `index` is at its position (`indexOf`).
+ * then the others by index; a choice without `index` at the index choice-position.ts gives it.
  */
 export function choicesInOrder(choices: Choice[]): Choice[] {
-  const byPosition = choicesByPosition(choices);
-  const indexed = choices.map((choice, position) => ({
-    choice,
-    index: indexOf(choice, byPosition ? position : 0),
-  }));
+  const indexes = choiceIndexes(choices);
+  const indexed = choices.map((choice, position) => ({ choice, index: indexes[position] ?? 0 }));
   const zero = indexed.find((each) => each.index === 0) ?? indexed[0]!;
   const others = indexed.filter((each) => each !== zero).sort((a, b) => a.index - b.index);
   return [zero, ...others].map((each) => each.choice);

@@ -7,7 +7,7 @@ import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
 import { ChatAssembler } from '../assemble-chat';
-import { choicesByPosition } from '../choice-position';
+import { choiceIndexes } from '../choice-position';
 import { refusedFinishReason } from '../classify-finish-reason';
 import { readAudioPiece, readImageUrls } from '../generated-media';
 import {
@@ -386,12 +386,12 @@ export class ChatStreamDecoder {
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
-      // (A lone choice is at position 0 either way: only a chunk of several is looked through.)
-      const byPosition = choices.length > 1 && choicesByPosition(choices);
+      // (A lone choice without `index` is choice 0: only a chunk of several is looked through.)
+      const indexes = choices.length > 1 ? choiceIndexes(choices) : undefined;
       if (this.#answerIndex === undefined && choices.length > 0)
-        this.#answerIndex = this.#answerOf(choices, byPosition);
+        this.#answerIndex = this.#answerOf(choices, indexes);
       for (let i = 0; i < choices.length; i++) {
-        this.#onChoice(choices[i], byPosition ? i : 0, data, chunk);
+        this.#onChoice(choices[i], indexes?.[i] ?? 0, data, chunk);
       }
     }
     const usage = chunk.usage;
@@ -412,17 +412,15 @@ export class ChatStreamDecoder {
   /**
    * The index of the answer's choice, read from the first chunk with choices: 0, unless one choice
    * was asked and that chunk has none of index 0: then its first choice's (a lone choice of another
-   * index is the answer, as in a whole answer). A choice without `index` is at its position when
-   * none of the chunk's has one (choice-position.ts), else choice 0.
+   * index is the answer, as in a whole answer). `indexes`: a chunk of several choices' (below).
    */
-  #answerOf(choices: unknown[], byPosition: boolean): number {
+  #answerOf(choices: unknown[], indexes: number[] | undefined): number {
     if (!this.#oneChoice) return 0;
     let first = 0;
     for (let i = 0; i < choices.length; i++) {
       const choice = choices[i];
-      const unindexed = byPosition ? i : 0;
-      const index =
-        isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : unindexed;
+      const own = isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : 0;
+      const index = indexes?.[i] ?? own;
       if (index === 0) return 0;
       if (i === 0) first = index;
     }
@@ -444,13 +442,12 @@ export class ChatStreamDecoder {
     return event;
   }
 
-  /** One choice of a chunk; `position`, its index when it has none (choice-position.ts). */
-  #onChoice(choice: unknown, position: number, data: string, chunk: Json): void {
+  /** One choice of a chunk, read at `read` (its own index, or choice-position.ts's for it). */
+  #onChoice(choice: unknown, read: number, data: string, chunk: Json): void {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
     const { index, delta, finish_reason: finishReason } = choice;
-    // A server that omits `index` lists a chunk's choices in order: one without is at `position`,
-    // so several are not glued into one (choice 0 where others carry theirs: choice-position.ts).
-    const sent = typeof index === 'number' ? index : position;
+    // (A server that omits `index` lists a chunk's choices in order: choice-position.ts.)
+    const sent = typeof index === 'number' ? index : read;
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
     const choiceIndex = sent === answer ? 0 : sent === 0 ? answer : sent;
