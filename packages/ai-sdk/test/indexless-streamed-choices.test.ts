@@ -2,25 +2,14 @@
 // without one is at its position in the chunk, so the step is the first choice's, its text and its
 // tool call alone, as @ai-sdk/openai-compatible reads it; the other's call is never run. Core
 // decides; the adapter maps.
-import { chatSse } from '@infergate/emulator/testing';
+import { indexlessChoicesSse, weatherCall } from '@infergate/emulator/testing';
 import { jsonSchema, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { answeringChats, providersOnMsw } from './providers';
 
 const { gateway } = await providersOnMsw();
 const MODEL = 'community/general';
-const USAGE = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 };
-const call = (id: string, city: string) => ({
-  index: 0,
-  id,
-  type: 'function',
-  function: { name: 'weather', arguments: JSON.stringify({ city }) },
-});
-const both = (deltas: object[], finish: string) =>
-  chatSse(MODEL, [
-    { choices: deltas.map((delta) => ({ delta: { role: 'assistant', ...delta } })) },
-    { choices: deltas.map(() => ({ delta: {}, finish_reason: finish })), usage: USAGE },
-  ]);
+const both = (deltas: object[], finish: string) => indexlessChoicesSse(MODEL, deltas, finish);
 const serving = (sse: string) =>
   answeringChats(() => new Response(sse, { headers: { 'content-type': 'text/event-stream' } }));
 
@@ -34,7 +23,10 @@ describe('streamText, two choices per chunk without index', () => {
   it("the first choice's tool call only", async () => {
     const fetch = serving(
       both(
-        [{ tool_calls: [call('call_a', 'Oslo')] }, { tool_calls: [call('call_b', 'Rome')] }],
+        [
+          { tool_calls: [weatherCall('call_a', 'Oslo')] },
+          { tool_calls: [weatherCall('call_b', 'Rome')] },
+        ],
         'tool_calls',
       ),
     );

@@ -36,6 +36,23 @@ function deafFirstChat(gateway: EmulatedGateway) {
   return { fetch, sent, letGo: () => letGo(lateAnswer()), body };
 }
 
+/**
+ * A client (its `options`) on a driven clock whose first chat, held by a deaf fetch, its caller
+ * aborted: the call has ended with `aborted`; the fetch has not answered (`letGo`).
+ */
+async function abortedWhileDeaf(options: Parameters<typeof clientOn>[1]) {
+  const gateway = await emulate();
+  const { fetch, sent, letGo, body } = deafFirstChat(gateway);
+  const client = clientOn(gateway, { fetch, ...options });
+  driveClock();
+  const controller = new AbortController();
+  const first = caught(() => client.chat(hi(), { signal: controller.signal }));
+  await sent;
+  controller.abort();
+  expect((await first).code).toBe('aborted');
+  return { client, emulator: gateway.emulator, letGo, body };
+}
+
 beforeAll(async () => {
   // (Core's modules loaded on real timers, before a test fakes them.)
   const gateway = await emulate();
@@ -87,17 +104,11 @@ describe('a custom fetch deaf to the abort signal', () => {
   });
 
   it("the key's slot stays taken until the deaf fetch settles; the client's own comes back at once", async () => {
-    const gateway = await emulate();
-    const { emulator } = gateway;
-    const { fetch, sent, letGo, body } = deafFirstChat(gateway);
     // One slot of its own, two of the key's: the next call needs the first's own slot back.
-    const client = clientOn(gateway, { fetch, maxConcurrency: 1, maxConcurrencyPerKey: 2 });
-    driveClock();
-    const controller = new AbortController();
-    const first = caught(() => client.chat(hi(), { signal: controller.signal }));
-    await sent;
-    controller.abort();
-    expect((await first).code).toBe('aborted');
+    const { client, emulator, letGo, body } = await abortedWhileDeaf({
+      maxConcurrency: 1,
+      maxConcurrencyPerKey: 2,
+    });
     const second = await settledAfter(0, client.chat(hi('community/general', 'next')));
     expect(second.answer.text).toBe('Echo: next');
     // Long past a cut request's grace: the deaf request may still be at the gateway.
@@ -113,16 +124,7 @@ describe('a custom fetch deaf to the abort signal', () => {
   });
 
   it("a deaf fetch that never settles holds the key's slot a bound at most: then the next call is sent", async () => {
-    const gateway = await emulate();
-    const { emulator } = gateway;
-    const { fetch, sent } = deafFirstChat(gateway);
-    const client = clientOn(gateway, { fetch, maxConcurrencyPerKey: 1 });
-    driveClock();
-    const controller = new AbortController();
-    const first = caught(() => client.chat(hi(), { signal: controller.signal }));
-    await sent;
-    controller.abort();
-    expect((await first).code).toBe('aborted');
+    const { client, emulator } = await abortedWhileDeaf({ maxConcurrencyPerKey: 1 });
     const second = client.chat(hi('community/general', 'next'));
     await vi.advanceTimersByTimeAsync(ABANDONED_FETCH_HOLD_MS - 1);
     expect(client.budget.queued).toBe(1);

@@ -1,24 +1,13 @@
 // A stream whose chunks carry two choices without `index` (a server that omits it): a choice
 // without one is at its position in the chunk, so the message is the first choice's, its content
 // and its tool call alone, as ChatOpenAI reads it. Core decides; the adapter maps.
-import { chatSse, emulate } from '@infergate/emulator/testing';
+import { emulate, indexlessChoicesSse, weatherCall } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 import { intercepting } from './helpers';
 
 const MODEL = 'community/general';
-const USAGE = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 };
-const call = (id: string, city: string) => ({
-  index: 0,
-  id,
-  type: 'function',
-  function: { name: 'weather', arguments: JSON.stringify({ city }) },
-});
-const both = (deltas: object[], finish: string) =>
-  chatSse(MODEL, [
-    { choices: deltas.map((delta) => ({ delta: { role: 'assistant', ...delta } })) },
-    { choices: deltas.map(() => ({ delta: {}, finish_reason: finish })), usage: USAGE },
-  ]);
+const both = (deltas: object[], finish: string) => indexlessChoicesSse(MODEL, deltas, finish);
 
 async function streamed(sse: string) {
   const connection = intercepting(await emulate(), async (request) =>
@@ -43,7 +32,10 @@ describe('stream(), two choices per chunk without index', () => {
   it("the first choice's tool call only", async () => {
     const merged = await streamed(
       both(
-        [{ tool_calls: [call('call_a', 'Oslo')] }, { tool_calls: [call('call_b', 'Rome')] }],
+        [
+          { tool_calls: [weatherCall('call_a', 'Oslo')] },
+          { tool_calls: [weatherCall('call_b', 'Rome')] },
+        ],
         'tool_calls',
       ),
     );

@@ -1,4 +1,4 @@
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, withFailingStructuredModels } from '@infergate/emulator/testing';
 import { generateText, NoObjectGeneratedError, Output, streamText } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -6,21 +6,7 @@ import { createGateway } from '../provider/gateway-provider';
 import { InvalidStructuredOutputError } from './invalid-structured-output-error';
 
 // Two json_schema models: one answering off the schema, one answering text that is not JSON.
-const emulated = await emulate({
-  scenario: {
-    models: {
-      'x/off': {
-        capabilities: ['chat', 'streaming', 'json_schema'],
-        verification: 'provider_claimed',
-        jsonAnswers: { offSchemaShare: 1 },
-      },
-      'x/cut': {
-        capabilities: ['chat', 'streaming', 'json_schema'],
-        jsonAnswers: { invalidShare: 1 },
-      },
-    },
-  },
-});
+const emulated = await emulate({ scenario: withFailingStructuredModels() });
 afterAll(() => emulated.close());
 const gateway = createGateway({ ...emulated.connection });
 const Place = z.object({ city: z.string(), kind: z.enum(['a', 'b']) });

@@ -200,3 +200,27 @@ export function twoTextChoicesSse(
     { choices: [{ index: 1, delta: {}, finish_reason: 'length' }], ...finishes.one },
   ]);
 }
+
+/**
+ * A stream whose chunks carry one choice per delta of `deltas`, none with an `index` (a server that
+ * omits it): the deltas, then each choice's `finish`, with the usage.
+ */
+export function indexlessChoicesSse(model: string, deltas: object[], finish: string): string {
+  return chatSse(model, [
+    { choices: deltas.map((delta) => ({ delta: { role: 'assistant', ...delta } })) },
+    {
+      choices: deltas.map(() => ({ delta: {}, finish_reason: finish })),
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    },
+  ]);
+}
+
+/** One whole tool call of a `weather` tool, as a streamed delta's `tool_calls` item carries it. */
+export function weatherCall(id: string, city: string) {
+  return {
+    index: 0,
+    id,
+    type: 'function',
+    function: { name: 'weather', arguments: JSON.stringify({ city }) },
+  };
+}

@@ -4,11 +4,13 @@ export {
   chatSse,
   failingAfterContentSse,
   idOnlyToolCallsSse,
+  indexlessChoicesSse,
   repeatedFinishSse,
   type StreamChunk,
   twoChoicesAnswer,
   twoTextChoicesSse,
   unheadedAnswer,
+  weatherCall,
 } from './canned-answers';
 export { caught } from './caught';
 export { CLAIMED_MODEL, withClaimedModel } from './claimed-model';
@@ -38,6 +40,7 @@ export {
   emulate,
   type GatewayConnection,
 } from './emulate';
+export { withFailingStructuredModels } from './failing-structured-models';
 export { hugeErrorIn200 } from './huge-error-in-200';
 export { refusedAfterFinish } from './refused-after-finish';
 export {

@@ -1,24 +1,10 @@
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, withFailingStructuredModels } from '@infergate/emulator/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from './gateway-chat-model';
 
 // Two json_schema models: one answering off the schema, one answering text that is not JSON.
-const emulated = await emulate({
-  scenario: {
-    models: {
-      'x/off': {
-        capabilities: ['chat', 'streaming', 'json_schema'],
-        verification: 'provider_claimed',
-        jsonAnswers: { offSchemaShare: 1 },
-      },
-      'x/cut': {
-        capabilities: ['chat', 'streaming', 'json_schema'],
-        jsonAnswers: { invalidShare: 1 },
-      },
-    },
-  },
-});
+const emulated = await emulate({ scenario: withFailingStructuredModels() });
 afterAll(() => emulated.close());
 const { baseURL, apiKey, fetch } = emulated.connection;
 const model = new GatewayChatModel({ model: 'x/off', baseURL, apiKey, fetch, maxRetries: 0 });
