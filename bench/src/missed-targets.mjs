@@ -20,42 +20,16 @@ export const MISSED_TARGETS = {
       'thirty-third, whose A/B against 67fa036a’s read 0.98× and 1.03×; 1.48× in the ' +
       'thirty-fourth, whose A/B against 73f8f32c’s read 1.03× and 1.00×; 1.56× in the ' +
       'thirty-fifth (raw fetch 16 µs), whose A/B against 82a7b196’s read 0.97× and 1.02×; 1.46× ' +
-      'in the thirty-sixth (raw fetch 19 µs), whose A/B against 332b5ddc’s read 1.04× and 0.98×. The ' +
+      'in the thirty-sixth (raw fetch 19 µs), whose A/B against 332b5ddc’s read 1.04× and 0.98×; ' +
+      '1.38× in the thirty-seventh (raw fetch 12 µs), whose A/B against 01bbd4e0’s read 1.08×–1.18× ' +
+      '(wall per call, both orders): a custom fetch is now raced against the attempt’s signal (one ' +
+      'promise and one listener per attempt, 4–17 % of that A/B by itself), so a fetch deaf to its ' +
+      'signal no longer holds the call. The ' +
       'ratio moves with raw ' +
       'fetch’s own time on this shared machine.',
     plan:
       'read the core row as the A/B against the previous stored build in the same process (as ' +
       'issue 50 asks for fda62b6), and keep the ratio to raw fetch as context.',
-  },
-  'B1.invoke': {
-    since: '2026-12-07',
-    why:
-      'a hair over (0.502× the anchor’s time per call, against ≤ 0.5×) in the thirty-fifth ' +
-      'session’s one run, after 0.48× in the thirty-fourth: the call path gained one pass over ' +
-      'the call’s own option keys (a snake_case client option refused before sending); ' +
-      'generateText, measured in the same run, met its target again (0.48×). 0.53× in the ' +
-      'thirty-sixth (generateText 0.50×, met), whose interleaved A/B of invoke against 332b5ddc’s ' +
-      'build (CPU per call, 10 rounds × 2 000 calls, both orders) read 1.05× and 0.97×: no change ' +
-      'the A/B can see; the one-run ratio moves with the anchor’s own time.',
-    plan:
-      'read invoke as its A/B against the previous build (bench/HISTORY.md), as for B1.core, and ' +
-      'find where LangChain’s own per-call work (callbacks, its run manager) outweighs ours.',
-  },
-  'B3.ours': {
-    since: '2026-12-06',
-    why:
-      'missed by a hair (1.10×, 1.11× the session before and in the thirtieth, 1.12× in the ' +
-      'thirty-first, thirty-second and thirty-third, 1.11× in the thirty-fourth, 1.12× in the ' +
-      'thirty-fifth with its raw floor at 1.12×, against ≤ 1.1×) ' +
-      'on runs whose raw floor reads 1.07–1.09× (the ideal counts only the gateway latency): ' +
-      'ours is 1.00–1.03× ' +
-      'that floor. The twenty-sixth session ran the plan: an interleaved A/B of the AI SDK’s ' +
-      'generateText under B3’s load against ca9f5285’s build (12 rounds × 2) found no difference ' +
-      'beyond noise (paired ratio 1.007, quartiles 0.97–1.06; CPU 1.016), and nothing costly in ' +
-      'the per-call code added since.',
-    plan:
-      'state the target against the raw floor measured in the same run (ours at most 1.05× the ' +
-      'floor), as B4’s plan says, and keep the ideal as context.',
   },
   'B4.ours': {
     since: '2026-11-27',
