@@ -6,7 +6,7 @@
 // such a fetch, which answers only when the test says; everything else goes to the emulator.
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ABANDONED_FETCH_HOLD_MS, CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
+import { ABANDONED_FETCH_HOLD, CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { caught, clientOn, deferred, driveClock, hi, settledAfter } from './helpers';
 
 /** The first chat request held by a fetch deaf to its signal; `letGo` answers it late. */
@@ -126,7 +126,7 @@ describe('a custom fetch deaf to the abort signal', () => {
   it("a deaf fetch that never settles holds the key's slot a bound at most: then the next call is sent", async () => {
     const { client, emulator } = await abortedWhileDeaf({ maxConcurrencyPerKey: 1 });
     const second = client.chat(hi('community/general', 'next'));
-    await vi.advanceTimersByTimeAsync(ABANDONED_FETCH_HOLD_MS - 1);
+    await vi.advanceTimersByTimeAsync(ABANDONED_FETCH_HOLD.ms - 1);
     expect(client.budget.queued).toBe(1);
     expect(emulator.counters.requests.chat ?? 0).toBe(0);
     // The bound passed (then a cut request's grace): the key's slot goes to the next call.

@@ -2,6 +2,7 @@
 import { InProcessBudget } from './in-process-budget';
 import type { ConcurrencyBudgetState, KeyBudget } from './key-budget';
 import type { PendingCalls } from './pending-calls';
+import { drained } from './releases-due';
 import type { Semaphore } from './semaphore';
 
 /**
@@ -50,7 +51,14 @@ export class ClientBudgetView implements ConcurrencyBudgetState {
   get isIdle(): boolean {
     return this.#calls.count === 0 && this.#local.isIdle && this.active === 0 && this.queued === 0;
   }
-  async whenIdle(): Promise<void> {
+  /**
+   * Keeps the process up for the key's slots given back later (releases-due.ts): a script's last
+   * `await client.budget.whenIdle()` drains them, a fetch given up on's at its bound at the latest.
+   */
+  whenIdle(): Promise<void> {
+    return drained(this.#idle());
+  }
+  async #idle(): Promise<void> {
     while (!this.isIdle) {
       await this.#calls.whenIdle();
       await this.#local.whenIdle();

@@ -482,13 +482,12 @@ export class CallEvents {
 
   /**
    * A hedged call's race was won while its other attempt was in flight: that attempt, aborted,
-   * still sends its `response` and `released`; the call's `done` waits until `settled` (at once,
-   * an abort being immediate) so that it stays the call's last event — but no longer than
-   * `graceMs` (a cut request's grace): a `fetch` deaf to its signal must not keep the call (and its
-   * span) open. What the cut attempt reports after `done` is dropped.
+   * still sends its `response` and `released`; the call's `done` waits until `bounded` settles (at
+   * once, an abort being immediate) so that it stays the call's last event — its caller bounds it to
+   * a cut request's grace (`settledWithin`, slot-source.ts): a `fetch` deaf to its signal must not
+   * keep the call (and its span) open. What the cut attempt reports after `done` is dropped.
    */
-  endsAfter(settled: Promise<unknown>, graceMs: number): void {
-    const bounded = withinGrace(settled, graceMs);
+  endsAfter(bounded: Promise<void>): void {
     const held = this.#held;
     this.#held = held === undefined ? bounded : Promise.all([held, bounded]);
   }
@@ -688,20 +687,6 @@ export class CallEvents {
 }
 
 function ignore(): void {}
-
-/** `settled`, or `graceMs` from now, whichever comes first (never rejects). */
-function withinGrace(settled: Promise<unknown>, graceMs: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, graceMs);
-    // (Node: a grace running must not hold the process open.)
-    (timer as { unref?: () => void }).unref?.();
-    const end = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    settled.then(end, end);
-  });
-}
 
 /** `server.address` and `server.port` of a base URL. */
 export function serverOf(baseURL: string): { address: string; port: number } {

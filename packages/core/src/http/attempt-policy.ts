@@ -30,7 +30,7 @@ export interface AnswerStatus {
   /**
    * The attempt stopped waiting for a fetch deaf to its abort: settles once that fetch does. Until
    * then its request may be at the gateway, counted: the key's slot is kept (slot-source.ts,
-   * `ABANDONED_FETCH_HOLD_MS` at most).
+   * `ABANDONED_FETCH_HOLD` at most).
    */
   abandoned?: Promise<void>;
 }

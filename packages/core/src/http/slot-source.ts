@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots: one per request in flight).
 import { type BudgetLease, type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
+import { later, notLater } from '../budget/releases-due';
 import { type CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
 import { isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
@@ -24,7 +25,7 @@ export interface SlotAsk {
  * The one source of a client's request slots: this client's own `maxConcurrency` first (so a
  * client with a small limit queues only behind itself), then the key's budget. A slot is released
  * once: this client's at once, the key's after it (`CUT_REQUEST_GRACE_MS` later when cut; when a
- * fetch given up on settles, `ABANDONED_FETCH_HOLD_MS` at most).
+ * fetch given up on settles, `ABANDONED_FETCH_HOLD` at most).
  */
 export class SlotSource {
   readonly #config: SlotsConfig;
@@ -183,9 +184,10 @@ export const CUT_REQUEST_GRACE_MS = 100;
  * request may still be at the gateway, which counts it. A fetch that never settles must not hold
  * the slot for good (four such calls would leave the key none): past the bound, a gateway still
  * counting that request answers the next one 429 `client_concurrency_exceeded`, which is retried.
- * A bounded over-count beats a client that can no longer send.
+ * A bounded over-count beats a client that can no longer send. Read at each use: a test lowers it
+ * (test/when-idle-drains-held-slots.test.ts); apps never change it.
  */
-export const ABANDONED_FETCH_HOLD_MS = 30_000;
+export const ABANDONED_FETCH_HOLD = { ms: 30_000 };
 
 /** Gives a slot back: returns, when `until` holds the key's, the promise of that hold's end. */
 type ReleaseBoth = Slot['release'];
@@ -210,26 +212,27 @@ function bothSlots(local: ReleaseSlot, key: () => void): ReleaseBoth {
       keptTheGrace(key);
       return undefined;
     }
-    const settled = settledWithin(until, ABANDONED_FETCH_HOLD_MS);
+    const settled = settledWithin(until, ABANDONED_FETCH_HOLD.ms);
     settled.then(() => keptTheGrace(key));
     return settled;
   };
 }
 
-/** Gives a cut request's key slot back after the grace. */
+/** Gives a cut request's key slot back after the grace (a release due: releases-due.ts). */
 function keptTheGrace(key: () => void): void {
-  const timer = setTimeout(releaseKey, CUT_REQUEST_GRACE_MS, key);
-  // (Node: a release due must not hold the process open.)
-  (timer as { unref?: () => void }).unref?.();
+  later(() => releaseKey(key), CUT_REQUEST_GRACE_MS);
 }
 
-/** Settles when `until` does (fulfilled or not), or after `boundMs`, whichever comes first. */
-function settledWithin(until: Promise<unknown>, boundMs: number): Promise<void> {
+/**
+ * Settles when `until` does (fulfilled or not), or after `boundMs`, whichever comes first; never
+ * rejects. Its timer is a release due (releases-due.ts): it holds no process open but one waiting
+ * in `whenIdle`. Also what a call's `done` waits for, bounded (`CallEvents.endsAfter`).
+ */
+export function settledWithin(until: Promise<unknown>, boundMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, boundMs);
-    (timer as { unref?: () => void }).unref?.();
+    const timer = later(resolve, boundMs);
     const end = () => {
-      clearTimeout(timer);
+      notLater(timer);
       resolve();
     };
     until.then(end, end);
@@ -255,7 +258,7 @@ function toldOnRelease(
     if (held === undefined) events.released(attempt, budgetId, cut);
     else {
       const released = held.then(() => events.released(attempt, budgetId, cut));
-      events.endsAfter(released, CUT_REQUEST_GRACE_MS);
+      events.endsAfter(settledWithin(released, CUT_REQUEST_GRACE_MS));
     }
     return held;
   };

@@ -4,7 +4,7 @@ import type { CallScope } from '../call/call-scope';
 import { MAX_TIMEOUT_MS } from '../call/timer-limit';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-import { CUT_REQUEST_GRACE_MS } from '../http/slot-source';
+import { CUT_REQUEST_GRACE_MS, settledWithin } from '../http/slot-source';
 import type { OpenVia, Slot } from '../http/transport';
 
 /** One run of a hedged call: the first attempt's walk, or the hedge. */
@@ -181,7 +181,7 @@ class HedgedRace<T> {
     // (the winner's answer does not), as long as a cut request's slot is held at most.
     if (cut.length > 0) {
       const settled = Promise.all(cut.map((run) => run.settled));
-      this.#race.events?.endsAfter(settled, CUT_REQUEST_GRACE_MS);
+      this.#race.events?.endsAfter(settledWithin(settled, CUT_REQUEST_GRACE_MS));
     }
     scope.disposeWith(this.#race.scope);
     const hedgeModel = this.#hedgeModel;
