@@ -1,5 +1,6 @@
 export { type BudgetSeen, budgetSeen } from './budget-seen';
 export {
+  chatChunkJson,
   chatCompletion,
   chatSse,
   failingAfterContentSse,
