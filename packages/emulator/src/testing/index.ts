@@ -28,7 +28,7 @@ export {
   type CoreSkipReason,
   coreOutcomesOf,
 } from './core-outcomes';
-export { type DrivenClock, drivenClock, type FakeTimers } from './driven-clock';
+export { type DrivenClock, drivenClock, type FakeTimers, oneRealTurn } from './driven-clock';
 export {
   type DroppedStreamsCheck,
   type DroppedStreamsSeen,
