@@ -1,4 +1,4 @@
-import { emulate } from '@infergate/emulator/testing';
+import { choiceZeroChunk, emulate, streamedAnswer } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../src';
 import { hi } from './helpers';
@@ -21,22 +21,17 @@ const piece = (
   ...(name !== undefined && { type: 'function' }),
   function: { ...(name !== undefined && { name }), arguments: args },
 });
-const data = (delta: Record<string, unknown>, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const streamOf = (pieces: Piece[]) =>
-  [
-    data({ role: 'assistant' }),
-    ...pieces.map((p) => data({ tool_calls: [p] })),
-    data({}, 'tool_calls'),
-    'data: [DONE]\n\n',
-  ].join('');
+  streamedAnswer(MODEL, [
+    choiceZeroChunk({ role: 'assistant' }),
+    ...pieces.map((p) => choiceZeroChunk({ tool_calls: [p] })),
+    choiceZeroChunk({}, 'tool_calls'),
+  ]);
 
 async function streamed(pieces: Piece[]) {
   const gateway = await emulate();
   const fetch: typeof globalThis.fetch = async (input, init) =>
-    init?.method === 'POST'
-      ? new Response(streamOf(pieces), { headers: { 'content-type': 'text/event-stream' } })
-      : gateway.connection.fetch(input, init);
+    init?.method === 'POST' ? streamOf(pieces) : gateway.connection.fetch(input, init);
   const client = createGatewayClient({ ...gateway.connection, fetch, maxRetries: 0 });
   const stream = await client.chatStream(hi(MODEL));
   const deltas: string[] = [];
