@@ -1,3 +1,4 @@
+import { choiceZeroChunk, streamedAnswer } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClient } from '../src';
 import { isRetryableFailure } from '../src/errors/retryable-failure';
@@ -151,15 +152,13 @@ describe('a whole 200 error object that is not retried', () => {
 
 describe('a finish repeated with another reason (the usage chunk)', () => {
   it("keeps the choice's first reason: the finish event and the result agree", async () => {
-    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices, ...extra })}\n\n`;
     const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
-    const body =
-      chunk([{ index: 0, delta: { role: 'assistant', content: 'hi' }, finish_reason: null }]) +
-      chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]) +
-      chunk([{ index: 0, delta: {}, finish_reason: 'length' }], { usage }) +
-      'data: [DONE]\n\n';
-    const stream = () => new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    const stream = () =>
+      streamedAnswer(MODEL, [
+        choiceZeroChunk({ role: 'assistant', content: 'hi' }),
+        choiceZeroChunk({}, 'stop'),
+        { ...choiceZeroChunk({}, 'length'), usage },
+      ]);
     const { client } = await stubbedChatClient(stream);
     const answer = await client.chatStream(hi(MODEL));
     const finishes: string[] = [];

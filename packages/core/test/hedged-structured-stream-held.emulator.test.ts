@@ -1,5 +1,5 @@
 import type { FaultRule } from '@infergate/emulator';
-import { inflightOf } from '@infergate/emulator/testing';
+import { inflightOf, oneRealTurn } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { ChatStream } from '../src/index';
 import {
@@ -23,9 +23,6 @@ import {
 /** How long the held streams go silent after their first pieces of content (driven clock). */
 const SILENT_MS = 1_000;
 
-/** One real turn of the event loop (kept before any test fakes the timers). */
-const realTurn = globalThis.setImmediate;
-
 /** Whether `promise` has settled (after one real turn: what was ready has run). */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
@@ -33,7 +30,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
     () => (done = true),
     () => (done = true),
   );
-  await new Promise((resolve) => realTurn(resolve));
+  await oneRealTurn();
   return done;
 }
 

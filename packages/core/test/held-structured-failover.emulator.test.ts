@@ -1,5 +1,5 @@
 import type { FaultName } from '@infergate/emulator';
-import { caught, emulate, watchedChatReads } from '@infergate/emulator/testing';
+import { caught, emulate, oneRealTurn, watchedChatReads } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, type GatewayClientOptions, type GatewayError } from '../src/index';
 import {
@@ -27,9 +27,6 @@ const CHUNK_MS = 300;
 
 const asking = () => askingPlace(held);
 
-/** One real turn of the event loop (what a read already answered has run by then). */
-const realTurn = globalThis.setImmediate;
-
 /** The options of a call falling back to so-native whose stalls `chunkTimeoutMs` cuts. */
 const stallCut = {
   fallbackModels: ['community/so-native'],
@@ -55,7 +52,7 @@ async function stallingAfter(
   driveClock();
   const heldReadWaits = async () => {
     await watched.readPast;
-    await new Promise((resolve) => realTurn(resolve));
+    await oneRealTurn();
   };
   return { gateway, client, events, heldReadWaits };
 }

@@ -1,4 +1,4 @@
-import { emulate } from '@infergate/emulator/testing';
+import { choiceZeroChunk, emulate, streamedAnswer } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../src';
 import { hi } from './helpers';
@@ -21,22 +21,17 @@ const piece = (
   ...(name !== undefined && { type: 'function' }),
   function: { ...(name !== undefined && { name }), arguments: args },
 });
-const data = (delta: Record<string, unknown>, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const streamOf = (pieces: Piece[]) =>
-  [
-    data({ role: 'assistant' }),
-    ...pieces.map((p) => data({ tool_calls: [p] })),
-    data({}, 'tool_calls'),
-    'data: [DONE]\n\n',
-  ].join('');
+  streamedAnswer(MODEL, [
+    choiceZeroChunk({ role: 'assistant' }),
+    ...pieces.map((p) => choiceZeroChunk({ tool_calls: [p] })),
+    choiceZeroChunk({}, 'tool_calls'),
+  ]);
 
 async function streamed(pieces: Piece[]) {
   const gateway = await emulate();
   const fetch: typeof globalThis.fetch = async (input, init) =>
-    init?.method === 'POST'
-      ? new Response(streamOf(pieces), { headers: { 'content-type': 'text/event-stream' } })
-      : gateway.connection.fetch(input, init);
+    init?.method === 'POST' ? streamOf(pieces) : gateway.connection.fetch(input, init);
   const client = createGatewayClient({ ...gateway.connection, fetch, maxRetries: 0 });
   const stream = await client.chatStream(hi(MODEL));
   const deltas: string[] = [];
@@ -53,46 +48,42 @@ async function streamed(pieces: Piece[]) {
 
 const call = (id: string, name: string, args: string) => ({ id, name, args });
 
+/**
+ * A piece given as `[index, id, name, arguments]` opens a call; `[index, id, arguments]` goes on
+ * with one (no name).
+ */
+type Given =
+  | [index: number, id: string, name: string, args: string]
+  | [index: number, id: string, args: string];
+const pieceOf = (given: Given): Piece =>
+  given.length === 4 ? piece(...given) : piece(given[0], given[1], undefined, given[2]);
+
 describe('a tool-call piece whose index and id name two different calls', () => {
   // Each case: the pieces streamed, the calls the stream's result assembles, and the argument
   // deltas its events carry (a piece left out has no event: the events assemble to the same answer).
-  it.each([
+  // biome-ignore format: one case's pieces a line
+  it.each<[string, Given[], ReturnType<typeof call>[], string[]]>([
     [
       'joins neither: the call at its index keeps its own arguments',
-      [
-        piece(0, 'A', 'a', '{"x":'),
-        piece(1, 'B', 'b', '{"y":'),
-        piece(1, 'A', undefined, '1}'),
-        piece(1, 'B', undefined, '2}'),
-      ],
+      [[0, 'A', 'a', '{"x":'], [1, 'B', 'b', '{"y":'], [1, 'A', '1}'], [1, 'B', '2}']],
       [call('A', 'a', '{"x":'), call('B', 'b', '{"y":2}')],
       ['{"x":', '{"y":', '2}'],
     ],
     [
       'one id at two indexes (DeepSeek) is no contradiction: each piece follows its index',
-      [
-        piece(0, 'X', 'a', '{"x":'),
-        piece(1, 'X', 'b', '{"y":'),
-        piece(0, 'X', undefined, '1}'),
-        piece(1, 'X', undefined, '2}'),
-      ],
+      [[0, 'X', 'a', '{"x":'], [1, 'X', 'b', '{"y":'], [0, 'X', '1}'], [1, 'X', '2}']],
       // (The second call's id is made its own: which one, this test leaves open.)
       [call('X', 'a', '{"x":1}'), call(expect.any(String), 'b', '{"y":2}')],
       ['{"x":', '{"y":', '1}', '2}'],
     ],
     [
       'calls told apart by id at one index still join by id',
-      [
-        piece(0, 'A', 'a', '{"x":'),
-        piece(0, 'B', 'b', '{"y":'),
-        piece(0, 'A', undefined, '1}'),
-        piece(0, 'B', undefined, '2}'),
-      ],
+      [[0, 'A', 'a', '{"x":'], [0, 'B', 'b', '{"y":'], [0, 'A', '1}'], [0, 'B', '2}']],
       [call('A', 'a', '{"x":1}'), call('B', 'b', '{"y":2}')],
       ['{"x":', '{"y":', '1}', '2}'],
     ],
-  ])('%s', async (_, pieces, expectedCalls, expectedDeltas) => {
-    const { calls, deltas } = await streamed(pieces);
+  ])('%s', async (_, given, expectedCalls, expectedDeltas) => {
+    const { calls, deltas } = await streamed(given.map(pieceOf));
     expect(calls).toEqual(expectedCalls);
     expect(deltas).toEqual(expectedDeltas);
   });

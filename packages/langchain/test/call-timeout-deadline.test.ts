@@ -1,8 +1,9 @@
 import { isGatewayError } from '@infergate/core';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, drivenClock, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { settledAfter } from './helpers';
+
+const clock = drivenClock(vi);
 
 describe("a call's timeout is core's deadline too, not only LangChain's signal", () => {
   it.each([
@@ -21,7 +22,7 @@ describe("a call's timeout is core's deadline too, not only LangChain's signal",
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
       try {
         const failed = caught(model.invoke('hi', call));
-        const error = await settledAfter(1000, failed);
+        const error = await clock.settledAfter(1000, failed);
         expect(isGatewayError(error) && error.code).toBe('model_busy');
         expect(error).toMatchObject({ status: 429, retryAfterMs: 30_000 });
         expect(emulator.counters.requests.chat).toBe(2);

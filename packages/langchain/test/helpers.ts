@@ -9,7 +9,7 @@ import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
 import { createAgent } from 'langchain';
-import { expect, vi } from 'vitest';
+import { expect } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
 
@@ -151,16 +151,3 @@ export const nowTool = tool(async () => '12:00', {
   description: 'The time now',
   schema: z.object({}),
 });
-
-/** Node's own `setImmediate`, taken before a test fakes timers. */
-const nextTurn = globalThis.setImmediate;
-
-/**
- * Moves the faked clock by `ms`, lets one real event-loop turn run (an aborted fetch rejects on
- * it), then gives what `promise` settled to; 'pending' when it has not.
- */
-export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T | 'pending'> {
-  await vi.advanceTimersByTimeAsync(ms);
-  const pending = new Promise<'pending'>((resolve) => nextTurn(() => resolve('pending')));
-  return Promise.race([promise, pending]);
-}

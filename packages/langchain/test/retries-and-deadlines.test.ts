@@ -1,9 +1,10 @@
 import { createGatewayClient, isGatewayError } from '@infergate/core';
 import type { Emulator } from '@infergate/emulator';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, drivenClock, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { settledAfter } from './helpers';
+
+const clock = drivenClock(vi);
 
 /** The calls the deadline tests make: each fails the same way under one deadline. */
 const SENDS = [
@@ -38,7 +39,7 @@ async function expectOneDeadline(
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 700 });
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 700 });
     const failed = caught(send(made()));
-    const error = await settledAfter(1000, failed);
+    const error = await clock.settledAfter(1000, failed);
     expect(isGatewayError(error) && error.code).toBe('timeout');
     // The error names the deadline the user gave, not what the catalog read left of it.
     expect((error as Error).message).toContain('within its deadline of 1000 ms');

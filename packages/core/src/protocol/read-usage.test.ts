@@ -2,6 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { readUsage } from './read-usage';
 import type { Usage } from './wire-types';
 
+/** A usage field the row does not send. */
+const _ = undefined;
+
+// OpenAI's completion_tokens include the reasoning; xAI's do not (vercel/ai#11487, #12425). Each
+// row: the case; the usage sent (prompt_tokens, completion_tokens, total_tokens, and
+// completion_tokens_details.reasoning_tokens; `_` a field not sent); then the output and total
+// tokens read from it.
+type ReasoningCase = [
+  name: string,
+  prompt: number,
+  completion: number | undefined,
+  total: number | undefined,
+  reasoning: number,
+  output: number,
+  readTotal: number,
+];
+// biome-ignore format: a table, one case a line
+const REASONING_CASES: ReasoningCase[] = [
+  ['OpenAI: completion_tokens include the reasoning',                                           10,    40,    50,    10,    40,    50],
+  ['xAI (grok-4-fast-reasoning, vercel/ai#11487): total = prompt + completion + reasoning',    279,     6,   374,    89,    95,   374],
+  ['xAI, more text than reasoning: told apart by total_tokens',                                 10,    40,    60,    10,    50,    60],
+  ['reasoning over completion_tokens, no total_tokens: completion + reasoning',                 10,    10,     _,    93,   103,   113],
+  ['reasoning over completion_tokens, total_tokens counting it alone (vercel/ai#18614)',       951,  6000,  6952,  6001,  6001,  6952],
+  ['no completion_tokens: the output is total − prompt when that holds the reasoning',          10,     _,    40,    20,    30,    40],
+  ['no completion_tokens nor total_tokens: the output is the reasoning',                        10,     _,     _,    20,    20,    30],
+  ['total_tokens below prompt + output: the total is prompt + output',                          10,     5,    15,    20,    25,    35],
+];
+
 describe('readUsage', () => {
   it('reads the spec fields and the usual detail objects', () => {
     expect(
@@ -114,54 +142,21 @@ describe('readUsage', () => {
     });
   });
 
-  // OpenAI's completion_tokens include the reasoning; xAI's do not (vercel/ai#11487, #12425).
-  it.each([
-    [
-      'OpenAI: completion_tokens include the reasoning',
-      { prompt_tokens: 10, completion_tokens: 40, total_tokens: 50, reasoning: 10 },
-      { outputTokens: 40, totalTokens: 50 },
-    ],
-    [
-      'xAI (grok-4-fast-reasoning, vercel/ai#11487): total = prompt + completion + reasoning',
-      { prompt_tokens: 279, completion_tokens: 6, total_tokens: 374, reasoning: 89 },
-      { outputTokens: 95, totalTokens: 374 },
-    ],
-    [
-      'xAI, more text than reasoning: told apart by total_tokens',
-      { prompt_tokens: 10, completion_tokens: 40, total_tokens: 60, reasoning: 10 },
-      { outputTokens: 50, totalTokens: 60 },
-    ],
-    [
-      'reasoning over completion_tokens, no total_tokens: completion + reasoning',
-      { prompt_tokens: 10, completion_tokens: 10, reasoning: 93 },
-      { outputTokens: 103, totalTokens: 113 },
-    ],
-    [
-      'reasoning over completion_tokens, total_tokens counting it alone (vercel/ai#18614)',
-      { prompt_tokens: 951, completion_tokens: 6000, total_tokens: 6952, reasoning: 6001 },
-      { outputTokens: 6001, totalTokens: 6952 },
-    ],
-    [
-      'no completion_tokens: the output is total − prompt when that holds the reasoning',
-      { prompt_tokens: 10, total_tokens: 40, reasoning: 20 },
-      { outputTokens: 30, totalTokens: 40 },
-    ],
-    [
-      'no completion_tokens nor total_tokens: the output is the reasoning',
-      { prompt_tokens: 10, reasoning: 20 },
-      { outputTokens: 20, totalTokens: 30 },
-    ],
-    [
-      'total_tokens below prompt + output: the total is prompt + output',
-      { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, reasoning: 20 },
-      { outputTokens: 25, totalTokens: 35 },
-    ],
-  ])('%s: the output counts the reasoning', (_, { reasoning, ...wire }, expected) => {
-    const usage = { ...wire, completion_tokens_details: { reasoning_tokens: reasoning } };
-    expect(readUsage(usage as Usage)).toEqual({
-      inputTokens: wire.prompt_tokens,
-      reasoningTokens: reasoning,
-      ...expected,
-    });
-  });
+  it.each(REASONING_CASES)(
+    '%s: the output counts the reasoning',
+    (_case, prompt, completion, total, reasoning, output, readTotal) => {
+      const usage = {
+        prompt_tokens: prompt,
+        ...(completion !== _ && { completion_tokens: completion }),
+        ...(total !== _ && { total_tokens: total }),
+        completion_tokens_details: { reasoning_tokens: reasoning },
+      };
+      expect(readUsage(usage as Usage)).toEqual({
+        inputTokens: prompt,
+        reasoningTokens: reasoning,
+        outputTokens: output,
+        totalTokens: readTotal,
+      });
+    },
+  );
 });

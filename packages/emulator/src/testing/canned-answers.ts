@@ -120,11 +120,16 @@ export interface StreamChunk {
  * for a test serving from its `fetch` what the emulator does not send (a second choice's finish).
  */
 export function chatSse(model: string, chunks: readonly StreamChunk[]): string {
-  const events = chunks.map(
-    (chunk) =>
-      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model, ...chunk })}\n\n`,
-  );
+  const events = chunks.map((chunk) => `data: ${chatChunkJson(model, chunk)}\n\n`);
   return [...events, 'data: [DONE]\n\n'].join('');
+}
+
+/**
+ * The JSON text of one `chunk` of a streamed chat answer of `model` (id `c1`): one SSE event's
+ * data, for a test that feeds a stream decoder its events one at a time.
+ */
+export function chatChunkJson(model: string, chunk: StreamChunk): string {
+  return JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model, ...chunk });
 }
 
 /**

@@ -40,6 +40,14 @@ export interface DrivenClock {
 /** Node's own `setImmediate`, taken when the kit loads, before a test fakes timers. */
 const realTurn = globalThis.setImmediate;
 
+/**
+ * Resolves after one real turn of the event loop (what was ready, a read already answered, has
+ * run by then), whatever timers a test faked since the kit loaded.
+ */
+export function oneRealTurn(): Promise<void> {
+  return new Promise((resolve) => realTurn(() => resolve()));
+}
+
 /** A clock a test moves itself, on `timers` (vitest: `drivenClock(vi)`). */
 export function drivenClock(timers: FakeTimers): DrivenClock {
   const stepUntil = async (done: () => boolean, stepMs = 1, limitMs = 1_000) => {

@@ -1,5 +1,6 @@
 export { type BudgetSeen, budgetSeen } from './budget-seen';
 export {
+  chatChunkJson,
   chatCompletion,
   chatSse,
   failingAfterContentSse,
@@ -27,7 +28,7 @@ export {
   type CoreSkipReason,
   coreOutcomesOf,
 } from './core-outcomes';
-export { type DrivenClock, drivenClock, type FakeTimers } from './driven-clock';
+export { type DrivenClock, drivenClock, type FakeTimers, oneRealTurn } from './driven-clock';
 export {
   type DroppedStreamsCheck,
   type DroppedStreamsSeen,

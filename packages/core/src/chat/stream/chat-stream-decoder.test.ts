@@ -1,18 +1,12 @@
-import { twoChoicesAnswer } from '@infergate/emulator/testing';
+import { chatChunkJson, twoChoicesAnswer } from '@infergate/emulator/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../errors/errors';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
-const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    id: 'c1',
-    object: 'chat.completion.chunk',
-    model: 'pool-a/m',
-    choices,
-    ...extra,
-  });
+const chunk = (choices: object[], extra: Record<string, unknown> = {}) =>
+  chatChunkJson('pool-a/m', { choices, ...extra });
 
 const sse = (...data: string[]) => data.map((d) => `data: ${d}\n\n`).join('');
 

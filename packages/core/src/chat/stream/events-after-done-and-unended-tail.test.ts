@@ -2,19 +2,14 @@
 // finish) are read until the body ends, as @ai-sdk/openai-compatible reads them; and the last
 // event of a body that ends without its blank line is read when it is one whole JSON object, as
 // openai-node (ChatOpenAI) reads it. An unended tail that is not whole JSON stays a cut.
+import { chatChunkJson } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { type GatewayError, isGatewayError } from '../../errors/errors';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
-const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    id: 'c1',
-    object: 'chat.completion.chunk',
-    model: 'pool-a/m',
-    choices,
-    ...extra,
-  });
+const chunk = (choices: object[], extra: Record<string, unknown> = {}) =>
+  chatChunkJson('pool-a/m', { choices, ...extra });
 const event = (data: string) => `data: ${data}\n\n`;
 
 const ROLE = event(chunk([{ index: 0, delta: { role: 'assistant', content: '' } }]));

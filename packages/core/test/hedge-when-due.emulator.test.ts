@@ -1,11 +1,20 @@
+// When a hedge is due, on the driven clock (time is the subject).
+//
 // 'auto' hedging under a first-content limit (rv-steer7 F1): its wait is capped at half of the
 // first attempt's stall timeout (or of the deadline left), so the hedge races the slow start
 // before the stall moves the call on, instead of never being due.
+//
+// docs/gateway-protocol.md §4.7 (a hedged call: the hedge's delay counts to the first content), §10.1:
+// an error answer (a non-2xx status) is no content, even while its body is still being read. A
+// hedged call whose first model answers a 502 at once and trickles its JSON body sends its hedge at
+// `afterMs` and answers from it, with no first-chunk limit set (before, the headers counted as the
+// attempt's start: the call waited for its deadline).
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import type { ChatCallOptions } from '../src/index';
+import type { ChatCallOptions, GatewayClient } from '../src/index';
 import { AUTO_HEDGE } from '../src/steering/hedge-delay';
 import {
+  askedWhen,
   driveClock,
   hedgesOnDrivenClock,
   hi,
@@ -14,6 +23,9 @@ import {
   settledAfter,
   stalledOnce,
 } from './helpers';
+import { answeringModel, trickled502 } from './trickled-answers';
+
+hedgesOnDrivenClock();
 
 /**
  * A call to a held `community/general` listing `community/streamer`, hedged with 'auto' on a fresh
@@ -43,8 +55,6 @@ async function autoHedgedAt(stream: boolean, options: ChatCallOptions, hedgedAt:
 }
 
 describe("hedge 'auto' under a first-content limit: half of it at most", () => {
-  hedgesOnDrivenClock();
-
   it.each([
     ['streamed', true, 1_500],
     ['read whole', false, 5_000],
@@ -82,5 +92,46 @@ describe("hedge 'auto' under a first-content limit: half of it at most", () => {
   it('a stall timeout above twice the prior leaves the prior as it is', async () => {
     const { hedges } = await autoHedgedAt(true, { firstChunkTimeoutMs: 30_000 }, 2_000);
     expect(hedges[0]).toMatchObject({ phase: 'sent', waitedMs: AUTO_HEDGE.priorMs.stream });
+  });
+});
+
+const GENERAL = 'community/general';
+const TOOLS = 'community/tools';
+
+/** A recording client whose chat POSTs for GENERAL get a trickled 502 (the others: the emulator's). */
+async function trickledGeneral() {
+  const gateway = await emulate();
+  const { fetch, sent } = answeringModel(gateway, GENERAL, trickled502);
+  const { client, events } = recordingClient(gateway, { fetch, maxRetries: 0 });
+  await client.models();
+  return { client, events, sent };
+}
+
+const hedged = { fallbackModels: [TOOLS], hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 15_000 };
+
+const calls = [
+  {
+    name: 'chatStream()',
+    call: async (client: GatewayClient) => {
+      const stream = await client.chatStream(hi(GENERAL), hedged);
+      await stream.result();
+      return stream.servedModel;
+    },
+  },
+  {
+    name: 'chat()',
+    call: async (client: GatewayClient) => (await client.chat(hi(GENERAL), hedged)).servedModel,
+  },
+];
+
+describe('a hedged call whose first model answers a 502, its JSON body trickling in', () => {
+  it.each(calls)('$name: the hedge goes at afterMs and answers', async ({ call }) => {
+    const { client, events, sent } = await trickledGeneral();
+    driveClock();
+    const served = await settledAfter(500, call(client));
+    expect(served).toBe(TOOLS);
+    expect(sent).toEqual([GENERAL, TOOLS]);
+    expect(only(events, 'hedge').map((event) => event.phase)).toEqual(['sent', 'won']);
+    expect(askedWhen(events)).toEqual([`0 ${GENERAL}`, `30 ${TOOLS}`]);
   });
 });
