@@ -70,7 +70,7 @@ export class ChatStreamDecoder {
   #choiceZeroSeen = false;
   /**
    * The index every choice read so far was sent at, while they were all one (`#manySent` once
-   * another came): a later lone choice without `index` continues it (`#loneIndex`).
+   * another came): a later lone choice without `index` continues it (`#onChunk`).
    */
   #soleSent: number | undefined;
   #manySent = false;
@@ -392,12 +392,14 @@ export class ChatStreamDecoder {
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
-      // (A lone choice without `index` is read at `#loneIndex`: only a chunk of several is looked
-      // through.)
+      // (Only a chunk of several is looked through. A lone choice without `index` is at the index
+      // of every choice read before it, when they were all one: `[{ index: 1 }]` then `[{}]` is one
+      // choice, as the AI SDK reads each chunk's first choice and ChatOpenAI joins every chunk;
+      // else 0, its position.)
       const indexes = choices.length > 1 ? choiceIndexes(choices) : undefined;
       if (this.#answerIndex === undefined && choices.length > 0)
         this.#answerIndex = this.#answerOf(choices, indexes);
-      const lone = this.#loneIndex;
+      const lone = this.#manySent ? 0 : (this.#soleSent ?? 0);
       for (let i = 0; i < choices.length; i++) {
         this.#onChoice(choices[i], indexes?.[i] ?? lone, data, chunk);
       }
@@ -433,15 +435,6 @@ export class ChatStreamDecoder {
       if (i === 0) first = index;
     }
     return first;
-  }
-
-  /**
-   * The index a lone choice without `index` is read at: that of every choice read before it, when
-   * they were all one (`[{ index: 1 }]` then `[{}]`: the one choice goes on, as the AI SDK reads
-   * each chunk's first choice and ChatOpenAI joins every chunk), else 0 (its position).
-   */
-  get #loneIndex(): number {
-    return this.#manySent ? 0 : (this.#soleSent ?? 0);
   }
 
   /** The first non-empty `system_fingerprint` and `service_tier` (OpenAI's) of the chunks read. */
@@ -520,7 +513,7 @@ export class ChatStreamDecoder {
     this.#finishOf(finishReason, choiceIndex, chunk, data);
   }
 
-  /** `sent`, a choice's index, noted for `#loneIndex`. */
+  /** `sent`, a choice's index, noted for a later lone choice without one (`#soleSent`). */
   #noted(sent: number): number {
     if (this.#soleSent === undefined) this.#soleSent = sent;
     else if (sent !== this.#soleSent) this.#manySent = true;
