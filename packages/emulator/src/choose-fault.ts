@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §10.2, §5.3 (the failures a fault stands for).
+import { validateChatRequest } from './chat/validate-chat-request';
 import type { EndpointName } from './counters';
 import {
   type ChosenFault,
@@ -27,6 +28,21 @@ function faultFacts(endpoint: EndpointName, request: Request, body: () => Parsed
 }
 
 /**
+ * The chat endpoint refuses this body itself (a `stream` of the wrong type, no `model`…): its own
+ * 400 then wins over a fault that could not act on it, as it does for a body it cannot read.
+ */
+function chatRefuses(endpoint: EndpointName, body: () => ParsedBody): boolean {
+  if (endpoint !== 'chat') return false;
+  const parsed = body();
+  try {
+    if (parsed.ok) validateChatRequest(parsed.value);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
  * The fault for one request: the `X-Emulator-Fault` header wins (a malformed one is refused with
  * 400 so that a typo fails loudly), else the first matching rule of `rules`, in order.
  */
@@ -44,8 +60,9 @@ export function chooseFault(
     if (typeof parsed === 'string') throw invalidField('x-emulator-fault', parsed);
     // Refused rather than dropped: a test that asked for a fault must not pass without one.
     const misfit = faultMisfit(parsed.fault, endpoint, endpoint === 'chat' && facts.stream);
-    // (A body the endpoint cannot read gets the endpoint's own refusal, not a misfit's.)
-    if (misfit !== undefined && 'unread' in facts) return undefined;
+    // (A body the endpoint cannot read, or refuses, gets the endpoint's own refusal, not a misfit's.)
+    if (misfit !== undefined && ('unread' in facts || chatRefuses(endpoint, body)))
+      return undefined;
     if (misfit !== undefined) throw invalidField('x-emulator-fault', `X-Emulator-Fault ${misfit}`);
     return parsed;
   }

@@ -133,16 +133,26 @@ function missingSettings(found: { baseURL?: string; apiKey?: string }): string |
 /**
  * Core's events of the server's first catalog read (at start): when it fails, a warning naming the
  * code and status, as a missing key is warned of, so a wrong key or an unreachable gateway is seen
- * at start rather than in every tool's error. No request of its own; never the key.
+ * at start rather than in every tool's error. No request of its own; never the key. A read its
+ * deadline ended after a failed attempt (retrying a refused connection) names that attempt's
+ * failure (`network_error`): the deadline is not what is wrong.
  */
 function firstCatalogReadWarning(log: (line: string) => void): (event: GatewayEvent) => void {
   let told = false;
+  /** Each catalog read's last failed attempt (code and status), by call. */
+  const failedAttempts = new Map<number, { code: string; status?: number }>();
   return (event) => {
-    if (told || event.type !== 'done') return;
+    if (told) return;
     if (event.operation !== 'capabilities' && event.operation !== 'models') return;
+    if (event.type === 'response' && !event.ok && event.code !== undefined)
+      failedAttempts.set(event.callId, { code: event.code, status: event.status });
+    if (event.type !== 'done') return;
     told = true;
+    const attempt = failedAttempts.get(event.callId);
+    failedAttempts.clear();
     if (event.ok || event.error === undefined) return;
-    const { code, status } = event.error;
+    const { code, status } =
+      event.error.code === 'timeout' && attempt !== undefined ? attempt : event.error;
     // A missing or malformed URL or key has its own warning, before any read.
     if (code === 'configuration_error') return;
     log(

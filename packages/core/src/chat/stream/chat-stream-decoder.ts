@@ -68,6 +68,12 @@ export class ChatStreamDecoder {
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
   #otherChoiceFinished = false;
   #choiceZeroSeen = false;
+  /**
+   * The index every choice read so far was sent at, while they were all one (`#manySent` once
+   * another came): a later lone choice without `index` continues it (`#onChunk`).
+   */
+  #soleSent: number | undefined;
+  #manySent = false;
   /** The index the server gave the answer (`#answerOf`): read as 0, and 0 as it. */
   #answerIndex: number | undefined;
   readonly #oneChoice: boolean;
@@ -386,12 +392,16 @@ export class ChatStreamDecoder {
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
-      // (A lone choice without `index` is choice 0: only a chunk of several is looked through.)
+      // (Only a chunk of several is looked through. A lone choice without `index` is at the index
+      // of every choice read before it, when they were all one: `[{ index: 1 }]` then `[{}]` is one
+      // choice, as the AI SDK reads each chunk's first choice and ChatOpenAI joins every chunk;
+      // else 0, its position.)
       const indexes = choices.length > 1 ? choiceIndexes(choices) : undefined;
       if (this.#answerIndex === undefined && choices.length > 0)
         this.#answerIndex = this.#answerOf(choices, indexes);
+      const lone = this.#manySent ? 0 : (this.#soleSent ?? 0);
       for (let i = 0; i < choices.length; i++) {
-        this.#onChoice(choices[i], indexes?.[i] ?? 0, data, chunk);
+        this.#onChoice(choices[i], indexes?.[i] ?? lone, data, chunk);
       }
     }
     const usage = chunk.usage;
@@ -447,7 +457,7 @@ export class ChatStreamDecoder {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
     const { index, delta, finish_reason: finishReason } = choice;
     // (A server that omits `index` lists a chunk's choices in order: choice-position.ts.)
-    const sent = typeof index === 'number' ? index : read;
+    const sent = this.#noted(typeof index === 'number' ? index : read);
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
     const choiceIndex = sent === answer ? 0 : sent === 0 ? answer : sent;
@@ -501,6 +511,13 @@ export class ChatStreamDecoder {
     const { logprobs } = choice;
     if (isJsonObject(logprobs)) this.#queue.push({ type: 'logprobs', logprobs, choiceIndex });
     this.#finishOf(finishReason, choiceIndex, chunk, data);
+  }
+
+  /** `sent`, a choice's index, noted for a later lone choice without one (`#soleSent`). */
+  #noted(sent: number): number {
+    if (this.#soleSent === undefined) this.#soleSent = sent;
+    else if (sent !== this.#soleSent) this.#manySent = true;
+    return sent;
   }
 
   /** A choice decoded before (`[DONE]` came: see `#onChoice`). */
