@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.1, §7–§9 (a request field of the wrong type is refused before sending).
 import { describeValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
+import { clip, escapeControl } from '../errors/escape-control';
 
 /** Refuses `value` unless `ok`, naming the field, the type it must have and what it got. */
 export function mustBe<T>(
@@ -38,3 +39,17 @@ export function mayBe(
 }
 
 export const isString = (value: unknown): boolean => typeof value === 'string';
+
+/** A padded model id is quoted this short (an id pasted with a whole document stays one line). */
+const PADDED_ID_CHARS = 100;
+
+/**
+ * Why a non-empty model id cannot be sent as given: leading or trailing whitespace (§3.1: ids are
+ * sent exactly as `GET /models` lists them, none padded), quoted cut and escaped; else undefined.
+ * One rule for the call's `model` and each `fallbackModels` id: a padded id would be sent as
+ * another model (a 404), or taken for an unlisted one.
+ */
+export function paddedModelId(id: string): string | undefined {
+  if (id.trim().length === id.length) return undefined;
+  return `has leading or trailing whitespace ("${escapeControl(clip(id, PADDED_ID_CHARS))}"): give the id exactly as GET /models lists it`;
+}

@@ -7,6 +7,7 @@
  */
 
 import type { StructuredOutputMethod } from '../protocol/chat-route';
+import { paddedModelId } from './field-checks';
 import {
   HEDGE_OPTIONS,
   type HedgeOptions,
@@ -21,8 +22,9 @@ import {
 import { readStructuredOutput } from './structured-output-options';
 
 /**
- * `fallbackModels`: a list of distinct non-empty model ids, none of them `primary` (the call's
- * model), else refused; undefined when absent or empty (the call is then one without it).
+ * `fallbackModels`: a list of distinct non-empty model ids, none padded with whitespace nor
+ * `primary` (the call's model), else refused; undefined when absent or empty (the call is then
+ * one without it).
  */
 export function readFallbackModels(
   value: unknown,
@@ -43,6 +45,8 @@ export function readFallbackModels(
       const got = typeof id === 'string' ? 'an empty string' : kindOf(id);
       throw refusal(place, field, `must be a non-empty model id from GET /models, got ${got}`);
     }
+    const padded = paddedModelId(id);
+    if (padded !== undefined) throw refusal(place, field, padded);
     if (id === primary) throw refusal(place, field, "repeats the call's own model");
     const earlier = seen.get(id);
     if (earlier !== undefined) throw refusal(place, field, `repeats fallbackModels[${earlier}]`);

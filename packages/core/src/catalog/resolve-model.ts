@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate).
 import type { CallOptions } from '../call/call-options';
+import { paddedModelId } from '../call/field-checks';
 import { checkGroup, type OptionGroup } from '../call/option-groups';
 import { describeValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
@@ -32,8 +33,9 @@ const GATE_OPTIONS: OptionGroup<Pick<CheckModelOptions, 'purpose' | 'anyOf'>> = 
 };
 
 /**
- * A model id is a non-empty string (§4.1). Checked before any look-up, so an empty id is an
- * `invalid_request_error` naming `model`, never a catalog read or a `model_not_found`.
+ * A model id is a non-empty string (§4.1) without leading or trailing whitespace (§3.1). Checked
+ * before any look-up, so an empty or padded id is an `invalid_request_error` naming `model`, never
+ * a catalog read, a request sent or a `model_not_found`.
  */
 export function checkModelId(model: unknown): asserts model is string {
   if (typeof model !== 'string' || model.trim() === '') {
@@ -43,6 +45,8 @@ export function checkModelId(model: unknown): asserts model is string {
       `must be a non-empty model id from GET /models, got ${describeValue(model)}`,
     );
   }
+  const padded = paddedModelId(model);
+  if (padded !== undefined) throw invalidRequest('model', padded);
 }
 
 /** The listed model; `model_not_found` (with close matches) for any unlisted id. */

@@ -49,7 +49,12 @@ describe('FailoverWalk', () => {
       { model: 'c', outcome: 'failed', reason: 'model_busy' },
       { model: 'a', outcome: 'failed', reason: 'all_providers_failed' },
     ]);
-    expect(hedge.failed.map((hop) => hop.model)).toEqual(['c', 'a']);
+    // The failures in the order they came: the 500 retried on `a` too (an attempt, no hop).
+    expect(hedge.failed.map(({ model, retried }) => [model, retried === true])).toEqual([
+      ['a', true],
+      ['c', false],
+      ['a', false],
+    ]);
   });
 
   it('moves to the next model at once on a failover reason, recording the hop', () => {

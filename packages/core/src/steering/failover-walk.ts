@@ -110,6 +110,11 @@ export interface FailedHop {
    * for a slot after a failover): named with the failures, not counted as an attempt.
    */
   waiting?: true;
+  /**
+   * A failure that moves to no other model (a 500, the key's 429), retried on `model`: an attempt
+   * the message counts, with no hop of its own in the route (the model's next hop tells its end).
+   */
+  retried?: true;
 }
 
 /**
@@ -143,7 +148,10 @@ interface TimedFailure {
 export class FailoverWalk {
   /** The failed hops so far, as the route reports them. */
   readonly hops: ChatRouteHop[];
-  /** The same hops with their errors. */
+  /**
+   * The failures so far, in order: the failed hops' (in step with `hops`), and those retried on
+   * their model (`retried`: an attempt each, no hop).
+   */
   readonly failed: FailedHop[];
   /**
    * The last attempt sent while the route has no hop for it: in flight (no `failure`), or failed in
@@ -395,6 +403,16 @@ export class FailoverWalk {
   }
 
   /**
+   * The run's end `end` came while none of its attempts was in flight, nor was it the failure of
+   * its last one: the call ended while the run waited (to retry a model, or for a slot after a
+   * failover). Such an end is no attempt.
+   */
+  endedWaiting(end: GatewayError): boolean {
+    const last = this.#unlisted;
+    return last === undefined || (last.failure !== undefined && last.failure !== end);
+  }
+
+  /**
    * The round's models from `from` on whose breaker opened since the plan, left out of the round (a
    * `skipped` hop in the route, told to `skipped`): never the last of the models still in it.
    */
@@ -638,7 +656,10 @@ export class FailoverWalk {
         if (failure && this.#oneAttempt) this.#roundFailures.push(this.#timed(failure));
         return undefined;
       }
-      if (failure) this.#waitingFor = [this.#timed(failure)];
+      if (failure) {
+        this.#waitingFor = [this.#timed(failure)];
+        this.failed.push({ model: this.model, error: failure, retried: true });
+      }
       return { waitMs };
     }
     const from = this.model;

@@ -876,9 +876,9 @@ function failedCall(error: unknown, plan: HopPlan, runs: HedgeRuns, callEnded: b
     // (Where it happened: among the hops the route had then, before the later ones.)
     hops.splice(endedAt === undefined ? hops.length : plan.skipped.length + endedAt, 0, hop);
     if (end === error) last = hop;
-    // Every attempt of the run has its hop already: the call ended while it waited (to retry, or
-    // for a slot after a failover), and its end is no attempt.
-    const waiting = run.unlistedHop() === undefined && failed.length > 0;
+    // The call ended while the run waited (to retry, or for a slot after a failover): every
+    // attempt of the run is counted already, and its end is no attempt.
+    const waiting = run.endedWaiting(end) && failed.length > 0;
     failed.push(
       waiting ? { model: run.model, error: end, waiting } : { model: run.model, error: end },
     );
@@ -891,7 +891,8 @@ function failedCall(error: unknown, plan: HopPlan, runs: HedgeRuns, callEnded: b
 
 /** The `failed` hop the walk recorded for `error` (its failures and their hops go in step). */
 function failedHopOf(walk: FailoverWalk, error: unknown): ChatRouteHop | undefined {
-  const nth = walk.failed.findIndex((hop) => hop.error === error);
+  // (A failure retried on its model has no hop: it is not counted.)
+  const nth = walk.failed.filter((hop) => !hop.retried).findIndex((hop) => hop.error === error);
   return nth < 0 ? undefined : walk.hops.filter((hop) => hop.outcome === 'failed')[nth];
 }
 
