@@ -250,13 +250,19 @@ describe('structured output on every route: each hop served its own way, checked
     const tools = [
       { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } },
     ];
-    // (Its own tools need a model with tools, and rule out the forced tool call.)
-    const own = await caught<GatewayError>(client.chat({ ...asking('community/so-plain'), tools }));
+    // (Its own tools need a model with tools, and rule out the forced tool call: a model with
+    // tools and no other way is refused for the schema; one without tools, for its tools.)
+    const own = await caught<GatewayError>(client.chat({ ...asking('community/so-tools'), tools }));
+    expect(own.code).toBe('no_model_can_serve');
     expect(own.message).toMatch(
       /needs chat, tools and a way to serve a JSON schema \(json_schema or json_object, as structuredOutput\.methods allows; not tools: the request has tools of its own\)/,
     );
     expect(own.alternatives).toContain('community/so-claimed');
     expect(own.alternatives).not.toContain('community/so-tools');
+    const toolless = await caught<GatewayError>(
+      client.chat({ ...asking('community/so-plain'), tools }),
+    );
+    expect(toolless).toMatchObject({ code: 'unsupported_model_capability', missing: ['tools'] });
   });
 
   it('an own model the catalog does not list is asked by the first allowed method', async () => {

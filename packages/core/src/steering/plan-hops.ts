@@ -93,10 +93,11 @@ export async function planHops(
   const skipped: SkippedModel[] = [];
   const methods = new Map<string, StructuredOutputMethod>();
   for (const id of requested) {
-    const skip = gated
-      ? undefined
-      : (gate(id, entryOf(id), needs, listed) ??
-        servesSchema(id, entryOf(id), structured, methods));
+    const skip =
+      gated === 'call'
+        ? undefined
+        : ((gated === 'needs' ? undefined : gate(id, entryOf(id), needs, listed)) ??
+          servesSchema(id, entryOf(id), structured, methods));
     if (skip) skipped.push(skip);
     else kept.push(id);
   }
@@ -128,25 +129,26 @@ export async function planHops(
 /**
  * A call with one model (no fallback list) is refused as a call that does not steer, by the
  * capability gate itself, with the caller's `capabilities`: a stall timeout or a hedge changes how
- * a call is sent, not how it is refused (`no_model_can_serve` is a list's). Whether the model is
- * gated so: then it is kept, even one the catalog would skip when the caller's `capabilities` say
- * it serves. A call asking for a schema, which always steers, is gated by its id only (its method
- * is chosen over the catalog): its refusal in the plan says what the schema needs too.
+ * a call is sent, not how it is refused (`no_model_can_serve` is a list's). What the gate decided:
+ * the whole call (`'call'`: the model is kept, even one the catalog would skip when the caller's
+ * `capabilities` say it serves), or, for a call asking for a schema (which always steers), the
+ * request's own needs (`'needs'`): a model lacking tools is refused as without a schema, while the
+ * schema's method is chosen over the catalog in the plan, whose refusal says what the schema needs.
  */
 async function gateSoleModel(
   catalog: Catalog,
   input: PlanInput,
   needs: readonly ModelCapability[],
   opts: CallOptions,
-): Promise<boolean> {
+): Promise<'call' | 'needs' | undefined> {
   const { requested, structured, known } = input;
-  if (requested.length !== 1) return false;
-  if (structured) {
-    await gateModel(catalog, requested[0]!, [], opts, input.parent);
-    return false;
-  }
-  await gateModel(catalog, requested[0]!, needs, { ...opts, known }, input.parent);
-  return true;
+  const model = requested[0]!;
+  if (requested.length !== 1) return undefined;
+  // (The method is chosen over the catalog: an id it does not list is `model_not_found`, as
+  // without `capabilities`, which let the gate pass without reading it.)
+  if (structured && known !== undefined) await gateModel(catalog, model, [], opts, input.parent);
+  await gateModel(catalog, model, needs, { ...opts, known }, input.parent);
+  return structured ? 'needs' : 'call';
 }
 
 /**
