@@ -219,10 +219,11 @@ export class CallScope {
   }
 
   /**
-   * `cut` is called if the scope ends while it is set (undefined unsets it): the read of the
-   * answer the call took (one at a time), which must stop at the deadline even when its body
-   * ignores the abort. A field rather than a listener on `signal`: every whole answer is read
-   * under a scope, and a listener costs several times more.
+   * `cut` is called if the scope ends while it is set (undefined unsets it): what the call waits
+   * on (one at a time: an attempt's fetch, then the read of its answer), which must stop at the
+   * deadline even when the fetch or its body ignores the abort. A field rather than a listener on
+   * `signal`: every attempt and every whole answer waits under a scope, and a listener costs
+   * several times more.
    */
   cutOnEnd(cut: (() => void) | undefined): void {
     this.#cut = cut;

@@ -111,7 +111,11 @@ export function closeBody(body: unknown, reason?: unknown): void {
  * `on`: calls `cut` when `end` ends (at once if it has); else stops watching (no closure made per
  * read for that).
  */
-function watchEnd(end: CallScope | AbortSignal | undefined, cut: () => void, on: boolean): void {
+export function watchEnd(
+  end: CallScope | AbortSignal | undefined,
+  cut: () => void,
+  on: boolean,
+): void {
   if (end === undefined) return;
   if (!on) {
     if (end instanceof CallScope) end.cutOnEnd(undefined);

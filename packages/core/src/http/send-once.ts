@@ -10,6 +10,7 @@ import {
   type AttemptRequest,
   ownAbort,
 } from './attempt-policy';
+import { watchEnd } from './read-bounded-body';
 import type { RequestSpec, StreamHeadersHook } from './request-types';
 import { readFirstBytes } from './stream-first-bytes';
 
@@ -113,21 +114,23 @@ function fetchedUnlessAborted(
   });
   // (A custom fetch may return a non-promise: awaited as before. A native promise is not copied.)
   const settling = Promise.resolve(sent);
-  // One listener and one promise more per attempt: the race is the only way to stop waiting.
+  // Watched as a body's read is (read-bounded-body.ts): the call's scope, unless the attempt has a
+  // signal of its own; the race is the only way to stop waiting.
+  const end = request.signal ?? scope;
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
+    const giveUp = () => {
       answerStatus.abandoned = settling.then(cancelBody, ignoreFailure);
       reject(signal.reason);
     };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
+    watchEnd(end, giveUp, true);
+    // (Unwatched before the answer goes on: its error body's read watches the scope next.)
     settling.then(
       (response) => {
-        signal.removeEventListener('abort', onAbort);
+        watchEnd(end, giveUp, false);
         resolve(response);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        watchEnd(end, giveUp, false);
         reject(error);
       },
     );
