@@ -15,6 +15,8 @@ import { withFailedRead } from '../catalog/failed-read';
 import { gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { redactOwnKey } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
+import { keptOutBody, ownRedaction } from '../errors/redact-secret';
+import { keptOutHeaders } from '../errors/response-headers';
 import { type AttemptPolicy, retrySameRequest } from '../http/attempt-policy';
 import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
@@ -227,14 +229,16 @@ function chatResult(
   if (json) jsonTextOf(assembled, json);
   const { data, headers } = answer;
   const servedModel = answeringModel(headers, data.model, answered.model);
+  // A key a proxy echoed (a debug header, a body field) leaves redacted, as in an error.
+  const redact = ownRedaction(transport);
   const result: ChatResult = {
-    response: data,
+    response: keptOutBody(data, answer.text, redact),
     answer: assembled,
     requestedModel,
     servedModel,
     fallback: answeredByAnother(requestedModel, servedModel),
     route: routeOf(requestedModel, servedModel, answered),
-    headers,
+    headers: keptOutHeaders(headers, redact),
   };
   // (`n` > 1: every choice, for adapters that hand each on; the answer is choice 0.)
   const choices = readEveryChoice(data, assembled);
@@ -268,12 +272,26 @@ export function openChatStream(
     opts,
     'chatStream',
     (transport) => (spec, via) =>
-      transport.open(spec, opts, via).catch((error: unknown) => {
+      transport.open(spec, keptOutOnHeaders(opts, transport), via).catch((error: unknown) => {
         throw namingStreamUsage(error, spec);
       }),
     (answered, req, json, transport, ended) =>
-      chatStream(answered, req, opts, json, transport.maxErrorBodyBytes, ended),
+      chatStream(answered, req, opts, json, transport, ended),
   );
+}
+
+/** `opts` with its `onHeaders` (if any) told the headers as a result has them: the key redacted. */
+function keptOutOnHeaders(
+  opts: ChatStreamOptions | undefined,
+  transport: Transport,
+): ChatStreamOptions | undefined {
+  const told = opts?.onHeaders;
+  if (told === undefined) return opts;
+  const redact = ownRedaction(transport);
+  return {
+    ...opts,
+    onHeaders: (answer) => told({ ...answer, headers: keptOutHeaders(answer.headers, redact) }),
+  };
 }
 
 /** The stream of an open answer. */
@@ -282,7 +300,7 @@ function chatStream(
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
   json: JsonSteering | undefined,
-  maxErrorBodyBytes: number,
+  transport: Transport,
   callEnded: () => void,
 ): ChatStream {
   const open = answered.answer;
@@ -297,12 +315,12 @@ function chatStream(
     servedModel,
     modelInChunks: named === undefined,
     route,
-    headers: open.response.headers,
+    headers: keptOutHeaders(open.response.headers, ownRedaction(transport)),
     // A schema's answer is checked whole at its end: assembled whatever `assemble` says.
     assemble: opts?.assemble !== false || structuredStream !== undefined,
     rawChunks: opts?.rawChunks === true,
     choices: choicesAsked(req.n),
-    maxErrorBodyBytes,
+    maxErrorBodyBytes: transport.maxErrorBodyBytes,
     silence: answered.silence,
     failed: answered.failed,
     // A steered stream's outcome goes to its model's breaker when it ends.

@@ -249,6 +249,20 @@ export function redactKey(text: string, key?: string): string {
 }
 
 /**
+ * A 2xx answer's parsed body as a call hands it on: itself unless its `text` holds the key (a proxy
+ * echoing it), then a copy with every string through `redact` (none: a client without a key). The
+ * usual answer costs one scan.
+ */
+export function keptOutBody<T>(
+  body: T,
+  text: string,
+  redact: ((text: string) => string) | undefined,
+): T {
+  if (redact === undefined || redact(text) === text) return body;
+  return redactValue(body, redact, true) as T;
+}
+
+/**
  * A deep copy of a JSON-like value with every string (and property name) redacted; a property
  * named `__proto__` stays an own data property. By default depth-limited and each object copied
  * once (a second sight is "[omitted]"): safe for any value, a cause or an error's data. `json`:

@@ -21,6 +21,29 @@ export function responseHeadersOf(
 const same = (text: string): string => text;
 
 /**
+ * A 2xx answer's headers as a call hands them on (`ChatResult.headers`, a stream's, `onHeaders`,
+ * `onResponse`): the same object unless a value holds the API key (a proxy echoing it), then a
+ * copy with each value through `redact` (none: a client without a key). The usual answer costs
+ * one scan of each value.
+ */
+export function keptOutHeaders(
+  headers: Headers,
+  redact: ((text: string) => string) | undefined,
+): Headers {
+  if (redact === undefined) return headers;
+  let holds = false;
+  headers.forEach((value) => {
+    holds ||= redact(value) !== value;
+  });
+  if (!holds) return headers;
+  const copy = new Headers();
+  headers.forEach((value, name) => {
+    copy.append(name, redact(value));
+  });
+  return copy;
+}
+
+/**
  * §4.6's rule (protocol/answering-model.ts `answeringModel`), handed to a steered stream's start by
  * the chat call (chat-calls.ts) rather than imported there: imported by the steering's chunk too,
  * that small module would become a chunk of its own in a split bundle (bench B5).

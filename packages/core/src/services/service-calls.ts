@@ -13,6 +13,8 @@ import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError, isGatewayError } from '../errors/errors';
+import { keptOutBody, ownRedaction } from '../errors/redact-secret';
+import { keptOutHeaders } from '../errors/response-headers';
 import { type AttemptPolicy, retrySameRequest } from '../http/attempt-policy';
 import type { Transport } from '../http/transport';
 import { unusableAnswer } from '../http/unusable-answer';
@@ -374,7 +376,7 @@ export async function transcribe(
     accept: 'text/plain',
   };
   const answer = await context.transport.text(spec, callOptions);
-  reportResponse(callOptions, answer.status, answer.headers, answer.text);
+  reportResponse(context.transport, callOptions, answer, answer.text);
   return textTranscript(context.transport, answer);
 }
 
@@ -528,19 +530,29 @@ function accepted<T>(
 ): T {
   // A body that is the gateway's error object is that error, as chat reads it (§5.3).
   if (problem) throw unusableAnswer(transport, `The ${service} answer ${problem}`, answer);
-  reportResponse(opts, answer.status, answer.headers, answer.data);
+  reportResponse(transport, opts, answer, answer.data);
   return answer.data;
 }
 
-/** Tells the caller's `onResponse` about an answer; its failure is the caller's, not the call's. */
+/**
+ * Tells the caller's `onResponse` about an answer; its failure is the caller's, not the call's. The
+ * headers and body as the client's errors have them: a key a proxy echoed redacted.
+ */
 function reportResponse(
+  transport: Transport,
   opts: CallOptions | undefined,
-  status: number,
-  headers: Headers,
+  answer: { status: number; headers: Headers; text: string },
   body: unknown,
 ): void {
+  const told = opts?.onResponse;
+  if (told === undefined) return;
+  const redact = ownRedaction(transport);
   try {
-    opts?.onResponse?.({ status, headers, body });
+    told({
+      status: answer.status,
+      headers: keptOutHeaders(answer.headers, redact),
+      body: keptOutBody(body, answer.text, redact),
+    });
   } catch {
     // A throwing observer must not turn a good answer into a failure.
   }

@@ -3,10 +3,12 @@
 // failure answered with its status).
 import type { CallScope } from '../../call/call-scope';
 import { type GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
+import { invalidResponse } from '../../errors/invalid-response';
 import { completeAnswerFailure } from '../../errors/response-headers';
 import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
 import { READ_SLICE_BYTES } from '../../http/body-read-ahead';
+import { keptErrorBody } from '../../http/kept-error-body';
 import { reportedInsteadOfContent } from '../../http/reported-instead';
 import { answeringModel } from '../../protocol/answering-model';
 import { ChatStreamDecoder } from './chat-stream-decoder';
@@ -101,7 +103,9 @@ export async function firstEventFailure(
   if (scope.aborted) throw scope.error({ requestedModel });
   // (Content decoded before the failure came first: the stream hands it out, then the failure.)
   if (lost === undefined || decoder.answered > 0) return undefined;
-  const failure = failedBeforeContent(answer, decoder, lost, maxRetryAfterMs);
+  const failure =
+    (lost === true ? notAnEventStream(answer, maxErrorBodyBytes) : undefined) ??
+    failedBeforeContent(answer, decoder, lost, maxRetryAfterMs);
   if (failure === undefined) return undefined;
   const { headers } = answer.response;
   // (Named as the stream would name it: the answering model, the header's, else the chunks'.)
@@ -135,6 +139,42 @@ function failedBeforeContent(
     { code: 'network_error', status: response.status, message, cause },
     { beforeFirstBytes: true },
   );
+}
+
+/**
+ * A body read to its end (within what is held before content) in which no line was an event
+ * stream's (a field or a comment): not a stream that ended early but an answer of another kind
+ * (a proxy's `text/plain` "Service under maintenance"), `invalid_response` with its body, as a
+ * JSON or HTML one is (http/stream-first-bytes.ts), not retried. Kept up to `maxErrorBodyBytes`;
+ * the call redacts its error whole. Undefined: it was a stream.
+ */
+function notAnEventStream(
+  answer: AttemptAnswer,
+  maxErrorBodyBytes: number,
+): GatewayError | undefined {
+  const text = new TextDecoder().decode(joined(answer.chunks ?? []));
+  if (text.trim() === '' || EVENT_STREAM_LINE.test(text)) return undefined;
+  const { status, headers } = answer.response;
+  answer.readToEnd = true;
+  const type = headers.get('content-type') ?? 'no content type';
+  return invalidResponse(
+    `Asked for a stream, the gateway answered with a body that is not an event stream (${type})`,
+    { status, body: keptErrorBody(text, maxErrorBodyBytes) },
+  );
+}
+
+/** A line of an event stream: a field (`data`, `event`, `id`, `retry`) or a comment. */
+const EVENT_STREAM_LINE = /(?:^|[\r\n])[\t \uFEFF]*(?::|(?:data|event|id|retry)(?:[:\r\n]|$))/;
+
+function joined(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
 }
 
 /** A chunk decoded a slice at a time (a body handed over in one large chunk is never decoded whole). */
