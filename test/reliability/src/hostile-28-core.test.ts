@@ -7,7 +7,7 @@ import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { emulate } from '@infergate/emulator/testing';
 import { GatewayChatModel } from '@infergate/langchain';
 import { generateText } from 'ai';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
 import { hostileSuite } from './harness/hostile-rows';
 import { drain, type HostileServer, startHostileServer } from './harness/hostile-server';
 
@@ -96,19 +96,28 @@ function outcomes(readers: Promise<unknown>[]): Promise<unknown[]> {
 }
 
 /**
+ * Runs `node` with `args` in test/reliability and returns its stdout. No time limit of its own:
+ * the test's timeout (the suite's) bounds it, and the child is killed when its test ends, so a
+ * hang fails the test and leaves no process. (A 60 s limit of its own killed a child that passes
+ * in 1 s alone on a machine at load 20–35.)
+ */
+async function runNode(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const ended = new AbortController();
+  onTestFinished(() => ended.abort());
+  const { stdout } = await promisify(execFile)(process.execPath, args, {
+    signal: ended.signal,
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env: { ...process.env, ...env },
+  });
+  return stdout;
+}
+
+/**
  * Runs `script` (an ES module importing `@infergate/core`) in a fresh `node` with `flags`; `env`
  * reaches it as process.env. Returns what it printed last, parsed as JSON.
  */
 async function inChild(script: string, flags: string[], env: Record<string, string> = {}) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [...flags, '--input-type=module', '-e', script],
-    {
-      timeout: 60_000,
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      env: { ...process.env, ...env },
-    },
-  );
+  const stdout = await runNode([...flags, '--input-type=module', '-e', script], env);
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as unknown;
 }
 
@@ -368,11 +377,7 @@ const registry = globalThis[Symbol.for('@infergate/core.redactors')];
 await collectUntil(() => registry.live.size === 0);
 console.log(JSON.stringify({ live: registry.live.size }));
 process.exit(0);`;
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ['--expose-gc', '--input-type=module', '-e', script],
-        { timeout: 60_000, cwd: fileURLToPath(new URL('..', import.meta.url)) },
-      );
+      const stdout = await runNode(['--expose-gc', '--input-type=module', '-e', script]);
       const [alive, collected] = stdout
         .trim()
         .split('\n')
