@@ -63,11 +63,26 @@ function bounded(head: string, parts: readonly string[], what: string): string {
 }
 
 /**
+ * Whether the call only retried one model (a 500, the key's 429: failures that move to no other
+ * model), none failed over from or left out: it failed as the same call unsteered would have, and
+ * keeps that last failure's own message, as that call does (a one-model schema call, a stall
+ * timeout or a hedge without a list; a stream cut after a retried 500).
+ */
+function retriedOneModel(failed: readonly FailedHop[], hops: readonly ChatRouteHop[]): boolean {
+  const model = failed[0]?.model;
+  return (
+    failed.every((hop) => hop.model === model) &&
+    hops.every((hop) => hop.outcome !== 'failed' && hop.outcome !== 'skipped')
+  );
+}
+
+/**
  * The message of a steered call that ended with every listed model failed or left out: each
  * tried model once, its failures grouped by reason (`"community/a": 3 × model_busy (…)`), then
  * the models left out before sending and why (`"community/b": skipped (circuit_open)`). Ids and the gateway's words are escaped and cut,
  * the whole bounded; `route` keeps every hop. `undefined` when nothing was tried, or a single
- * attempt failed and nothing was left out (that error's own message says it all).
+ * attempt failed and nothing was left out, or one model was only retried (that error's own message
+ * says it all, as the unsteered call's).
  */
 export function allFailedMessage(
   failed: readonly FailedHop[],
@@ -78,6 +93,7 @@ export function allFailedMessage(
   );
   // Nothing tried: the refusal (`no_model_can_serve`) already names every model and why.
   if (failed.length === 0 || (failed.length === 1 && skipped.length === 0)) return undefined;
+  if (retriedOneModel(failed, hops)) return undefined;
   const tried = [...groupByModel(failed)].map(([model, list]) => modelLine(model, list));
   // (The call's end during a wait is no attempt: the count is of requests sent, as `attempt` events.)
   const sent = failed.filter((hop) => !hop.waiting).length;
