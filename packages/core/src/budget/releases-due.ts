@@ -25,7 +25,7 @@ export function later(then: () => void, ms: number): Timer {
 }
 
 /** A release due that is not: its timer cleared. */
-export function notLater(timer: Timer): void {
+function notLater(timer: Timer): void {
   clearTimeout(timer);
   due.delete(timer);
 }
@@ -47,4 +47,21 @@ function kept(timer: Timer): void {
   const node = timer as { ref?: () => unknown; unref?: () => unknown };
   if (draining > 0) node.ref?.();
   else node.unref?.();
+}
+
+/**
+ * Settles when `until` does (fulfilled or not), or after `boundMs`, whichever comes first; never
+ * rejects. Its timer is a release due: it holds no process open but one waiting in `whenIdle`.
+ * The slot source's hold of a fetch given up on, and a call's `done` waiting for its cut
+ * attempts (`CallEvents.endsAfter`), are bounded by it.
+ */
+export function settledWithin(until: Promise<unknown>, boundMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = later(resolve, boundMs);
+    const end = () => {
+      notLater(timer);
+      resolve();
+    };
+    until.then(end, end);
+  });
 }

@@ -483,9 +483,10 @@ export class CallEvents {
   /**
    * A hedged call's race was won while its other attempt was in flight: that attempt, aborted,
    * still sends its `response` and `released`; the call's `done` waits until `bounded` settles (at
-   * once, an abort being immediate) so that it stays the call's last event — its caller bounds it to
-   * a cut request's grace (`settledWithin`, slot-source.ts): a `fetch` deaf to its signal must not
-   * keep the call (and its span) open. What the cut attempt reports after `done` is dropped.
+   * once, an abort being immediate) so that it stays the call's last event — its caller bounds it
+   * to a cut request's grace (`settledWithin`, budget/releases-due.ts): a `fetch` deaf to its
+   * signal must not keep the call (and its span) open. What the cut attempt reports after `done`
+   * is dropped.
    */
   endsAfter(bounded: Promise<void>): void {
     const held = this.#held;

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots: one per request in flight).
 import { type BudgetLease, type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
-import { later, notLater } from '../budget/releases-due';
+import { later, settledWithin } from '../budget/releases-due';
 import { type CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
 import { isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
@@ -221,22 +221,6 @@ function bothSlots(local: ReleaseSlot, key: () => void): ReleaseBoth {
 /** Gives a cut request's key slot back after the grace (a release due: releases-due.ts). */
 function keptTheGrace(key: () => void): void {
   later(() => releaseKey(key), CUT_REQUEST_GRACE_MS);
-}
-
-/**
- * Settles when `until` does (fulfilled or not), or after `boundMs`, whichever comes first; never
- * rejects. Its timer is a release due (releases-due.ts): it holds no process open but one waiting
- * in `whenIdle`. Also what a call's `done` waits for, bounded (`CallEvents.endsAfter`).
- */
-export function settledWithin(until: Promise<unknown>, boundMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = later(resolve, boundMs);
-    const end = () => {
-      notLater(timer);
-      resolve();
-    };
-    until.then(end, end);
-  });
 }
 
 /**

@@ -1,10 +1,11 @@
 // docs/gateway-protocol.md §4.7 (a hedged call: a second attempt into a free slot, the first answer
 // wins, the other aborted at once).
+import { settledWithin } from '../budget/releases-due';
 import type { CallScope } from '../call/call-scope';
 import { MAX_TIMEOUT_MS } from '../call/timer-limit';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-import { CUT_REQUEST_GRACE_MS, settledWithin } from '../http/slot-source';
+import { CUT_REQUEST_GRACE_MS } from '../http/slot-source';
 import type { OpenVia, Slot } from '../http/transport';
 
 /** One run of a hedged call: the first attempt's walk, or the hedge. */
