@@ -69,11 +69,11 @@ export class ChatStreamDecoder {
   #otherChoiceFinished = false;
   #choiceZeroSeen = false;
   /**
-   * The index every choice read so far was sent at, while they were all one (`#manySent` once
-   * another came): a later lone choice without `index` continues it (`#onChunk`).
+   * One choice asked: a chunk's lone choice came without `index`, so from then on each lone choice
+   * is the answer's, whatever index it says (`#loneAt`), until a chunk of several (`#severalSent`).
    */
-  #soleSent: number | undefined;
-  #manySent = false;
+  #indexlessSent = false;
+  #severalSent = false;
   /** The index the server gave the answer (`#answerOf`): read as 0, and 0 as it. */
   #answerIndex: number | undefined;
   readonly #oneChoice: boolean;
@@ -392,16 +392,13 @@ export class ChatStreamDecoder {
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
-      // (Only a chunk of several is looked through. A lone choice without `index` is at the index
-      // of every choice read before it, when they were all one: `[{ index: 1 }]` then `[{}]` is one
-      // choice, as the AI SDK reads each chunk's first choice and ChatOpenAI joins every chunk;
-      // else 0, its position.)
+      // (Only a chunk of several is looked through; a lone choice is read by `#loneAt`.)
       const indexes = choices.length > 1 ? choiceIndexes(choices) : undefined;
+      if (indexes !== undefined) this.#severalSent = true;
       if (this.#answerIndex === undefined && choices.length > 0)
         this.#answerIndex = this.#answerOf(choices, indexes);
-      const lone = this.#manySent ? 0 : (this.#soleSent ?? 0);
       for (let i = 0; i < choices.length; i++) {
-        this.#onChoice(choices[i], indexes?.[i] ?? lone, data, chunk);
+        this.#onChoice(choices[i], indexes?.[i] ?? this.#loneAt(choices[i]), data, chunk);
       }
     }
     const usage = chunk.usage;
@@ -437,6 +434,20 @@ export class ChatStreamDecoder {
     return first;
   }
 
+  /**
+   * The index a chunk's lone choice is read at: its own, else 0 (its position). One choice asked,
+   * once a lone choice came without `index` and while no chunk had several, each lone choice is
+   * the answer's whatever it says, as the AI SDK (each chunk's first choice) and ChatOpenAI (every
+   * chunk joined) read them: `[{}]` then `[{ index: 1 }]`, or `[{ index: 1 }]`, `[{}]`, then a
+   * finish at `index: 0`, is one answer.
+   */
+  #loneAt(choice: unknown): number {
+    const own = isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : undefined;
+    if (!this.#oneChoice || this.#severalSent) return own ?? 0;
+    if (own === undefined) this.#indexlessSent = true;
+    return this.#indexlessSent ? (this.#answerIndex ?? 0) : (own ?? 0);
+  }
+
   /** The first non-empty `system_fingerprint` and `service_tier` (OpenAI's) of the chunks read. */
   #readTags(chunk: Json): void {
     const { system_fingerprint: fingerprint, service_tier: tier } = chunk;
@@ -452,12 +463,13 @@ export class ChatStreamDecoder {
     return event;
   }
 
-  /** One choice of a chunk, read at `read` (its own index, or choice-position.ts's for it). */
-  #onChoice(choice: unknown, read: number, data: string, chunk: Json): void {
+  /**
+   * One choice of a chunk, sent at `sent`: its own index, or choice-position.ts's for it in a chunk
+   * of several, or `#loneAt`'s for a lone one.
+   */
+  #onChoice(choice: unknown, sent: number, data: string, chunk: Json): void {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
-    const { index, delta, finish_reason: finishReason } = choice;
-    // (A server that omits `index` lists a chunk's choices in order: choice-position.ts.)
-    const sent = this.#noted(typeof index === 'number' ? index : read);
+    const { delta, finish_reason: finishReason } = choice;
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
     const choiceIndex = sent === answer ? 0 : sent === 0 ? answer : sent;
@@ -511,13 +523,6 @@ export class ChatStreamDecoder {
     const { logprobs } = choice;
     if (isJsonObject(logprobs)) this.#queue.push({ type: 'logprobs', logprobs, choiceIndex });
     this.#finishOf(finishReason, choiceIndex, chunk, data);
-  }
-
-  /** `sent`, a choice's index, noted for a later lone choice without one (`#soleSent`). */
-  #noted(sent: number): number {
-    if (this.#soleSent === undefined) this.#soleSent = sent;
-    else if (sent !== this.#soleSent) this.#manySent = true;
-    return sent;
   }
 
   /** A choice decoded before (`[DONE]` came: see `#onChoice`). */
