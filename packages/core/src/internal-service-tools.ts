@@ -8,7 +8,7 @@
  * before the network (`serviceToolCallProblem`), the translation's language check for a caller
  * that fixes the languages up front (`validateTranslationLanguages`), `embedMany`'s checks run
  * without a call (`checkEmbedMany`), the engine an embeddings object keeps
- * (`EmbeddingEnginePin`), the vectors an `embedMany` retried as a whole keeps between its tries
+ * (`EmbeddingEnginePin`) and its settings' check as it is made (`checkEmbeddingsSettings`), the vectors an `embedMany` retried as a whole keeps between its tries
  * (`KEPT_VECTORS`; `FAILED_BATCHES`: which of its requests were sent and failed), the options an engine does not take (`droppedEmbeddingOptions`): code the adapters load with a service call, kept out of a chat-only
  * app's start. UNSTABLE, as `internal` is.
  */
@@ -20,6 +20,7 @@ export {
   droppedEmbeddingOptions,
 } from './services/dropped-embedding-options';
 export { EmbeddingEnginePin } from './services/embedding-engine-pin';
+export { checkEmbeddingsSettings } from './services/embeddings-settings';
 export { FAILED_BATCHES, type FailedBatchesOption } from './services/in-flight-kept';
 export { KEPT_VECTORS, type KeptVectorsOption } from './services/kept-vectors';
 export {

@@ -75,13 +75,16 @@ describe('GatewayEmbeddings maxConcurrency', () => {
   });
 
   it.each([0, 2.5, -1, '2'])(
-    'refuses %j by core’s rule before any embeddings request',
+    'refuses %j by core’s rule as the object is made, named as its own field',
     async (value) => {
-      const { gateway, embeddings } = await embeddingsOf({ maxConcurrency: value as number });
-      const error = await caught(embeddings.embedDocuments(TEXTS), isGatewayError);
+      const error = await caught(
+        () => embeddingsOf({ maxConcurrency: value as number }),
+        isGatewayError,
+      );
       expect([error.code, error.field]).toEqual(['configuration_error', 'maxConcurrency']);
-      expect(error.message).toMatch(/^maxConcurrency \(call option\) must be an integer ≥ 1, got /);
-      expect(gateway.counters.requests.embeddings).toBe(0);
+      expect(error.message).toMatch(
+        /^maxConcurrency \(GatewayEmbeddings option\) must be an integer ≥ 1, got /,
+      );
     },
   );
 

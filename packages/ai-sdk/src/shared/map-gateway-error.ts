@@ -86,15 +86,12 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
       return new LoadSettingError({ message: error.message });
     case 'model_not_found':
       // Refused by core's catalog look-up before any request: the id is not listed.
-      if (error.status === undefined) {
-        return withCause(
-          new NoSuchModelError({
-            modelId: error.model ?? '',
-            modelType: context.modelType ?? 'languageModel',
-            message: error.message,
-          }),
-          error,
-        );
+      if (error.status === undefined) return noSuchModel(error, context, error);
+      // The gateway's own answer for an embedding engine the cached list still had (a kept
+      // engine the gateway has dropped): the same error as the list's refusal, the answer kept
+      // as its cause (status, headers, `data.code`).
+      if (context.modelType === 'embeddingModel') {
+        return noSuchModel(error, context, apiCallError(error, context));
       }
       break;
     case 'invalid_request_error':
@@ -108,6 +105,11 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
       break;
   }
 
+  return apiCallError(error, context);
+}
+
+/** The gateway's answer (or a failure to get one) as the AI SDK's `APICallError`. */
+function apiCallError(error: GatewayError, context: GatewayErrorContext): APICallError {
   return new APICallError({
     message: error.message,
     // A key can also sit in the base URL's path (a proxy that routes by key): the URL leaves the
@@ -188,7 +190,25 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Sets `cause` as an own property (`NoSuchModelError` and `DOMException` take no `cause` option). */
-function withCause<T extends Error>(error: T, cause: GatewayError): T {
+/** A `NoSuchModelError` for the engine or model `error` names (else the one sent), with `cause`. */
+function noSuchModel(
+  error: GatewayError,
+  context: GatewayErrorContext,
+  cause: Error,
+): NoSuchModelError {
+  const sent = (context.requestBodyValues as { model?: unknown } | undefined)?.model;
+  const modelId = error.model ?? error.requestedModel ?? (typeof sent === 'string' ? sent : '');
+  return withCause(
+    new NoSuchModelError({
+      modelId,
+      modelType: context.modelType ?? 'languageModel',
+      message: error.message,
+    }),
+    cause,
+  );
+}
+
+function withCause<T extends Error>(error: T, cause: Error): T {
   Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
   return error;
 }

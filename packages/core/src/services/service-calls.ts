@@ -36,6 +36,7 @@ import type {
 import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
 import { takesInputType } from './dropped-embedding-options';
+import { EMBEDDINGS_SETTINGS } from './embeddings-settings';
 import {
   type BatchesSent,
   FAILED_BATCHES,
@@ -82,7 +83,7 @@ export interface EmbedManyOptions extends CallOptions {
  */
 const EMBED_MANY_OPTIONS: OptionGroup<Pick<EmbedManyOptions, 'maxConcurrency'>> = {
   name: 'embedMany',
-  fields: { maxConcurrency: { kind: 'integer', min: 1 } },
+  fields: { maxConcurrency: EMBEDDINGS_SETTINGS.fields.maxConcurrency },
 };
 
 /** What a service call works with: the client's transport and catalog. */

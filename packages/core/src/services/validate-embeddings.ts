@@ -61,7 +61,7 @@ export function validateEmbeddingOptions(
   ) {
     throw invalidRequest(
       'dimensions',
-      `must be a positive integer, got ${String(request.dimensions)}`,
+      `must be a positive integer, got ${quoteValue(request.dimensions)}`,
     );
   }
 }

@@ -1,7 +1,10 @@
 // docs/gateway-protocol.md §6 (embeddings).
 import type { CallOptions, EmbeddingEngine, GatewayClient } from '@infergate/core';
 import { withDeadlineStarted } from '@infergate/core/internal';
-import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
+import {
+  checkEmbeddingsSettings,
+  EmbeddingEnginePin,
+} from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
@@ -60,9 +63,17 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
       'new GatewayEmbeddings',
       NOT_EMBEDDINGS_FIELDS,
     );
+    // LangChain's default (Infinity) bounds nothing.
+    const maxConcurrency =
+      fields.maxConcurrency === Number.POSITIVE_INFINITY ? undefined : fields.maxConcurrency;
+    // Refused now by core's rules for `embedMany`, named as this object's: each call would
+    // otherwise fail on them, named as a call's options.
+    checkEmbeddingsSettings(
+      { dimensions: fields.dimensions, maxConcurrency },
+      'GatewayEmbeddings option',
+    );
     // The gateway client retries; LangChain's caller must not retry on top of it. Its queue is
-    // not used: the bound goes to core's `embedMany`, which checks it (a call with 0 or 2.5 is
-    // refused before any embeddings request, not by LangChain's queue as the object is made).
+    // not used: the bound goes to core's `embedMany` (per call).
     super({ ...fields, maxRetries: 0, maxConcurrency: undefined });
     // (`null` as unset, as core's `embed` reads it.)
     this.model = fields.model ?? undefined;
@@ -74,9 +85,7 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     this.#tuning = clientTuning(fields);
     this.#pinnedModel = this.model;
     this.#enginePin = new EmbeddingEnginePin(this.model);
-    // LangChain's default (Infinity) bounds nothing.
-    const { maxConcurrency } = fields;
-    this.#maxConcurrency = maxConcurrency === Number.POSITIVE_INFINITY ? undefined : maxConcurrency;
+    this.#maxConcurrency = maxConcurrency;
   }
 
   /** Embeds texts for indexing (`input_type: "document"` on the multilingual engine). */

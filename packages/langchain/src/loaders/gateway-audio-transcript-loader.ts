@@ -28,7 +28,8 @@ export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFie
 /**
  * Loads one Document with the transcript of an audio file (`POST /audio/transcriptions`).
  * Metadata: `language` (of the text: detected or given; `en` with `translate: true`, the speech's
- * then `source_language`, and `target_language: 'en'`), `duration` (seconds), plus your own.
+ * then `source_language`, and `target_language: 'en'`), `duration` (seconds), `model` (the engine
+ * that answered) and the engine's `segments` and `words` as the gateway sends them, plus your own.
  */
 export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
   private readonly fields: GatewayAudioTranscriptLoaderFields;
@@ -92,6 +93,10 @@ export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
               ? { language: spoken }
               : {}),
           ...(result.duration !== undefined ? { duration: result.duration } : {}),
+          ...(typeof result.model === 'string' ? { model: result.model } : {}),
+          // An engine's timings (extra answer fields, §9) are passed on as sent: not reshaped.
+          ...(result.segments !== undefined ? { segments: result.segments } : {}),
+          ...(result.words !== undefined ? { words: result.words } : {}),
           ...metadata,
         },
       }),

@@ -16,7 +16,8 @@ export interface GatewayOcrLoaderFields extends GatewayConnectionFields, ClientT
 
 /**
  * Loads one Document with the text read from an image (`POST /ocr`; Ukrainian and English).
- * Metadata: `confidence` (0..1) when the engine reports it, plus your own.
+ * Metadata: `model` (the engine that read it), `confidence` (0..1) and `language` when the
+ * gateway's answer has them, plus your own.
  */
 export class GatewayOcrLoader extends BaseDocumentLoader {
   private readonly fields: GatewayOcrLoaderFields;
@@ -45,7 +46,9 @@ export class GatewayOcrLoader extends BaseDocumentLoader {
         pageContent: result.text,
         metadata: {
           ...(typeof name === 'string' ? { source: name } : {}),
+          ...(typeof result.model === 'string' ? { model: result.model } : {}),
           ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
+          ...(typeof result.language === 'string' ? { language: result.language } : {}),
           ...metadata,
         },
       }),

@@ -1,0 +1,31 @@
+// docs/gateway-protocol.md §6 (embeddings).
+import { type OptionGroup, type RefusalPlace, readNumber } from '../call/option-groups';
+
+/** An embeddings object's settings that `embedMany` takes per call: the one rule of each. */
+export interface EmbeddingsSettings {
+  dimensions?: number;
+  maxConcurrency?: number;
+}
+
+export const EMBEDDINGS_SETTINGS: OptionGroup<EmbeddingsSettings> = {
+  name: 'embeddings',
+  fields: {
+    dimensions: { kind: 'integer', min: 1 },
+    maxConcurrency: { kind: 'integer', min: 1 },
+  },
+};
+
+/**
+ * An adapter's embeddings settings checked as its object is made, by `embedMany`'s rules and named
+ * as the adapter's (`place`): otherwise every call would fail on a value the user gave once, named
+ * as a call option. `undefined` and `null` are not given.
+ */
+export function checkEmbeddingsSettings(
+  given: { readonly [K in keyof EmbeddingsSettings]?: unknown },
+  place: RefusalPlace,
+): void {
+  for (const key of ['dimensions', 'maxConcurrency'] as const) {
+    const value = given[key];
+    if (value != null) readNumber(value, EMBEDDINGS_SETTINGS.fields[key], key, place);
+  }
+}
