@@ -25,8 +25,15 @@ export async function readBoundedBody(
   if (!body) return { text: '', truncated: false, bytes: 0 };
   const reader = body.getReader();
   const signal = end instanceof CallScope ? end.signal : end;
+  // A body of a custom fetch's own kind may ignore its cancel, its read never settling: each read
+  // races the end. (A web stream's cancel settles its pending read: no race, nothing made per read.)
+  const ended =
+    typeof ReadableStream === 'function' && body instanceof ReadableStream
+      ? undefined
+      : endedRead();
   const cut = () => {
     reader.cancel().catch(() => {});
+    ended?.end();
   };
   watchEnd(end, cut, true);
   // The bytes are kept and decoded once at the end, by one decoder shared by every body (a
@@ -36,7 +43,9 @@ export async function readBoundedBody(
   let max = typeof limit === 'number' ? limit : Number.POSITIVE_INFINITY;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await (ended
+        ? Promise.race([reader.read(), ended.read])
+        : reader.read());
       signal?.throwIfAborted();
       if (done) break;
       if (bytes === 0 && value.byteLength > 0 && typeof limit === 'function') max = limit(value);
@@ -57,6 +66,15 @@ export async function readBoundedBody(
     watchEnd(end, cut, false);
   }
   return { text: decodeAll(chunks, bytes), truncated: false, bytes };
+}
+
+/** A read's end, as a cancelled web stream's: it comes once `end` is called. */
+function endedRead(): { read: Promise<ReadableStreamReadResult<Uint8Array>>; end: () => void } {
+  let end = () => {};
+  const read = new Promise<ReadableStreamReadResult<Uint8Array>>((resolve) => {
+    end = () => resolve({ done: true, value: undefined });
+  });
+  return { read, end };
 }
 
 /**

@@ -3,9 +3,11 @@
 import { GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
 import { type AnsweringModel, completeAnswerFailure } from '../../errors/response-headers';
 import type { AttemptAnswer } from '../../http/attempt-policy';
+import { DEFAULT_ERROR_BODY_BYTES } from '../../http/kept-error-body';
 import { reportedInsteadOfContent } from '../../http/reported-instead';
 import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+import { notAnEventStream } from './first-event-failure';
 import { letGo, readAhead } from './read-ahead';
 
 /**
@@ -40,16 +42,28 @@ export async function readToFirstContent(
   const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
   const found = await firstContentFailure(answer, decoder, signal);
   if (found === undefined) return undefined;
+  const { headers } = answer.response;
+  // A body with no event-stream line (a proxy's page): `invalid_response`, as the plain stream
+  // says; it ends the call, as an HTML or JSON answer does (http/stream-first-bytes.ts): not
+  // retried, no other model tried (the page is the gateway's or a proxy's, not the model's).
+  const other = found.code === 'network_error' ? otherAnswer(answer, maxErrorBodyBytes) : undefined;
   // An error event before any content: the failure the 2xx reported instead, retried (on this
   // model, in a later round) as its status would be, its Retry-After honoured.
   const status = found.status ?? 0;
   const reported = status >= 200 && status < 300 && found.code !== 'network_error';
-  const { headers } = answer.response;
   const failure = reported ? reportedInsteadOfContent(found, headers, maxRetryAfterMs) : found;
   // Named as the plain stream names its failure: the attempt's model, the answering one (the
   // header, else the chunks'), the 2xx answer's headers.
   const servedModel = answering?.(headers, decoder.model, model);
-  return completeAnswerFailure(failure, headers, { requestedModel: model, servedModel });
+  const named = { requestedModel: model, servedModel };
+  if (other) throw completeAnswerFailure(other, headers, named);
+  return completeAnswerFailure(failure, headers, named);
+}
+
+/** A body read to its end before any content that held no event-stream line: its failure. */
+function otherAnswer(answer: AttemptAnswer, maxErrorBodyBytes?: number): GatewayError | undefined {
+  if (answer.readToEnd !== true) return undefined;
+  return notAnEventStream(answer, maxErrorBodyBytes ?? DEFAULT_ERROR_BODY_BYTES, true);
 }
 
 async function firstContentFailure(

@@ -102,10 +102,12 @@ export async function firstEventFailure(
   }
   if (scope.aborted) throw scope.error({ requestedModel });
   // (Content decoded before the failure came first: the stream hands it out, then the failure.)
-  if (lost === undefined || decoder.answered > 0) return undefined;
-  const failure =
-    (lost === true ? notAnEventStream(answer, maxErrorBodyBytes) : undefined) ??
-    failedBeforeContent(answer, decoder, lost, maxRetryAfterMs);
+  if (decoder.answered > 0) return undefined;
+  // (Ended, or held to the bound, with no content: a body with no event-stream line is no stream;
+  // one held to the bound that is a stream is handed over, it reads on as it always did.)
+  const other = notAnEventStream(answer, maxErrorBodyBytes, lost === true, lost);
+  if (lost === undefined && other === undefined) return undefined;
+  const failure = other ?? failedBeforeContent(answer, decoder, lost, maxRetryAfterMs);
   if (failure === undefined) return undefined;
   const { headers } = answer.response;
   // (Named as the stream would name it: the answering model, the header's, else the chunks'.)
@@ -142,20 +144,27 @@ function failedBeforeContent(
 }
 
 /**
- * A body read to its end (within what is held before content) in which no line was an event
- * stream's (a field or a comment): not a stream that ended early but an answer of another kind
- * (a proxy's `text/plain` "Service under maintenance"), `invalid_response` with its body, as a
- * JSON or HTML one is (http/stream-first-bytes.ts), not retried. Kept up to `maxErrorBodyBytes`;
- * the call redacts its error whole. Undefined: it was a stream.
+ * A body read before any content — to its end (`ended`), or up to the bound of what is held
+ * before content — in which no line was an event stream's (a field or a comment): not a stream
+ * that ended early but an answer of another kind (a proxy's `text/plain` "Service under
+ * maintenance"), `invalid_response` with its body, as a JSON or HTML one is
+ * (http/stream-first-bytes.ts), not retried. Kept up to `maxErrorBodyBytes`; the call redacts its
+ * error whole. Undefined: it was a stream. The plain stream's rule and a steered one's
+ * (first-content.ts).
  */
-function notAnEventStream(
+export function notAnEventStream(
   answer: AttemptAnswer,
   maxErrorBodyBytes: number,
+  ended: boolean,
+  lost?: unknown,
 ): GatewayError | undefined {
+  // (A read that failed is a lost stream's, not an answer of another kind.)
+  if (lost !== undefined && lost !== true) return undefined;
   const text = new TextDecoder().decode(joined(answer.chunks ?? []));
   if (text.trim() === '' || EVENT_STREAM_LINE.test(text)) return undefined;
   const { status, headers } = answer.response;
-  answer.readToEnd = true;
+  // (A body cut at the bound is not: its request is cut, as a refused answer's is.)
+  if (ended) answer.readToEnd = true;
   const type = headers.get('content-type') ?? 'no content type';
   return invalidResponse(
     `Asked for a stream, the gateway answered with a body that is not an event stream (${type})`,
