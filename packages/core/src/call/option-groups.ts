@@ -218,6 +218,24 @@ export const STEERING_OPTIONS: OptionGroup<SteeringOptions> = {
 };
 
 /**
+ * An embeddings object's settings that `embedMany` takes per call: the one rule of each (read by
+ * `embedMany` and by an adapter's object as it is made, services/embeddings-settings.ts). Here, with
+ * the other groups, so neither reader pulls the other's code into its chunk.
+ */
+export interface EmbeddingsSettings {
+  dimensions?: number;
+  maxConcurrency?: number;
+}
+
+export const EMBEDDINGS_SETTINGS: OptionGroup<EmbeddingsSettings> = {
+  name: 'embeddings',
+  fields: {
+    dimensions: { kind: 'integer', min: 1 },
+    maxConcurrency: { kind: 'integer', min: 1 },
+  },
+};
+
+/**
  * Core's steering and timeout options by their spelling with no `_`, lower-cased: `fallback_models`
  * or `FIRST_CHUNK_TIMEOUT_MS` in an object whose `_` keys are request fields is one of them spelled
  * another way, refused as its near miss (`refuseNearMisses`), not sent to the model server.

@@ -1,19 +1,10 @@
 // docs/gateway-protocol.md §6 (embeddings).
-import { type OptionGroup, type RefusalPlace, readNumber } from '../call/option-groups';
-
-/** An embeddings object's settings that `embedMany` takes per call: the one rule of each. */
-export interface EmbeddingsSettings {
-  dimensions?: number;
-  maxConcurrency?: number;
-}
-
-export const EMBEDDINGS_SETTINGS: OptionGroup<EmbeddingsSettings> = {
-  name: 'embeddings',
-  fields: {
-    dimensions: { kind: 'integer', min: 1 },
-    maxConcurrency: { kind: 'integer', min: 1 },
-  },
-};
+import {
+  EMBEDDINGS_SETTINGS,
+  type EmbeddingsSettings,
+  type RefusalPlace,
+  readNumber,
+} from '../call/option-groups';
 
 /**
  * An adapter's embeddings settings checked as its object is made, by `embedMany`'s rules and named

@@ -8,7 +8,7 @@
 
 import type { CallOptions } from '../call/call-options';
 import { deadlineStartOf, withDeadlineStarted } from '../call/deadline-start';
-import { type OptionGroup, readGroup } from '../call/option-groups';
+import { EMBEDDINGS_SETTINGS, type OptionGroup, readGroup } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
@@ -36,7 +36,6 @@ import type {
 import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
 import { takesInputType } from './dropped-embedding-options';
-import { EMBEDDINGS_SETTINGS } from './embeddings-settings';
 import {
   type BatchesSent,
   FAILED_BATCHES,
