@@ -4,32 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCoreSource } from './core-source-build';
 
 // A split bundle whose lazy chunk is missing (a partial deploy; a chunk request failing in a
 // browser): the call that needs it fails with a typed `client_code_unavailable`, the loader's
 // error as its cause, and the same client succeeds once the chunk is back (nothing cached as
 // failed). Core's source is bundled with code splitting into a directory of the test's own, and
 // each case runs in a fresh Node process, so Node's own module loader does the loading.
-const root = join(import.meta.dirname, '..');
 let outDir: string;
 let chunks: string[];
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'infergate-lazy-chunks-'));
-  await build({
-    entry: { index: join(root, 'src', 'index.ts') },
-    outDir,
-    format: ['esm'],
-    platform: 'neutral',
-    target: 'es2022',
-    splitting: true,
-    dts: false,
-    sourcemap: false,
-    silent: true,
-    config: false,
-  });
+  await buildCoreSource(outDir, { index: 'src/index.ts' });
   chunks = await readdir(outDir);
 });
 

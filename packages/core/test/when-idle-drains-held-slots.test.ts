@@ -9,30 +9,18 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'tsup';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildCoreSource } from './core-source-build';
 
-const root = join(import.meta.dirname, '..');
 /** A hang guard only (a child that does not exit fails here): cold Node starts on a loaded box. */
 const CHILD_TEST_TIMEOUT_MS = 60_000;
 let outDir: string;
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'infergate-held-slots-'));
-  await build({
-    entry: {
-      index: join(root, 'src', 'index.ts'),
-      'slot-source': join(root, 'src', 'http', 'slot-source.ts'),
-    },
-    outDir,
-    format: ['esm'],
-    platform: 'neutral',
-    target: 'es2022',
-    splitting: true,
-    dts: false,
-    sourcemap: false,
-    silent: true,
-    config: false,
+  await buildCoreSource(outDir, {
+    index: 'src/index.ts',
+    'slot-source': 'src/http/slot-source.ts',
   });
   await writeFile(join(outDir, 'child.mjs'), CHILD);
 }, CHILD_TEST_TIMEOUT_MS);
@@ -104,29 +92,34 @@ async function runChild(env: Record<string, string>): Promise<{ code: number; ou
   });
 }
 
-it(
-  'a fetch that never settles: whenIdle() keeps the process up until the bound, then it drains and exits 0',
-  async () => {
-    const { code, out } = await runChild({ CASE: 'deaf', WAITS: '1', HOLD_MS: '50' });
-    expect({ code, ...JSON.parse(out) }).toEqual({ code: 0, outcome: 'aborted', active: 0 });
-  },
-  CHILD_TEST_TIMEOUT_MS,
-);
+/** A child's case: its environment, and what it prints as it exits (besides its exit code 0). */
+interface ChildCase {
+  name: string;
+  env: Record<string, string>;
+  printed: { outcome: string; active: number };
+}
 
-it(
-  "a stream cut mid-body: whenIdle() keeps the process up until the key's slot is back after the grace",
-  async () => {
-    const { code, out } = await runChild({ CASE: 'cut', WAITS: '1', HOLD_MS: '30000' });
-    expect({ code, ...JSON.parse(out) }).toEqual({ code: 0, outcome: 'cut', active: 0 });
+it.each<ChildCase>([
+  {
+    name: 'a fetch that never settles: whenIdle() keeps the process up until the bound, then it drains and exits 0',
+    env: { CASE: 'deaf', WAITS: '1', HOLD_MS: '50' },
+    printed: { outcome: 'aborted', active: 0 },
   },
-  CHILD_TEST_TIMEOUT_MS,
-);
-
-it(
-  'without whenIdle(), a release due does not hold the process open: it exits with the slot still held',
-  async () => {
-    const { code, out } = await runChild({ CASE: 'deaf', HOLD_MS: '30000' });
-    expect({ code, ...JSON.parse(out) }).toEqual({ code: 0, outcome: 'aborted', active: 1 });
+  {
+    name: "a stream cut mid-body: whenIdle() keeps the process up until the key's slot is back after the grace",
+    env: { CASE: 'cut', WAITS: '1', HOLD_MS: '30000' },
+    printed: { outcome: 'cut', active: 0 },
+  },
+  {
+    name: 'without whenIdle(), a release due does not hold the process open: it exits with the slot still held',
+    env: { CASE: 'deaf', HOLD_MS: '30000' },
+    printed: { outcome: 'aborted', active: 1 },
+  },
+])(
+  '$name',
+  async ({ env, printed }) => {
+    const { code, out } = await runChild(env);
+    expect({ code, ...JSON.parse(out) }).toEqual({ code: 0, ...printed });
   },
   CHILD_TEST_TIMEOUT_MS,
 );

@@ -1,7 +1,9 @@
 /**
  * `infergate-mcp` started with a wrong key (401 at the first catalog read) or a gateway nobody
  * answers at: a warning on its log naming the code, as a missing key gets one, never the key; and
- * a missing URL or key: a warning naming the one missing (its variable and flag). Run in-process
+ * a missing URL or key: a warning naming the one missing (its variable and flag); a deadline
+ * ending the retries of an unreachable gateway: a warning naming the attempts' failure, not the
+ * deadline. Run in-process
  * (`runCli`) against the emulator; the test waits for the warning line itself.
  */
 import { createServer } from 'node:net';
@@ -95,6 +97,19 @@ describe('infergate-mcp at start', () => {
       await client.close();
       await cli.close();
     }
+  });
+});
+
+// `--timeout-ms 200` against a port that refuses connections: the first attempt of the first
+// catalog read fails with `network_error`, and the call's deadline (200 ms, under the first
+// retry's wait of 250 ms at least) ends it during that wait (`timeout`).
+describe('infergate-mcp at start, its deadline ending the retries of an unreachable gateway', () => {
+  it('warns of network_error, the attempts’ failure, not timeout', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    const line = await firstWarning([
+      ...['--base-url', url, '--api-key', 'ig_test_key_0123456789abcdef', '--timeout-ms', '200'],
+    ]);
+    expect(line).toContain("the gateway's catalog could not be read at start (network_error)");
   });
 });
 

@@ -1,27 +1,15 @@
 // docs/gateway-protocol.md §2.4 (response headers), §10.4 (`invalid_response`), through ai's own
 // entry points: a key a proxy echoes in a successful answer reaches no `response` unredacted, and
 // a 200 text/plain body to a stream request is an `invalid_response` with its body, not retried.
-import { chatsAnsweredBy, emulate } from '@infergate/emulator/testing';
+import { chatsAnsweredBy, emulate, keyEchoingFetch } from '@infergate/emulator/testing';
 import { APICallError, embedMany, generateText, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createGateway } from '../provider/gateway-provider';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
-const { apiKey } = emulated.connection;
 const ECHO = 'x-debug-authorization';
 
-/** The emulator's answers, each with the key echoed in a header and (a JSON one) in `debug`. */
-const echoingFetch: typeof fetch = async (input, init) => {
-  const answer = await emulated.connection.fetch(input, init);
-  const headers = new Headers(answer.headers);
-  headers.set(ECHO, `Bearer ${apiKey}`);
-  headers.delete('content-length');
-  const json = (headers.get('content-type') ?? '').includes('application/json');
-  const body = json
-    ? JSON.stringify({ ...(await answer.json()), debug: `Bearer ${apiKey}` })
-    : answer.body;
-  return new Response(body, { status: answer.status, headers });
-};
+const echoingFetch = keyEchoingFetch(emulated.connection, ECHO);
 
 const gateway = createGateway({ ...emulated.connection, fetch: echoingFetch });
 

@@ -1,26 +1,14 @@
 // docs/gateway-protocol.md §2.4 (response headers): a proxy that echoes the API key back in a
 // successful answer (a debug header, a body field) hands the key to no caller: what a call gives
 // back is redacted as its errors are.
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, keyEchoingFetch } from '@infergate/emulator/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../index';
 
 const gateway = await emulate({ hooks: { afterEach, afterAll } });
-const { apiKey } = gateway.connection;
 const ECHO = 'x-debug-authorization';
 
-/** The emulator's answers, each with the key echoed in a header and (a JSON one) in `debug`. */
-const echoingFetch: typeof fetch = async (input, init) => {
-  const answer = await gateway.connection.fetch(input, init);
-  const headers = new Headers(answer.headers);
-  headers.set(ECHO, `Bearer ${apiKey}`);
-  headers.delete('content-length');
-  const json = (headers.get('content-type') ?? '').includes('application/json');
-  const body = json
-    ? JSON.stringify({ ...(await answer.json()), debug: `Bearer ${apiKey}` })
-    : answer.body;
-  return new Response(body, { status: answer.status, headers });
-};
+const echoingFetch = keyEchoingFetch(gateway.connection, ECHO);
 
 const client = createGatewayClient({ ...gateway.connection, fetch: echoingFetch });
 const ask = { model: 'community/general', messages: [{ role: 'user' as const, content: 'hi' }] };

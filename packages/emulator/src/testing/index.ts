@@ -43,6 +43,7 @@ export {
 } from './emulate';
 export { withFailingStructuredModels } from './failing-structured-models';
 export { hugeErrorIn200 } from './huge-error-in-200';
+export { keyEchoingFetch } from './key-echoing-fetch';
 export { refusedAfterFinish } from './refused-after-finish';
 export {
   chatsAnsweredBy,
