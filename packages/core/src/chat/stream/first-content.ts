@@ -7,7 +7,7 @@ import { DEFAULT_ERROR_BODY_BYTES } from '../../http/kept-error-body';
 import { reportedInsteadOfContent } from '../../http/reported-instead';
 import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import { ChatStreamDecoder } from './chat-stream-decoder';
-import { notAnEventStream } from './first-event-failure';
+import { notAnEventStream } from './not-an-event-stream';
 import { letGo, readAhead } from './read-ahead';
 
 /**
