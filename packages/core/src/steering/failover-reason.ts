@@ -26,7 +26,8 @@ const MODEL_REFUSALS: ReadonlySet<string> = new Set([
  * A stream's error event from the provider (the gateway's codes, or an engine's own words), or a
  * held structured stream cut or ended without a finish_reason (chat/stream/structured-start.ts),
  * or a 2xx answer that cannot be read (`invalid_response`: a whole body that is not JSON, read
- * within its attempt, http/reported-in-answer.ts; a stream answered as another type).
+ * within its attempt, http/reported-in-answer.ts). A stream answered as another type (JSON, an
+ * HTML page, text that is no event stream) is the gateway's or a proxy's page: it ends the call.
  */
 const ANSWER_FAILURES_BEFORE_CONTENT: ReadonlySet<string> = new Set([
   'provider_request_failed',
