@@ -46,7 +46,7 @@ export async function readToFirstContent(
   // A body with no event-stream line (a proxy's page): `invalid_response`, as the plain stream
   // says; it ends the call, as an HTML or JSON answer does (http/stream-first-bytes.ts): not
   // retried, no other model tried (the page is the gateway's or a proxy's, not the model's).
-  const other = found.code === 'network_error' ? otherAnswer(answer, maxErrorBodyBytes) : undefined;
+  const other = otherAnswer(answer, found, decoder, maxErrorBodyBytes);
   // An error event before any content: the failure the 2xx reported instead, retried (on this
   // model, in a later round) as its status would be, its Retry-After honoured.
   const status = found.status ?? 0;
@@ -60,10 +60,20 @@ export async function readToFirstContent(
   return completeAnswerFailure(failure, headers, named);
 }
 
-/** A body read to its end before any content that held no event-stream line: its failure. */
-function otherAnswer(answer: AttemptAnswer, maxErrorBodyBytes?: number): GatewayError | undefined {
-  if (answer.readToEnd !== true) return undefined;
-  return notAnEventStream(answer, maxErrorBodyBytes ?? DEFAULT_ERROR_BODY_BYTES, true);
+/**
+ * A body read before any content that held no event-stream line, to its end (`found`: a stream
+ * lost) or past the bound of what is held before content (`found`: too much of it): its failure.
+ */
+function otherAnswer(
+  answer: AttemptAnswer,
+  found: GatewayError,
+  decoder: ChatStreamDecoder,
+  maxErrorBodyBytes = DEFAULT_ERROR_BODY_BYTES,
+): GatewayError | undefined {
+  const ended = answer.readToEnd === true;
+  const pastBound = decoder.answered === 0 && decoder.settledChars > MAX_CHARS_BEFORE_CONTENT;
+  if (ended ? found.code !== 'network_error' : !pastBound) return undefined;
+  return notAnEventStream(answer, maxErrorBodyBytes, ended);
 }
 
 async function firstContentFailure(

@@ -78,13 +78,24 @@ describe('a steered stream answered 200 with a body that is no event stream', ()
   );
 });
 
-describe('a plain stream answered 200 with a body over 1 MiB that is no event stream', () => {
-  it('invalid_response with its body cut to maxErrorBodyBytes, sent once', async () => {
+const plainAndSteered: [string, ChatStreamOptions | undefined][] = [
+  ['plain', undefined],
+  ...steerings,
+];
+
+describe('a stream answered 200 with a body over 1 MiB that is no event stream', () => {
+  it.each(plainAndSteered)('%s: invalid_response, its body cut, sent once', async (_, options) => {
     const sent: string[] = [];
-    const client = answeredWith('x'.repeat(2 * 1024 * 1024), 'text/plain', sent);
-    const error = (await streamed(client)) as { code: string; body: string; isRetryable: boolean };
+    // (Lines, labelled an event stream: a steered read counts them against its bound.)
+    const page = 'Service under maintenance\n'.repeat(80_000);
+    const client = answeredWith(page, 'text/event-stream', sent);
+    const error = (await streamed(client, options)) as {
+      code: string;
+      body: string;
+      isRetryable: boolean;
+    };
     expect(error).toMatchObject({ code: 'invalid_response', isRetryable: false });
-    expect(error.body.startsWith('x'.repeat(1000))).toBe(true);
+    expect(error.body.startsWith(page.slice(0, 1000))).toBe(true);
     expect(error.body.length).toBeLessThan(1100);
     expect(sent).toHaveLength(1);
   });
