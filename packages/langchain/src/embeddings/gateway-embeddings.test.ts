@@ -35,13 +35,16 @@ describe('GatewayEmbeddings settings', () => {
     );
   });
 
-  it("takes good settings and LangChain's unbounded default, and embeds with them", async () => {
+  it.each([
+    ["LangChain's unbounded default", Number.POSITIVE_INFINITY],
+    ['null, not given', null],
+  ])('takes good settings and %s, and embeds with them', async (_, maxConcurrency) => {
     const { emulator, connection } = await emulate();
     const embeddings = new GatewayEmbeddings({
       ...connection,
       model: 'multilingual-e5-base',
       dimensions: 256,
-      maxConcurrency: Number.POSITIVE_INFINITY,
+      maxConcurrency: maxConcurrency as number,
     });
     const vectors = await embeddings.embedDocuments(['a', 'b']);
     expect(vectors.map((vector) => vector.length)).toEqual([256, 256]);

@@ -63,9 +63,11 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
       'new GatewayEmbeddings',
       NOT_EMBEDDINGS_FIELDS,
     );
-    // LangChain's default (Infinity) bounds nothing.
+    // LangChain's default (Infinity) bounds nothing; `null` is not given, as LangChain reads it.
     const maxConcurrency =
-      fields.maxConcurrency === Number.POSITIVE_INFINITY ? undefined : fields.maxConcurrency;
+      fields.maxConcurrency === Number.POSITIVE_INFINITY
+        ? undefined
+        : (fields.maxConcurrency ?? undefined);
     // Refused now by core's rules for `embedMany`, named as this object's: each call would
     // otherwise fail on them, named as a call's options.
     checkEmbeddingsSettings(
