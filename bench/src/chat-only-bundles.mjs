@@ -542,13 +542,15 @@ export const CHUNKS_CEILING = {
  * thirty-seventh session's: 98 285 / 99 800 B with its fixes (above: the same costs, the steering
  * chunk's stream all-failed message and a 2xx body that is not JSON as a failover reason too).
  * The thirty-eighth session's: 99 286 / 100 751 B with its fixes (above: the same costs, the
- * steering chunk's all-failed message counting retries and keeping a one-model call's own).
+ * steering chunk's all-failed message counting retries and keeping a one-model call's own); then
+ * 99 301 / 100 765 B with a steered stream's page past the bound held before content read as the
+ * plain stream's (lead, +15 / +14 B).
  * A measured probe found 52 000 B out of reach: the whole app as one bundle, with no chunk
  * overhead, already weighs more (bench/HISTORY.md, 2026-12-05).
  */
 export const ALL_CHUNKS_CEILING_BYTES = {
-  'ai-sdk chat-only (gateway() + streamText)': 99_286,
-  'langchain chat-only (GatewayChatModel + invoke)': 100_751,
+  'ai-sdk chat-only (gateway() + streamText)': 99_301,
+  'langchain chat-only (GatewayChatModel + invoke)': 100_765,
 };
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
