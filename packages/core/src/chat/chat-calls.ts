@@ -229,8 +229,11 @@ function chatResult(
   if (json) jsonTextOf(assembled, json);
   const { data, headers } = answer;
   const servedModel = answeringModel(headers, data.model, answered.model);
-  // A key a proxy echoed (a debug header, a body field) leaves redacted, as in an error.
+  // A key a proxy echoed (a debug header, a body field) leaves redacted, as in an error. The
+  // headers are looked through when read: iterating them costs more than the rest of a call's own
+  // work (B1), and most callers never read them.
   const redact = ownRedaction(transport);
+  let shown: Headers | undefined;
   const result: ChatResult = {
     response: keptOutBody(data, answer.text, redact),
     answer: assembled,
@@ -238,7 +241,10 @@ function chatResult(
     servedModel,
     fallback: answeredByAnother(requestedModel, servedModel),
     route: routeOf(requestedModel, servedModel, answered),
-    headers: keptOutHeaders(headers, redact),
+    get headers() {
+      shown ??= keptOutHeaders(headers, redact);
+      return shown;
+    },
   };
   // (`n` > 1: every choice, for adapters that hand each on; the answer is choice 0.)
   const choices = readEveryChoice(data, assembled);
