@@ -24,12 +24,39 @@ export const MISSED_TARGETS = {
       '1.38× in the thirty-seventh (raw fetch 12 µs), whose A/B against 01bbd4e0’s read 1.08×–1.18× ' +
       '(wall per call, both orders): a custom fetch is now raced against the attempt’s signal (one ' +
       'promise and one listener per attempt, 4–17 % of that A/B by itself), so a fetch deaf to its ' +
-      'signal no longer holds the call. The ' +
+      'signal no longer holds the call. 1.44× in the thirty-eighth (raw fetch 19 µs) and 1.53× ' +
+      'in its second run after the last fix (raw fetch 46 µs: the machine ran three times slower ' +
+      'than the round before), whose A/B against b1d254aa’s build read 0.96× and 1.08× (CPU per ' +
+      'call, 12 rounds × 4 000 calls, both orders), after fx-b1 took the race’s listener and a ' +
+      'spread per call out and a chat result’s headers were looked through for an echoed key ' +
+      'only when read (the scan on every call had read 1.07× and 1.18×). The ' +
       'ratio moves with raw ' +
       'fetch’s own time on this shared machine.',
     plan:
       'read the core row as the A/B against the previous stored build in the same process (as ' +
       'issue 50 asks for fda62b6), and keep the ratio to raw fetch as context.',
+  },
+  'B1.generateText': {
+    since: '2026-12-07',
+    why:
+      'met in the thirty-seventh session (0.45× the anchor’s time per call); 0.52× and 0.54× in ' +
+      'the thirty-eighth’s two runs, on a machine three times slower than the round before (raw ' +
+      'fetch 19 and 46 µs against 12), whose interleaved A/B of generateText against b1d254aa’s ' +
+      'build read 0.91× and 1.08× (CPU per call, 12 rounds × 2 000 calls, both orders): no change ' +
+      'the A/B can see; the one-run ratio moves with the anchor’s own time.',
+    plan:
+      'read generateText as its A/B against the previous build (bench/HISTORY.md), as for ' +
+      'B1.core, and re-run B1 on a quiet machine.',
+  },
+  'B1.invoke': {
+    since: '2026-12-07',
+    why:
+      'met in the thirty-seventh session (0.46×) and in the thirty-eighth’s first run (0.46×); ' +
+      '0.51× in its second, on a machine three times slower (raw fetch 46 µs), whose ' +
+      'interleaved A/B of invoke against b1d254aa’s build read 0.94× and 1.24× (CPU per call, ' +
+      '12 rounds × 2 000 calls, both orders): no change the A/B can see.',
+    plan:
+      'read invoke as its A/B against the previous build, and re-run B1 on a quiet machine.',
   },
   'B4.ours': {
     since: '2026-11-27',
