@@ -55,8 +55,7 @@ export const MISSED_TARGETS = {
       '0.51× in its second, on a machine three times slower (raw fetch 46 µs), whose ' +
       'interleaved A/B of invoke against b1d254aa’s build read 0.94× and 1.24× (CPU per call, ' +
       '12 rounds × 2 000 calls, both orders): no change the A/B can see.',
-    plan:
-      'read invoke as its A/B against the previous build, and re-run B1 on a quiet machine.',
+    plan: 'read invoke as its A/B against the previous build, and re-run B1 on a quiet machine.',
   },
   'B4.ours': {
     since: '2026-11-27',
