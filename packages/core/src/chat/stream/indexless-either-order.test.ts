@@ -2,7 +2,8 @@
 // One choice asked: once a chunk's lone choice came without `index`, each lone choice is the
 // answer's whatever index it says, before or after it (the AI SDK reads each chunk's first choice,
 // ChatOpenAI joins every chunk). Several asked: a lone choice without `index` is at its position
-// (choice 0), never glued to the choice another chunk sent.
+// (choice 0), never glued to the choice another chunk sent; after a chunk of several choices,
+// too.
 import { chatSse, emulate } from '@infergate/emulator/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../../client/client';
@@ -89,5 +90,41 @@ describe('two choices asked, a lone choice without index', () => {
       text: 'A',
       finish: 'stop',
     });
+  });
+});
+
+describe('a lone choice without index after the first chunk', () => {
+  it("continues the stream's only choice so far (sent as index 1)", async () => {
+    const sse = chatSse(MODEL, [
+      { choices: [{ index: 1, delta: { role: 'assistant', content: 'Hel' } }] },
+      { choices: [{ delta: { content: 'lo' } }] },
+      { choices: [{ delta: {}, finish_reason: 'stop' }], usage: USAGE },
+    ]);
+    const { pieces, text, finish } = await read(sse);
+    expect(pieces).toEqual([
+      [0, 'Hel'],
+      [0, 'lo'],
+    ]);
+    expect([text, finish]).toEqual(['Hello', 'stop']);
+  });
+
+  it('after two choices, is at its position (choice 0), as before', async () => {
+    const sse = chatSse(MODEL, [
+      {
+        choices: [
+          { index: 0, delta: { role: 'assistant', content: 'A' } },
+          { index: 1, delta: { role: 'assistant', content: 'B' } },
+        ],
+      },
+      { choices: [{ delta: { content: '2' } }] },
+      {
+        choices: [
+          { index: 0, delta: {}, finish_reason: 'stop' },
+          { index: 1, delta: {}, finish_reason: 'stop' },
+        ],
+        usage: USAGE,
+      },
+    ]);
+    expect((await read(sse, 2)).text).toBe('A2');
   });
 });
