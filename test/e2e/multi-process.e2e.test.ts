@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEmulator } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import { examplesDir, runNode } from '../helpers/run';
 
@@ -10,6 +11,16 @@ import { examplesDir, runNode } from '../helpers/run';
 // line saying why, whenever its README's claim (4 in flight at most, 0 429s) is not shown.
 const runMain = (env: Record<string, string> = {}) =>
   runNode(examplesDir('multi-process'), ['src/main.mjs'], env, 90_000);
+
+/** A Redis URL whose loopback port was free a moment ago: connections to it are refused. */
+async function unreachableRedisUrl(): Promise<string> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return `redis://127.0.0.1:${port}`;
+}
 
 describe('examples/multi-process', () => {
   it('shares the key through its own redis-server: at most 4 in flight, 0 429s, exit 0', async () => {
@@ -33,13 +44,7 @@ describe('examples/multi-process', () => {
   });
 
   it('exits 1 when Redis cannot be reached: each worker ran on a budget of its own, not shared', async () => {
-    // A loopback port that was free a moment ago: connections to it are refused.
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    probe.close();
-    await once(probe, 'close');
-    const result = await runMain({ REDIS_URL: `redis://127.0.0.1:${port}` });
+    const result = await runMain({ REDIS_URL: await unreachableRedisUrl() });
     expect(result.code, result.output).toBe(1);
     expect(result.stderr).toMatch(
       /^worker 1 failed: \d+ of its requests ran on its in-process budget, not shared through Redis/m,
@@ -47,6 +52,32 @@ describe('examples/multi-process', () => {
     expect(result.stderr).toContain(
       'multi-process: worker 1 (1), worker 2 (1), worker 3 (1) failed: see above',
     );
+  });
+
+  it('a worker whose call failed still closes its budget and exits, with Redis unreachable', async () => {
+    // Left open, the budget keeps trying to reach Redis and the worker never exits (main.mjs then
+    // waits for it forever): what a call refused on a budget not shared (a 429) used to do.
+    const gateway = await startEmulator({ port: 0 });
+    try {
+      const result = await runNode(
+        examplesDir('multi-process'),
+        ['src/worker.mjs', '1'],
+        {
+          BASE_URL: gateway.url,
+          API_KEY: 'not-the-key',
+          REDIS_URL: await unreachableRedisUrl(),
+          CALLS: '2',
+        },
+        60_000,
+      );
+      expect(result.code, result.output).toBe(1);
+      expect(result.stderr).toContain('worker 1 failed: GatewayError [invalid_api_key]: ');
+      expect(result.stderr).toMatch(
+        /^worker 1 failed: \d+ of its requests ran on its in-process budget, not shared through Redis/m,
+      );
+    } finally {
+      await gateway.close();
+    }
   });
 
   it('says in one line how to get redis-server when it is not on PATH', async () => {
