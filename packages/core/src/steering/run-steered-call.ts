@@ -575,6 +575,7 @@ async function hedged<T>(
         clock: () => clockFrom,
       }),
     discard: stream ? discardStream : () => {},
+    endsCall: stream ? endedByPage(runs, events) : undefined,
   });
   function sentFirst(attempt: number): void {
     first.attempt = attempt;
@@ -683,6 +684,32 @@ function decidedBy(
     // A held answer refused by its check moves on to what the cut run had left (its model cut in
     // flight, a spare the hedge took), as the unhedged call's walk would.
     own.walk!.takeOver(other.walk!);
+  };
+}
+
+/**
+ * A hedged stream's run failure that ends the call at once (`HedgeRace.endsCall`): an answer that
+ * is no stream (an HTML page, JSON reporting no failure, text with no event-stream line:
+ * `invalid_response`, thrown as its first bytes were read, never a step of the walk) is the
+ * gateway's or a proxy's page, not the model's — it ends the unhedged call, and the other run's
+ * answer would not be the call's. That run, still going, is cut as a stream's first content cuts
+ * it (its `lost` hop, its attempt `aborted`); a hedge not sent yet never is.
+ */
+function endedByPage(
+  runs: HedgeRuns,
+  events: CallEvents | undefined,
+): (name: 'first' | 'hedge', error: unknown) => boolean {
+  return (name, error) => {
+    const [own, other] = name === 'first' ? [runs.first, runs.second] : [runs.second, runs.first];
+    if (own.cut || !isGatewayError(error) || error.code !== 'invalid_response') return false;
+    // (One the walk recorded was a step of it, a failover: the run ended, not the call.)
+    if (runs.first.walk!.failed.some((hop) => hop.error === error)) return false;
+    if (other.walk === undefined || other.cut || other.error !== undefined) return true;
+    other.cut = true;
+    other.lostAt = runs.first.walk!.hops.length;
+    other.walk.runEnded();
+    cutInFlight(other, events);
+    return true;
   };
 }
 
