@@ -16,7 +16,7 @@ export const ALL_FAILED_MESSAGE_CHARS = 16 * 1024;
 
 const quoted = (model: string) => `"${escapeControl(clip(model, ID_CHARS))}"`;
 
-/** Each model's failures, in the order the models were first tried. */
+/** Each model's failures, the models in the order of their first failure (the attempts' ends). */
 function groupByModel(failed: readonly FailedHop[]): Map<string, FailedHop[]> {
   const byModel = new Map<string, FailedHop[]>();
   for (const hop of failed) {
@@ -77,7 +77,8 @@ function retriedOneModel(failed: readonly FailedHop[], hops: readonly ChatRouteH
 }
 
 /**
- * The message of a steered call that ended with every listed model failed or left out: each
+ * The message of a steered call that ended with every listed model failed or left out (`failed`
+ * in the order the attempts ended, the one that ended the call last: its model's sample): each
  * tried model once, its failures grouped by reason (`"community/a": 3 × model_busy (…)`), then
  * the models left out before sending and why (`"community/b": skipped (circuit_open)`). Ids and the gateway's words are escaped and cut,
  * the whole bounded; `route` keeps every hop. `undefined` when nothing was tried, or a single

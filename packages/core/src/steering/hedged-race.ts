@@ -34,6 +34,11 @@ export interface HedgeRace<T> {
   delayMs: number;
   /** Gives back an answer nobody will read (a run that answered after the other had won). */
   discard: (answer: T) => void;
+  /**
+   * Whether run `name`'s failure `error` ends the call at once, the other run cut (undefined: none
+   * does; the other run may still answer).
+   */
+  endsCall?: (name: 'first' | 'hedge', error: unknown) => boolean;
 }
 
 /** How a hedged call ended: its answer, which run gave it, and the hedge's model when one ran. */
@@ -51,6 +56,12 @@ export const HEDGE_LOST = new GatewayError({
   message: 'Aborted: the other attempt of this hedged call answered first',
 });
 
+/** Why a run is aborted: the other ended the call (a failure no answer of this run could undo). */
+export const HEDGE_CALL_ENDED = new GatewayError({
+  code: 'aborted',
+  message: 'Aborted: the other attempt of this hedged call ended the call',
+});
+
 /**
  * Races the first run with a hedge sent `delayMs` after the first run's first request when the
  * first run has not answered by then (a stream: no content yet) and `hedge()` gives one. The first
@@ -60,7 +71,8 @@ export const HEDGE_LOST = new GatewayError({
  * over within its run. That content decides the race at once — no hedge is sent after it, the
  * other run is cut — and the run it decided for answers or ends the call with its own error. When
  * both fail otherwise, the first run's error ends the call (the steered call's route adds the
- * hedge's failure). `sent`
+ * hedge's failure) — unless a run's failure ends it at once (`endsCall`): the other is cut then,
+ * a hedge not sent yet never is. `sent`
  * starts the clock: the first run calls it as its first request is sent (a call waiting for its
  * slot is not slow), and only that once counts: the first run's retries and failovers do not ask
  * for a hedge again (one not sent is reported once per call) — unless `again` was called while
@@ -158,13 +170,25 @@ class HedgedRace<T> {
     return true;
   }
 
-  /** Aborts every run still going but `entry`. */
-  #cutAllBut(entry: RaceRun): void {
+  /** Aborts every run still going but `entry` (`why`: the abort's reason). */
+  #cutAllBut(entry: RaceRun, why = HEDGE_LOST): void {
     for (const other of this.#runs) {
       if (other === entry || other.done) continue;
       other.cut = true;
-      other.scope.abort(HEDGE_LOST);
+      other.scope.abort(why);
     }
+  }
+
+  /** The race ended with runs cut: the call's `done` waits for their ends; true if one was. */
+  #doneAfterCut(): boolean {
+    const cut = this.#runs.filter((other) => other.cut);
+    // The cut run's `response` and `released` follow its abort: the call's `done` waits for them
+    // (its answer or error does not), as long as a cut request's slot is held at most.
+    if (cut.length > 0) {
+      const settled = Promise.all(cut.map((run) => run.settled));
+      this.#race.events?.endsAfter(settledWithin(settled, CUT_REQUEST_GRACE_MS));
+    }
+    return cut.length > 0;
   }
 
   #won(entry: RaceRun, answer: T): void {
@@ -177,16 +201,10 @@ class HedgedRace<T> {
     }
     this.#end();
     this.#cutAllBut(entry);
-    const cut = this.#runs.filter((other) => other.cut);
-    // The cut run's `response` and `released` follow its abort: the call's `done` waits for them
-    // (the winner's answer does not), as long as a cut request's slot is held at most.
-    if (cut.length > 0) {
-      const settled = Promise.all(cut.map((run) => run.settled));
-      this.#race.events?.endsAfter(settledWithin(settled, CUT_REQUEST_GRACE_MS));
-    }
+    const otherCut = this.#doneAfterCut();
     scope.disposeWith(this.#race.scope);
     const hedgeModel = this.#hedgeModel;
-    this.#resolve({ answer, winner: name, hedgeModel, otherCut: cut.length > 0 });
+    this.#resolve({ answer, winner: name, hedgeModel, otherCut });
   }
 
   #failed(entry: RaceRun, error: unknown): void {
@@ -194,6 +212,17 @@ class HedgedRace<T> {
     entry.done = true;
     entry.error = error;
     entry.scope.dispose();
+    // A failure that ends the call (a page, not the model's answer): the other run is cut, a hedge
+    // on its way (its slot asked for) or not yet due is never sent (`open()` false, the timer off).
+    const open = !this.#settled && this.#decided === undefined;
+    if (open && this.#race.endsCall?.(entry.name, error)) {
+      this.#end();
+      this.#cutAllBut(entry, HEDGE_CALL_ENDED);
+      this.#doneAfterCut();
+      this.#race.scope.dispose();
+      this.#reject(error);
+      return;
+    }
     // Both failed, or the first failed with no hedge on its way: the first's error ends it, or
     // the error of the run the race was decided for at its first content.
     if (this.#settled || this.#hedgePending || runs.some((other) => !other.done)) return;

@@ -167,6 +167,11 @@ interface HedgeRunState {
   attempt?: number;
   /** It failed: how many hops the route had then (its `ended` hop goes there, not last). */
   endedAt?: number;
+  /**
+   * It failed: how many failures the walks had recorded then (its own failure, when they did not
+   * record it, goes there in the message's order: the order the attempts ended).
+   */
+  failedAt?: number;
 }
 
 /**
@@ -558,10 +563,7 @@ async function hedged<T>(
           onFirstContent: () => decided('first'),
         }),
       }).catch((error) => {
-        first.error = error;
-        first.endedAt = walk.hops.length;
-        walk.runEnded();
-        throw runFailed(first, error, stream, events);
+        throw runFailed(first, walk, error, stream, events);
       }),
     hedge: (open) =>
       hedgeRun(planned, send, {
@@ -573,6 +575,7 @@ async function hedged<T>(
         clock: () => clockFrom,
       }),
     discard: stream ? discardStream : () => {},
+    endsCall: stream ? endedByPage(runs, events) : undefined,
   });
   function sentFirst(attempt: number): void {
     first.attempt = attempt;
@@ -587,17 +590,24 @@ async function hedged<T>(
 }
 
 /**
- * A hedged call's run failed (`error`, returned): when its last attempt's 2xx answer failed as it
- * was read whole (a body cut mid-JSON: `invalid_response`), after its slot was given back, that
- * attempt's `response` is told now with its own failure — the race leaves the call's end to the
- * call, and an unhedged call's read tells it as it fails too. A stream's answer tells its own.
+ * A hedged call's run failed (`error`, returned), its walk `own`: its end recorded (where it goes
+ * among the route's hops and the message's failures), its walk spent. When its last attempt's 2xx
+ * answer failed as it was read whole (a body cut mid-JSON: `invalid_response`), after its slot was
+ * given back, that attempt's `response` is told now with its own failure — the race leaves the
+ * call's end to the call, and an unhedged call's read tells it as it fails too. A stream's answer
+ * tells its own.
  */
 function runFailed(
   run: HedgeRunState,
+  own: FailoverWalk,
   error: unknown,
   stream: boolean,
   events: CallEvents | undefined,
 ): unknown {
+  run.error = error;
+  run.endedAt = own.hops.length;
+  run.failedAt = own.failed.length;
+  own.runEnded();
   if (!stream && run.attempt !== undefined) events?.answerFailed(run.attempt, error);
   return error;
 }
@@ -674,6 +684,32 @@ function decidedBy(
     // A held answer refused by its check moves on to what the cut run had left (its model cut in
     // flight, a spare the hedge took), as the unhedged call's walk would.
     own.walk!.takeOver(other.walk!);
+  };
+}
+
+/**
+ * A hedged stream's run failure that ends the call at once (`HedgeRace.endsCall`): an answer that
+ * is no stream (an HTML page, JSON reporting no failure, text with no event-stream line:
+ * `invalid_response`, thrown as its first bytes were read, never a step of the walk) is the
+ * gateway's or a proxy's page, not the model's — it ends the unhedged call, and the other run's
+ * answer would not be the call's. That run, still going, is cut as a stream's first content cuts
+ * it (its `lost` hop, its attempt `aborted`); a hedge not sent yet never is.
+ */
+function endedByPage(
+  runs: HedgeRuns,
+  events: CallEvents | undefined,
+): (name: 'first' | 'hedge', error: unknown) => boolean {
+  return (name, error) => {
+    const [own, other] = name === 'first' ? [runs.first, runs.second] : [runs.second, runs.first];
+    if (own.cut || !isGatewayError(error) || error.code !== 'invalid_response') return false;
+    // (One the walk recorded was a step of it, a failover: the run ended, not the call.)
+    if (runs.first.walk!.failed.some((hop) => hop.error === error)) return false;
+    if (other.walk === undefined || other.cut || other.error !== undefined) return true;
+    other.cut = true;
+    other.lostAt = runs.first.walk!.hops.length;
+    other.walk.runEnded();
+    cutInFlight(other, events);
+    return true;
   };
 }
 
@@ -770,12 +806,10 @@ function hedgeSend<T>(
       ...via,
       policy: walkPolicyOf(planned, { ...policy, runSignal: via.scope?.signal }),
     }).catch((error) => {
-      second.error = error;
-      second.endedAt = own.hops.length;
-      own.runEnded();
+      const failed = runFailed(second, own, error, input.spec.stream === true, events);
       // Its failure may be retried by the first run's next round, as the unhedged walk would.
       walk.adoptFailures(own);
-      throw runFailed(second, error, input.spec.stream === true, events);
+      throw failed;
     });
 }
 
@@ -845,10 +879,11 @@ function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
 
 /**
  * The error a walk ended with, carrying the route: its skips, and every hop that failed, a hedged
- * call's of both runs, in the order they happened (a run's own failure too, when it is no
+ * call's of both runs, in the order the attempts ended (a run's own failure too, when it is no
  * failover: an `ended` hop), except the hop of the error that ends the call: always the last,
  * whichever run ended later — the first run's failure, or the hedge's when its first content
- * decided the race and it failed after (a run cut then is its `lost` hop, no failure). A
+ * decided the race and it failed after (a run cut then is its `lost` hop, no failure). Its message
+ * names the failures in that same order, the one that ends the call last (its model's sample). A
  * call that ended during a wait ends its route with its error's hop too; its message does not count
  * that as an attempt. A call that its own abort or deadline ended (`callEnded`) before any attempt
  * failed keeps that end's message (`The call was aborted`), hedged or not: its runs' ends are in
@@ -858,35 +893,64 @@ function failedCall(error: unknown, plan: HopPlan, runs: HedgeRuns, callEnded: b
   if (!isGatewayError(error)) return error;
   const { first, second } = runs;
   const walk = first.walk!;
-  const hops = hopsOf(plan, walk.hops);
   const noneFailed = callEnded && walk.failed.length === 0;
-  const failed = [...walk.failed];
-  const recorded = new Set(failed.map((hop) => hop.error));
+  const recorded = new Set(walk.failed.map((hop) => hop.error));
   const ends: HedgeRunState[] = [second, { ...first, error: first.error ?? error }];
+  /** The runs' hops and failures the walk did not record, each at its place among those it did. */
+  const hopsAdded: Placed<ChatRouteHop>[] = [];
+  const failedAdded: Placed<FailedHop>[] = [];
   // The hop of the error that ends the call: the route's last, whichever run's end came later.
   let last = failedHopOf(walk, error);
-  for (const { walk: run, error: end, cut, lostAt, endedAt } of ends) {
+  for (const { walk: run, error: end, cut, lostAt, endedAt, failedAt } of ends) {
     const lost = cut && run?.unlistedHop();
     // (Among the hops at the place it was cut: before the later failures of the run that cut it.)
-    if (lost) hops.splice(plan.skipped.length + lostAt!, 0, lost);
+    if (lost) hopsAdded.push({ at: lostAt!, item: lost });
     // A run's last failure, when the walk did not record it (not a failover reason).
     if (cut || !run || !isGatewayError(end) || recorded.has(end)) continue;
     const usage = end.usage === undefined ? {} : { usage: end.usage };
     const hop: ChatRouteHop = { model: run.model, outcome: 'ended', code: end.code, ...usage };
     // (Where it happened: among the hops the route had then, before the later ones.)
-    hops.splice(endedAt === undefined ? hops.length : plan.skipped.length + endedAt, 0, hop);
+    hopsAdded.push({ at: endedAt ?? walk.hops.length, item: hop });
     if (end === error) last = hop;
     // The call ended while the run waited (to retry, or for a slot after a failover): every
     // attempt of the run is counted already, and its end is no attempt.
-    const waiting = run.endedWaiting(end) && failed.length > 0;
-    failed.push(
-      waiting ? { model: run.model, error: end, waiting } : { model: run.model, error: end },
-    );
+    const waiting = run.endedWaiting(end) && walk.failed.length + failedAdded.length > 0;
+    const item = waiting
+      ? { model: run.model, error: end, waiting }
+      : { model: run.model, error: end };
+    failedAdded.push({ at: failedAt ?? walk.failed.length, item });
   }
-  if (last !== undefined) hops.push(...hops.splice(hops.indexOf(last), 1));
+  const hops = hopsOf(
+    plan,
+    lastOf(placed(walk.hops, hopsAdded), (hop) => hop === last),
+  );
+  const failed = lastOf(placed(walk.failed, failedAdded), (hop) => hop.error === error);
   const route = { requested: plan.requested, hops };
   keepSentRequest(error, route, (id) => walk.bodyOf(id));
   return withRoute(error, route, noneFailed ? [] : failed);
+}
+
+/** An item to place among a list's: after the first `at` of them. */
+interface Placed<T> {
+  at: number;
+  item: T;
+}
+
+/** `list` with each of `added` after the first `at` of its items (those of one place in order). */
+function placed<T>(list: readonly T[], added: readonly Placed<T>[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i <= list.length; i++) {
+    for (const { at, item } of added) if (Math.min(at, list.length) === i) out.push(item);
+    if (i < list.length) out.push(list[i]!);
+  }
+  return out;
+}
+
+/** `list` with its item that `is` (the call's end) moved last. */
+function lastOf<T>(list: T[], is: (item: T) => boolean): T[] {
+  const at = list.findIndex(is);
+  if (at >= 0) list.push(...list.splice(at, 1));
+  return list;
 }
 
 /** The `failed` hop the walk recorded for `error` (its failures and their hops go in step). */
