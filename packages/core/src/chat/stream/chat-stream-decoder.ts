@@ -7,7 +7,7 @@ import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
 import { ChatAssembler } from '../assemble-chat';
-import { choiceIndexes } from '../choice-position';
+import { choiceIndexes, indexSent, unreadableIndex } from '../choice-position';
 import { refusedFinishReason } from '../classify-finish-reason';
 import { readAudioPiece, readImageUrls } from '../generated-media';
 import {
@@ -426,8 +426,7 @@ export class ChatStreamDecoder {
     let first = 0;
     for (let i = 0; i < choices.length; i++) {
       const choice = choices[i];
-      const own = isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : 0;
-      const index = indexes?.[i] ?? own;
+      const index = indexes?.[i] ?? indexSent(choice) ?? 0;
       if (index === 0) return 0;
       if (i === 0) first = index;
     }
@@ -442,7 +441,7 @@ export class ChatStreamDecoder {
    * finish at `index: 0`, is one answer.
    */
   #loneAt(choice: unknown): number {
-    const own = isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : undefined;
+    const own = indexSent(choice);
     if (!this.#oneChoice || this.#severalSent) return own ?? 0;
     if (own === undefined) this.#indexlessSent = true;
     return this.#indexlessSent ? (this.#answerIndex ?? 0) : (own ?? 0);
@@ -469,6 +468,9 @@ export class ChatStreamDecoder {
    */
   #onChoice(choice: unknown, sent: number, data: string, chunk: Json): void {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
+    // (`"1"` is 1 and `null` none: choice-position.ts; another kind names no choice.)
+    if (unreadableIndex(choice))
+      throw this.#protocolError('A choice has an `index` that is not a number', data);
     const { delta, finish_reason: finishReason } = choice;
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
