@@ -25,19 +25,14 @@ export function choiceIndexes(choices: unknown[]): number[] {
 
 /**
  * A choice's own `index`: a number, or the text of a whole number (`"1"`: 1, as ChatOpenAI groups
- * its chunks by it); undefined when absent, `null` or of another kind (`unreadableIndex`).
+ * its chunks by it); undefined when absent, `null` or of another kind, which names no choice: the
+ * choice is then placed by its position, as the AI SDK (which reads no index) answers it.
  */
 export function indexSent(choice: unknown): number | undefined {
   if (!isJsonObject(choice)) return undefined;
   const { index } = choice;
   if (typeof index === 'number') return index;
   return typeof index === 'string' && WHOLE_NUMBER.test(index) ? Number(index) : undefined;
-}
-
-/** Whether a choice's `index` is sent but is no index: neither `null`, a number nor its text. */
-export function unreadableIndex(choice: Record<string, unknown>): boolean {
-  const { index } = choice;
-  return index !== undefined && index !== null && indexSent(choice) === undefined;
 }
 
 /** A whole number's text as a server writes it (no sign, no leading zero, no spaces). */

@@ -7,7 +7,7 @@ import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
 import { ChatAssembler } from '../assemble-chat';
-import { choiceIndexes, indexSent, unreadableIndex } from '../choice-position';
+import { choiceIndexes, indexSent } from '../choice-position';
 import { refusedFinishReason } from '../classify-finish-reason';
 import { readAudioPiece, readImageUrls } from '../generated-media';
 import {
@@ -468,9 +468,6 @@ export class ChatStreamDecoder {
    */
   #onChoice(choice: unknown, sent: number, data: string, chunk: Json): void {
     if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
-    // (`"1"` is 1 and `null` none: choice-position.ts; another kind names no choice.)
-    if (unreadableIndex(choice))
-      throw this.#protocolError('A choice has an `index` that is not a number', data);
     const { delta, finish_reason: finishReason } = choice;
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
