@@ -22,7 +22,7 @@ import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/tran
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
 import type { AssembledChat, ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
-import { asksSeveralChoices } from '../protocol/several-choices';
+import { choicesAsked } from '../protocol/several-choices';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { countedPerModel } from '../steering/model-inflight';
 import type { SteeredAnswer } from '../steering/run-steered-call';
@@ -336,18 +336,6 @@ function chatStream(
   });
 }
 
-/**
- * The choices a stream's request asked for (`n`), read as `asksSeveralChoices` reads it (one rule):
- * one unless it may ask for several; then its count as a lax server reads it (`"2"` is 2, `"1"`
- * and `"1.0"` one), at least two when that is unknown (a server that made one only ends the stream
- * without another: `#stop`).
- */
-function choicesAsked(n: unknown): number {
-  if (!asksSeveralChoices(n)) return 1;
-  const count = typeof n === 'string' ? Number(n) : n;
-  return typeof count === 'number' && Number.isInteger(count) && count >= 1 ? count : 2;
-}
-
 /** The route a call reports: a steered call's hops, else its one model's. */
 function routeOf(
   requestedModel: string,
@@ -428,14 +416,14 @@ async function answerChat<T>(
   const known = opts?.capabilities;
   if (gateModelFromCache(catalog, req.model, needs, known)) {
     const scope = scopeOf(opts, transport.timeoutMs);
-    const policy = plainPolicy(transport, spec, opts, stream, scope);
+    const policy = plainPolicy(transport, spec, opts, stream && choicesAsked(req.n), scope);
     return { answer: await sendVia(spec, { policy, scope }), model: req.model };
   }
   // The catalog must be read (once per catalogTtlMs): a request of this call's, in its events,
   // under its one deadline and retry allowance (§10.5: the AI SDK's one attempt is one read too).
   const events = await transport.callEvents(spec);
   const scope = scopeOf(opts, transport.timeoutMs);
-  const policy = plainPolicy(transport, spec, opts, stream, scope);
+  const policy = plainPolicy(transport, spec, opts, stream && choicesAsked(req.n), scope);
   const lookup = { known, signal: scope.signal, maxRetries: opts?.maxRetries };
   try {
     await gateModel(catalog, req.model, needs, lookup, events);
@@ -454,18 +442,20 @@ async function answerChat<T>(
  * A plain call's policy: the same request, retried as the retry policy allows, counted per model;
  * a stream's answer taken once its first event came (an error object there, retryable, is retried
  * as its status would be: first-event-failure.ts), read under the call's `scope`.
+ * `streamChoices`: a stream's choices asked (`n`, as its decoder reads them), false for a whole one.
  */
 function plainPolicy(
   transport: Transport,
   spec: RequestSpec,
   opts: ChatStreamOptions | undefined,
-  stream: boolean,
+  streamChoices: number | false,
   scope: CallScope,
 ): AttemptPolicy {
   let retries = retrySameRequest(spec, transport.retryAllowance(opts ?? NO_OPTIONS));
-  if (stream) {
+  if (streamChoices !== false) {
     const { maxRetryAfterMs } = transport.retryAllowance(opts ?? NO_OPTIONS);
-    const limits = { maxErrorBodyBytes: transport.maxErrorBodyBytes, maxRetryAfterMs };
+    const { maxErrorBodyBytes } = transport;
+    const limits = { maxErrorBodyBytes, maxRetryAfterMs, choices: streamChoices };
     retries = acceptingFirstEvent(retries, scope, limits);
   }
   return countedPerModel(retries, transport.slots.budgetId);

@@ -11,12 +11,29 @@ import { isJsonObject } from '../protocol/json-object';
 export function choiceIndexes(choices: unknown[]): number[] {
   const sent = new Set<number>();
   for (const choice of choices) {
-    if (isJsonObject(choice) && typeof choice.index === 'number') sent.add(choice.index);
+    const index = indexSent(choice);
+    if (index !== undefined) sent.add(index);
   }
   let free = 0;
   return choices.map((choice) => {
-    if (isJsonObject(choice) && typeof choice.index === 'number') return choice.index;
+    const index = indexSent(choice);
+    if (index !== undefined) return index;
     while (sent.has(free)) free++;
     return free++;
   });
 }
+
+/**
+ * A choice's own `index`: a number, or the text of a whole number (`"1"`: 1, as ChatOpenAI groups
+ * its chunks by it); undefined when absent, `null` or of another kind, which names no choice: the
+ * choice is then placed by its position, as the AI SDK (which reads no index) answers it.
+ */
+export function indexSent(choice: unknown): number | undefined {
+  if (!isJsonObject(choice)) return undefined;
+  const { index } = choice;
+  if (typeof index === 'number') return index;
+  return typeof index === 'string' && WHOLE_NUMBER.test(index) ? Number(index) : undefined;
+}
+
+/** A whole number's text as a server writes it (no sign, no leading zero, no spaces). */
+const WHOLE_NUMBER = /^(?:0|[1-9]\d*)$/;

@@ -16,6 +16,7 @@ import type {
   UncheckedStructured,
 } from '../protocol/chat-result-types';
 import type { ChatRoute } from '../protocol/chat-route';
+import { choicesAsked } from '../protocol/several-choices';
 import type { ChatRequest, ResponseFormat } from '../protocol/wire-types';
 import { checkSchemaForm } from '../steering/check-schema-form';
 import type { StructuredOutputCheck } from '../steering/check-structured-answer';
@@ -95,6 +96,7 @@ export async function sendSteeredChat<T>(
       readToFirstContent(answer, signal, model, call.answering, {
         maxErrorBodyBytes: call.transport.maxErrorBodyBytes,
         maxRetryAfterMs: call.transport.retryAllowance(call.options).maxRetryAfterMs,
+        choices: choicesAsked(req.n),
       }),
   };
   if (given === undefined) return runSteeredCall(input, (via) => sendVia(spec, via));

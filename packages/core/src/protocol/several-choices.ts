@@ -13,3 +13,15 @@ export function asksSeveralChoices(n: unknown): boolean {
   const count = typeof n === 'string' && n.trim() !== '' ? Number(n) : n;
   return !(typeof count === 'number' && count <= 1);
 }
+
+/**
+ * The choices a stream's request asked for (`n`), read as `asksSeveralChoices` reads it, one rule
+ * for every decoder of the stream (before its content and after): one unless it may ask for
+ * several; then its count as a lax server reads it (`"2"` is 2), at least two when that is unknown
+ * (a server that made one only ends the stream without another).
+ */
+export function choicesAsked(n: unknown): number {
+  if (!asksSeveralChoices(n)) return 1;
+  const count = typeof n === 'string' ? Number(n) : n;
+  return typeof count === 'number' && Number.isInteger(count) && count >= 1 ? count : 2;
+}

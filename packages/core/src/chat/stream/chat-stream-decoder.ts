@@ -7,7 +7,7 @@ import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
 import { ChatAssembler } from '../assemble-chat';
-import { choiceIndexes } from '../choice-position';
+import { choiceIndexes, indexSent } from '../choice-position';
 import { refusedFinishReason } from '../classify-finish-reason';
 import { readAudioPiece, readImageUrls } from '../generated-media';
 import {
@@ -426,8 +426,7 @@ export class ChatStreamDecoder {
     let first = 0;
     for (let i = 0; i < choices.length; i++) {
       const choice = choices[i];
-      const own = isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : 0;
-      const index = indexes?.[i] ?? own;
+      const index = indexes?.[i] ?? indexSent(choice) ?? 0;
       if (index === 0) return 0;
       if (i === 0) first = index;
     }
@@ -442,7 +441,7 @@ export class ChatStreamDecoder {
    * finish at `index: 0`, is one answer.
    */
   #loneAt(choice: unknown): number {
-    const own = isJsonObject(choice) && typeof choice.index === 'number' ? choice.index : undefined;
+    const own = indexSent(choice);
     if (!this.#oneChoice || this.#severalSent) return own ?? 0;
     if (own === undefined) this.#indexlessSent = true;
     return this.#indexlessSent ? (this.#answerIndex ?? 0) : (own ?? 0);

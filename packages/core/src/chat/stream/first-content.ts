@@ -27,19 +27,21 @@ const MAX_CHARS_BEFORE_CONTENT = 1024 * 1024;
  * (the attempt's), the answering model and the answer's headers, as the plain stream's would;
  * an error event is the failure the 2xx reported instead (http/reported-instead.ts: its
  * Retry-After read, `limits.maxRetryAfterMs` the longest taken). `limits.maxErrorBodyBytes`: the
- * client's bound on an error event's kept text.
+ * client's bound on an error event's kept text; `limits.choices` the choices the request asked
+ * (`n`, several-choices.ts), read as the stream reads them once handed over.
  */
 export async function readToFirstContent(
   answer: AttemptAnswer,
   signal: AbortSignal,
   model?: string,
   answering?: AnsweringModel,
-  limits: { maxErrorBodyBytes?: number; maxRetryAfterMs?: number } = {},
+  limits: { maxErrorBodyBytes?: number; maxRetryAfterMs?: number; choices?: number } = {},
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
-  const { maxErrorBodyBytes, maxRetryAfterMs } = limits;
-  // (An error event's text kept as the plain stream keeps it: the client's bound.)
-  const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
+  const { maxErrorBodyBytes, maxRetryAfterMs, choices } = limits;
+  // (An error event's text kept as the plain stream keeps it: the client's bound; its choices
+  // read as the stream reads them, so both find the same first content.)
+  const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes }, choices);
   const found = await firstContentFailure(answer, decoder, signal);
   if (found === undefined) return undefined;
   const { headers } = answer.response;

@@ -8,6 +8,7 @@ import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
 import { READ_SLICE_BYTES } from '../../http/body-read-ahead';
 import { reportedInsteadOfContent } from '../../http/reported-instead';
+import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import { answeringModel } from '../../protocol/answering-model';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import { notAnEventStream } from './not-an-event-stream';
@@ -17,6 +18,8 @@ export interface FirstEventLimits {
   maxErrorBodyBytes: number;
   /** The longest `Retry-After` taken (a failure asking for longer is not retried). */
   maxRetryAfterMs?: number;
+  /** The choices the request asked (`n`, several-choices.ts): read as the stream reads them. */
+  choices?: number;
 }
 
 /**
@@ -61,44 +64,11 @@ export async function firstEventFailure(
   limits: FirstEventLimits,
   requestedModel: string | undefined,
 ): Promise<GatewayError | undefined> {
-  const reader = answer.reader;
-  if (reader === undefined) return undefined;
-  const { maxErrorBodyBytes, maxRetryAfterMs } = limits;
-  const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes });
-  const chunks = answer.chunks ?? [];
-  answer.chunks = chunks;
-  const text = new TextDecoder();
-  const onAbort = () => reader.cancel(scope.signal.reason).catch(() => {});
-  scope.signal.addEventListener('abort', onAbort, { once: true });
-  let held = 0;
-  /** The body's end (`true`) or what reading it threw, before any content. */
-  let lost: unknown;
-  try {
-    for (const chunk of chunks) {
-      feedSliced(decoder, text, chunk);
-      held += chunk.byteLength;
-    }
-    // (Bytes with no content in them — comments, role-only or empty chunks — are held at most up
-    // to an error body's read: past that the stream is handed over, and reads on as it always did.)
-    while (decoder.answered === 0 && !decoder.done && held < ERROR_JSON_READ_BYTES) {
-      const next = await reader.read();
-      if (scope.aborted) break;
-      if (next.done) {
-        lost = true;
-        break;
-      }
-      chunks.push(next.value);
-      held += next.value.byteLength;
-      feedSliced(decoder, text, next.value);
-    }
-    // (`[DONE]` before any content: the end, as the body's is; not waited on past it.)
-    if (lost === undefined && decoder.answered === 0 && decoder.done)
-      lost = decoder.incomplete('done');
-  } catch (cause) {
-    lost = cause;
-  } finally {
-    scope.signal.removeEventListener('abort', onAbort);
-  }
+  if (answer.reader === undefined) return undefined;
+  const { maxErrorBodyBytes, maxRetryAfterMs, choices } = limits;
+  // (Its choices read as the stream reads them once handed over: both find the same content.)
+  const decoder = new ChatStreamDecoder({ assemble: false, maxErrorBodyBytes }, choices);
+  const lost = await readToContent(answer, decoder, scope);
   if (scope.aborted) throw scope.error({ requestedModel });
   // (Content decoded before the failure came first: the stream hands it out, then the failure.)
   if (decoder.answered > 0) return undefined;
@@ -112,6 +82,66 @@ export async function firstEventFailure(
   // (Named as the stream would name it: the answering model, the header's, else the chunks'.)
   const servedModel = answeringModel(headers, decoder.model, requestedModel);
   return completeAnswerFailure(failure, headers, { requestedModel, servedModel });
+}
+
+/**
+ * Reads `answer` into `decoder` until its first content, keeping each chunk in `answer.chunks`:
+ * the body's end (`true`), what reading it threw, or `[DONE]`'s `stream_incomplete` when it came
+ * before any content and nothing after it did; undefined when content came or the bytes held
+ * reached their bound. After `[DONE]` it reads on, as the stream does (§5.2) and a steered
+ * stream's read-ahead does (first-content.ts), for a cut request's grace at most: a finish sent
+ * after it is the (empty) answer however the bytes split across reads.
+ */
+async function readToContent(
+  answer: AttemptAnswer,
+  decoder: ChatStreamDecoder,
+  scope: CallScope,
+): Promise<unknown> {
+  const reader = answer.reader!;
+  const chunks = answer.chunks ?? [];
+  answer.chunks = chunks;
+  const text = new TextDecoder();
+  const onAbort = () => reader.cancel(scope.signal.reason).catch(() => {});
+  scope.signal.addEventListener('abort', onAbort, { once: true });
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  let cut = false;
+  const letGo = () => {
+    cut = true;
+    reader.cancel().catch(() => {});
+  };
+  let held = 0;
+  let lost: unknown;
+  try {
+    for (const chunk of chunks) {
+      feedSliced(decoder, text, chunk);
+      held += chunk.byteLength;
+    }
+    // (Bytes with no content in them — comments, role-only or empty chunks — are held at most up
+    // to an error body's read: past that the stream is handed over, and reads on as it always did.)
+    while (decoder.answered === 0 && held < ERROR_JSON_READ_BYTES) {
+      // (The grace over, the body is let go: its read ends as the body's end does.)
+      if (decoder.done) grace ??= setTimeout(letGo, CUT_REQUEST_GRACE_MS);
+      const next = await reader.read();
+      if (scope.aborted) break;
+      if (next.done) {
+        // (A body read to its end: the gateway finished the request, refusing it cuts nothing.)
+        if (!cut) answer.readToEnd = true;
+        lost = true;
+        break;
+      }
+      chunks.push(next.value);
+      held += next.value.byteLength;
+      feedSliced(decoder, text, next.value);
+    }
+  } catch (cause) {
+    lost = cause;
+  } finally {
+    clearTimeout(grace);
+    scope.signal.removeEventListener('abort', onAbort);
+  }
+  // (`[DONE]` before any content, and none after it: the end, as the body's is.)
+  const doneFirst = decoder.done && decoder.answered === 0 && (lost === true || lost === undefined);
+  return doneFirst ? decoder.incomplete('done') : lost;
 }
 
 /**
