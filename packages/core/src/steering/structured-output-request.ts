@@ -305,7 +305,8 @@ function unwrapped(model: string, read: StructuredAnswer): StructuredAnswer {
 }
 
 /** What an issue adds when the answer ended at the length limit (`reason: 'cut'`). */
-const CUT_WORDS = 'it was cut at the length limit (finish_reason "length"); raise max_tokens';
+export const CUT_WORDS =
+  'it was cut at the length limit (finish_reason "length"); raise max_tokens';
 
 /**
  * `cut`: the answer ended at the length limit, the likely reason its JSON is unfinished. A number
@@ -325,7 +326,12 @@ function parsed(
     const value: unknown = JSON.parse(json);
     if (!(cut && typeof value === 'number')) return { value, text, json };
     const what = `the answer is a number that may be unfinished: ${CUT_WORDS}`;
-    throw invalidStructuredOutput(model, { method, text, issues: [{ message: what }], reason: 'cut' });
+    throw invalidStructuredOutput(model, {
+      method,
+      text,
+      issues: [{ message: what }],
+      reason: 'cut',
+    });
   } catch (error) {
     if (isGatewayError(error)) throw error;
     const position = /position \d+/.exec((error as Error).message)?.[0];
