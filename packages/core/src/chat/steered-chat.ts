@@ -6,7 +6,9 @@
  * structured answer: an app whose calls never steer loads none of it.
  */
 import type { StructuredOutputOptions } from '../call/option-groups';
-import { isGatewayError } from '../errors/errors';
+import { closestOption } from '../call/option-groups';
+import { invalidRequest, isGatewayError } from '../errors/errors';
+import { quotedName } from '../errors/escape-control';
 import type { AnsweringModel } from '../errors/response-headers';
 import type { OpenVia, RequestSpec } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
@@ -36,7 +38,7 @@ import { chatBody, chatSpec } from './build-chat-request';
 import { readToFirstContent } from './stream/first-content';
 import type { StructuredStream } from './stream/sse-chat-stream';
 import { checkStructuredStart } from './stream/structured-start';
-import { checkWholeAnswer, type WholeChecked } from './structured-completion';
+import { checkJsonTextAnswer, checkWholeAnswer, type WholeChecked } from './structured-completion';
 import { refuseStructuredChoices, structuredStream } from './structured-stream';
 
 // The fence rule for a call asking for JSON with no schema (chat-calls.ts), loaded with this module.
@@ -99,7 +101,13 @@ export async function sendSteeredChat<T>(
         choices: choicesAsked(req.n),
       }),
   };
-  if (given === undefined) return runSteeredCall(input, (via) => sendVia(spec, via));
+  if (given === undefined) {
+    // JSON with no schema: a whole answer that is not JSON moves the walk on.
+    if (!stream && req.response_format?.type === 'json_object') {
+      input.checkJsonText = jsonTextCheck(call.transport.maxResponseBytes, spec.path);
+    }
+    return runSteeredCall(input, (via) => sendVia(spec, via));
+  }
   if (stream) refuseStructuredChoices(req);
   const structured = serving(call, given, spec.path);
   input.structured = structured;
@@ -128,6 +136,20 @@ export async function sendSteeredChat<T>(
   return steered;
 }
 
+/** A JSON call's whole answers checked in their attempts (`checkJsonTextAnswer`). */
+function jsonTextCheck(
+  maxResponseBytes: number,
+  path: string,
+): NonNullable<SteeredCallInput['checkJsonText']> {
+  return (answer, model, ahead, signal) =>
+    checkJsonTextAnswer(answer, model, {
+      maxResponseBytes,
+      path,
+      signal,
+      last: () => ahead.last(),
+    });
+}
+
 /**
  * The schema a request asks for (`response_format` `json_schema`), its name and its form checked
  * now: before any request, a schema core's check cannot use is the caller's error, no model's
@@ -140,9 +162,41 @@ function schemaAskedIn(req: ChatRequest, standard: boolean): StructuredOutputSch
   const given: StructuredOutputSchema = { schema: format.schema as Record<string, unknown> };
   given.name = schemaName({ ...given, name: format.name }, 'response_format.json_schema.name');
   if (!standard) checkSchemaForm(given.schema, 'response_format.json_schema.schema');
-  if (typeof format.description === 'string') given.description = format.description;
-  if (typeof format.strict === 'boolean') given.strict = format.strict;
+  refuseSchemaFields(format);
+  if (format.description !== undefined) given.description = format.description;
+  if (format.strict !== undefined) given.strict = format.strict;
   return given;
+}
+
+/** The keys `response_format.json_schema` may hold: the spec's, and OpenAI's two more. */
+const JSON_SCHEMA_KEYS = ['name', 'schema', 'description', 'strict'];
+
+/**
+ * `json_schema`'s other keys and its `description` and `strict` of the wrong type, refused before
+ * sending: each request is rebuilt per model from the keys read here, so a mistyped one
+ * (`stirct`) would be dropped without a word. (`undefined` counts as not given, as it is not sent.)
+ */
+function refuseSchemaFields(format: Record<string, unknown>): void {
+  const at = 'response_format.json_schema';
+  for (const key of Object.keys(format)) {
+    if (JSON_SCHEMA_KEYS.includes(key) || format[key] === undefined) continue;
+    const closest = closestOption(key, JSON_SCHEMA_KEYS);
+    const hint = closest === undefined ? '' : ` — did you mean \`${closest}\`?`;
+    const known = `(known: ${JSON_SCHEMA_KEYS.join(', ')})`;
+    throw invalidRequest(
+      `${at}.${key}`,
+      `unknown field ${quotedName(key, 60, undefined)} ${known}${hint}`,
+    );
+  }
+  for (const [key, type] of [
+    ['description', 'string'],
+    ['strict', 'boolean'],
+  ] as const) {
+    const value = format[key];
+    if (value !== undefined && typeof value !== type) {
+      throw invalidRequest(`${at}.${key}`, `must be a ${type}, got ${typeof value}`);
+    }
+  }
 }
 
 /**

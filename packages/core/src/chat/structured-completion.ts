@@ -20,6 +20,8 @@ import type {
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatCompletionResponse } from '../protocol/wire-types';
 import { invalidStructuredOutput } from '../steering/invalid-structured-output';
+import { jsonInText } from '../steering/json-in-text';
+import { CUT_WORDS } from '../steering/structured-output-request';
 import {
   checkedStructuredAnswer,
   ownToolCalls,
@@ -27,7 +29,9 @@ import {
   servedBy,
   structuredFinish,
 } from './checked-structured-answer';
+import { classifyFinishReason } from './classify-finish-reason';
 import { choicesInOrder, readChatCompletion, readEveryChoice } from './read-chat-completion';
+import { jsonBesideRefusal } from './read-message-parts';
 import { chatCompletionProblem } from './validate-chat-response';
 
 /** What a whole answer is checked by: the schema asked for, the check, the body's limit. */
@@ -272,4 +276,99 @@ function rebuilt(response: Response, body: string): Response {
   headers.delete('content-length');
   headers.delete('content-encoding');
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** What a JSON text answer (`json_object`, no schema) is read and refused by. */
+export interface JsonTextCheck {
+  maxResponseBytes: number;
+  path: string;
+  /** The attempt's signal: its abort (a stall, the deadline) ends the body's read. */
+  signal?: AbortSignal;
+  /**
+   * Asked once an answer failed: no model is left to move on to (`WalkAhead.last`). The last
+   * answer is then handed on as it came, as a call of one model's is: its caller parses it.
+   */
+  last(): boolean;
+}
+
+/**
+ * A whole answer of a steered call asking for JSON with no schema (`json_object`), read in its
+ * attempt: a choice whose text, read by the fence rule as the caller would get it, does not parse
+ * fails the hop (`invalid_structured_output`, method `json_object`), which moves the walk on (the
+ * spec: the client validates, even in JSON mode); a tool step is handed on as it came. With no
+ * model left, the answer is handed on as it came. Its body is read to its end either way.
+ */
+export async function checkJsonTextAnswer(
+  answer: AttemptAnswer,
+  model: string,
+  asked: JsonTextCheck,
+): Promise<GatewayError | undefined> {
+  const { response } = answer;
+  let read: Awaited<ReturnType<typeof readBoundedBody>>;
+  try {
+    read = await readBoundedBody(response, asked.maxResponseBytes, asked.signal);
+  } catch (cause) {
+    return unreadable(response, model, cause);
+  }
+  if (read.truncated) {
+    return tooLarge(response, { path: asked.path, requestedModel: model }, asked.maxResponseBytes);
+  }
+  answer.readToEnd = true;
+  answer.response = rebuilt(response, read.text);
+  let data: ChatCompletionResponse | undefined;
+  try {
+    data = JSON.parse(read.text) as ChatCompletionResponse;
+  } catch {
+    // No completion: refused as for any call (reported-in-answer.ts).
+    return undefined;
+  }
+  const completion = data && !chatCompletionProblem(data) ? readChatCompletion(data) : undefined;
+  if (data === undefined || completion === undefined) return undefined;
+  const choices = readEveryChoice(data, completion) ?? [completion];
+  const raws = choicesInOrder(data.choices);
+  for (const [i, choice] of choices.entries()) {
+    const failure = jsonTextFailure(model, choice);
+    if (failure === undefined) continue;
+    if (asked.last()) return undefined;
+    const error = choices.length > 1 ? ofChoice(failure, raws[i]?.index ?? i, model) : failure;
+    // The tokens were spent: the route's failed hop reports them.
+    if (completion.usage !== undefined) (error as { usage?: unknown }).usage = completion.usage;
+    return error;
+  }
+  return undefined;
+}
+
+/**
+ * Why `choice`'s text, as a JSON call's caller gets it (the fence rule; a refusal's words after
+ * it), is no JSON, or undefined when it parses (or is a tool step). A number at the root cut at
+ * the length limit is refused as cut, as a schema's is.
+ */
+function jsonTextFailure(model: string, choice: AssembledChat): GatewayError | undefined {
+  if (choice.toolCalls.length > 0) return undefined;
+  const cut = classifyFinishReason(choice.finishReason) === 'length';
+  const text = jsonBesideRefusal(choice.text, choice.refusal, jsonInText);
+  let reason: 'refused' | 'cut' | 'no_json';
+  let message: string;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!(cut && typeof value === 'number')) return undefined;
+    reason = 'cut';
+    message = `the answer is a number that may be unfinished: ${CUT_WORDS}`;
+  } catch {
+    reason = choice.refusal !== undefined ? 'refused' : cut ? 'cut' : 'no_json';
+    const what = text.trim() === '' ? 'the answer is empty' : 'the answer is not JSON';
+    message =
+      reason === 'refused'
+        ? `the model refused to answer (OpenAI's \`refusal\`): ${JSON.stringify(choice.refusal!.slice(0, 200))}`
+        : reason === 'cut'
+          ? `${what}: ${CUT_WORDS}`
+          : what;
+  }
+  const error = invalidStructuredOutput(model, {
+    method: 'json_object',
+    text: choice.text,
+    issues: [{ message }],
+    reason,
+  });
+  return error;
 }

@@ -61,6 +61,16 @@ export interface SteeredCallInput {
   firstContent: FirstContentReader;
   /** A call asking for structured output: what the walk needs to serve it (steered-chat.ts). */
   structured?: StructuredServing;
+  /**
+   * A whole answer of a call asking for JSON with no schema (`json_object`), checked in its
+   * attempt as `StructuredServing.checkWhole` checks a schema's (steered-chat.ts).
+   */
+  checkJsonText?: (
+    answer: AttemptAnswer,
+    model: string,
+    ahead: WalkAhead,
+    signal: AbortSignal,
+  ) => Promise<GatewayError | undefined>;
 }
 
 /** A call asking for structured output, as the walk serves it. */
@@ -499,6 +509,11 @@ function checkWholeOf(planned: PlannedCall, stream: boolean, ahead: WalkAhead) {
   const { input, plan, events } = planned;
   const { structured } = input;
   const methods = plan.methods;
+  const { checkJsonText } = input;
+  if (checkJsonText !== undefined && !stream) {
+    return (answer: AttemptAnswer, model: string, signal: AbortSignal) =>
+      checkJsonText(answer, model, ahead, signal);
+  }
   if (structured === undefined || methods === undefined) return undefined;
   return async (
     answer: AttemptAnswer,

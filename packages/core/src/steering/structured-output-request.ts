@@ -5,7 +5,7 @@
  * `AssembledChat`). Pure: the walk calls `structuredRequest` for each hop and
  * `readStructuredAnswer` on its answer, then checks the value (check-structured-answer.ts).
  */
-import { invalidRequest } from '../errors/errors';
+import { invalidRequest, isGatewayError } from '../errors/errors';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatMessage, ChatRequest, ChatTool } from '../protocol/wire-types';
@@ -305,9 +305,15 @@ function unwrapped(model: string, read: StructuredAnswer): StructuredAnswer {
 }
 
 /** What an issue adds when the answer ended at the length limit (`reason: 'cut'`). */
-const CUT_WORDS = 'it was cut at the length limit (finish_reason "length"); raise max_tokens';
+export const CUT_WORDS =
+  'it was cut at the length limit (finish_reason "length"); raise max_tokens';
 
-/** `cut`: the answer ended at the length limit, the likely reason its JSON is unfinished. */
+/**
+ * `cut`: the answer ended at the length limit, the likely reason its JSON is unfinished. A number
+ * at the root is the one JSON that still parses when cut (`70` of `7000`): with `cut` it is
+ * refused too, as unfinished (objects, arrays and strings cut short do not parse; a literal cut
+ * short neither).
+ */
 function parsed(
   model: string,
   method: StructuredOutputMethod,
@@ -317,8 +323,17 @@ function parsed(
   stray: string,
 ): StructuredAnswer {
   try {
-    return { value: JSON.parse(json), text, json };
+    const value: unknown = JSON.parse(json);
+    if (!(cut && typeof value === 'number')) return { value, text, json };
+    const what = `the answer is a number that may be unfinished: ${CUT_WORDS}`;
+    throw invalidStructuredOutput(model, {
+      method,
+      text,
+      issues: [{ message: what }],
+      reason: 'cut',
+    });
   } catch (error) {
+    if (isGatewayError(error)) throw error;
     const position = /position \d+/.exec((error as Error).message)?.[0];
     const where = position === undefined ? '' : ` (at ${position})`;
     let what = text.trim() === '' ? 'the answer is empty' : `the answer is not JSON${where}`;

@@ -76,11 +76,17 @@ export class GatewayStructuredOutputParser<
     const kwargs = message?.additional_kwargs;
     if (kwargs !== undefined && 'parsed' in kwargs) return kwargs.parsed as RunOutput;
     const text = generations[0]?.text ?? '';
-    const value = await this.parse(text);
-    if (message !== undefined && failedCheck(message)) {
-      throw await this.#refused(text, value, answeredBy(message) ?? this.#model);
+    const failed = message === undefined ? undefined : failedCheck(message);
+    if (message === undefined || failed === undefined) return this.parse(text);
+    const model = answeredBy(message) ?? this.#model;
+    let value: RunOutput;
+    try {
+      value = JSON.parse(text.trim()) as RunOutput;
+    } catch {
+      // Why there is no JSON, in core's words (as the call without `includeRaw` fails).
+      throw noJson(model, failed.method, text, message);
     }
-    return value;
+    throw await this.#refused(text, value, model);
   }
 
   /**
@@ -145,13 +151,52 @@ export class GatewayStructuredOutputParser<
 /** Issues written into an exception's `observation`, as for core's refusal. */
 const ISSUES_OBSERVED = 10;
 
-/** Whether core handed the answer on unchecked: its answering hop says the check failed. */
-function failedCheck(message: BaseMessage): boolean {
+/**
+ * How the answer was served when core handed it on unchecked (its answering hop says the check
+ * failed), else undefined.
+ */
+function failedCheck(message: BaseMessage): { method?: string } | undefined {
   const route = (message.response_metadata as Record<string, unknown> | undefined)?.route as
-    | { hops?: { outcome?: string; structured?: { checked?: boolean } }[] }
+    | { hops?: { outcome?: string; structured?: { checked?: boolean; method?: string } }[] }
     | undefined;
   const hop = route?.hops?.findLast((step) => step.outcome === 'answered');
-  return hop?.structured?.checked === false;
+  return hop?.structured?.checked === false ? hop.structured : undefined;
+}
+
+/** Refusal words quoted, as core quotes them. */
+const REFUSAL_QUOTED = 200;
+
+/**
+ * An answer handed on unchecked with no JSON, refused in core's words (its `reason`s): a refusal
+ * (OpenAI's `refusal`, which core reports as finish `content_filter`) quoted, an answer cut at
+ * the length limit with "raise max_tokens", else not JSON.
+ */
+function noJson(
+  model: string,
+  method: string | undefined,
+  text: string,
+  message: BaseMessage,
+): OutputParserException {
+  const kwargs = message.additional_kwargs ?? {};
+  const metadata = (message.response_metadata ?? {}) as { finish_reason?: unknown };
+  const finish = kwargs.sent_finish_reason ?? metadata.finish_reason;
+  const refusal = typeof kwargs.refusal === 'string' ? kwargs.refusal : undefined;
+  let issue: string;
+  if (refusal !== undefined || finish === 'content_filter') {
+    const words = refusal ?? text;
+    issue = `the model refused to answer (OpenAI's \`refusal\`): ${JSON.stringify(words.slice(0, REFUSAL_QUOTED))}`;
+  } else if (finish === 'length') {
+    const what = text.trim() === '' ? 'the answer is empty' : 'the answer is not JSON';
+    issue = `${what}: it was cut at the length limit (finish_reason "length"); raise max_tokens`;
+  } else {
+    issue = text.trim() === '' ? 'the answer is empty' : 'the answer is not JSON';
+  }
+  const how = method === undefined ? '' : ` (method ${method})`;
+  return new OutputParserException(
+    `${model} answered structured output${how} that fails its check: ${issue}`,
+    text,
+    issue,
+  );
 }
 
 type StandardResult = { issues?: readonly { message: string; path?: readonly unknown[] }[] };
