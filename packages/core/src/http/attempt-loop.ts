@@ -153,15 +153,20 @@ class AttemptLoop implements SlotAsk {
     return step;
   }
 
-  /** A retry's wait, told to the events; it holds no slot, and the call may end during it. */
-  #waitToRetry(
+  /** A retry's wait, told to the events; it holds no slot, and the call's end during it ends the call. */
+  async #waitToRetry(
     step: Extract<NextAttempt, { waitMs: number }>,
     failure: GatewayError,
     request: AttemptRequest,
   ): Promise<void> {
     this.#waits++;
-    const told = toldRetry(this.events, this.attempt, step, request, failure);
-    return wait(step.waitMs, this.#run.scope, request, told);
+    const lastFailure = toldRetry(this.events, this.attempt, step, request, failure);
+    const { scope } = this.#run;
+    try {
+      await sleep(step.waitMs, scope.signal);
+    } catch {
+      throw scope.error({ requestedModel: request.requestedModel, lastFailure });
+    }
   }
 
   /**
@@ -270,18 +275,4 @@ function tellingPolicyOnRelease(slot: Slot, policy: AttemptPolicy, request: Atte
       return held;
     },
   };
-}
-
-/** A retry's wait, which holds no slot; the call's end during it is the call's error. */
-async function wait(
-  ms: number,
-  scope: CallScope,
-  request: AttemptRequest,
-  lastFailure: GatewayError,
-): Promise<void> {
-  try {
-    await sleep(ms, scope.signal);
-  } catch {
-    throw scope.error({ requestedModel: request.requestedModel, lastFailure });
-  }
 }

@@ -46,12 +46,9 @@ export class SlotSource {
   async acquire(scope: CallScope, ask: SlotAsk = {}): Promise<Slot | undefined> {
     if (ask.ifFree) return this.#onlyIfFree(scope);
     const { events, attempt = 1 } = ask;
-    const { budgetId } = this.#config;
-    events?.queued(attempt, budgetId);
+    events?.queued(attempt, this.#config.budgetId);
     const release = this.#grantedNow(scope) ?? (await this.#queued(scope, ask));
-    if (!events) return { release };
-    events.dequeued(attempt, budgetId);
-    return { release: toldOnRelease(release, events, attempt, budgetId) };
+    return this.#given(release, events, attempt);
   }
 
   /**
@@ -59,11 +56,16 @@ export class SlotSource {
    * its wait and its release told to `events` as `acquire` tells a slot it gives.
    */
   adopt(slot: Slot, events: CallEvents | undefined, attempt: number): Slot {
-    if (!events) return slot;
+    events?.queued(attempt, this.#config.budgetId);
+    return this.#given(slot.release, events, attempt);
+  }
+
+  /** The slot given to attempt `attempt`: its end of waiting and its release told to `events`. */
+  #given(release: ReleaseBoth, events: CallEvents | undefined, attempt: number): Slot {
+    if (!events) return { release };
     const { budgetId } = this.#config;
-    events.queued(attempt, budgetId);
     events.dequeued(attempt, budgetId);
-    return { release: toldOnRelease(slot.release, events, attempt, budgetId) };
+    return { release: toldOnRelease(release, events, attempt, budgetId) };
   }
 
   /**
