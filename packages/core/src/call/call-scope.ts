@@ -152,7 +152,7 @@ export class CallScope {
   /** A scope disposed with this one (`disposeWith`). */
   #alsoDispose: CallScope | undefined;
   #disposed = false;
-  /** What to cut when the scope ends (`cutOnEnd`). */
+  /** The first of what is cut when the scope ends (`watchEnd`); any other listens on `signal`. */
   #cut: (() => void) | undefined;
   /** This scope's place in the pending list (`watch`, `unlist`: theirs only). */
   pendingPrev: CallScope | undefined;
@@ -219,14 +219,23 @@ export class CallScope {
   }
 
   /**
-   * `cut` is called if the scope ends while it is set (undefined unsets it): what the call waits
-   * on (one at a time: an attempt's fetch, then the read of its answer), which must stop at the
-   * deadline even when the fetch or its body ignores the abort. A field rather than a listener on
-   * `signal`: every attempt and every whole answer waits under a scope, and a listener costs
-   * several times more.
+   * Calls `cut` when the scope ends (at once if it has), until `unwatchEnd(cut)`: what the call
+   * waits on (an attempt's fetch, then the read of its answer) must stop at the deadline even when
+   * the fetch or its body ignores the abort. The first watcher is kept in a field, not as a listener
+   * on `signal`: every attempt and every whole answer waits under a scope, and a listener costs
+   * several times more. A second watcher while the first is kept listens on `signal`: neither
+   * replaces the other.
    */
-  cutOnEnd(cut: (() => void) | undefined): void {
-    this.#cut = cut;
+  watchEnd(cut: () => void): void {
+    if (this.aborted) cut();
+    else if (this.#cut === undefined) this.#cut = cut;
+    else this.signal.addEventListener('abort', cut, { once: true });
+  }
+
+  /** Stops `cut` watching the scope's end (`watchEnd`); another watcher stays. */
+  unwatchEnd(cut: () => void): void {
+    if (this.#cut === cut) this.#cut = undefined;
+    else this.signal.removeEventListener('abort', cut);
   }
 
   #end(reason: unknown): void {

@@ -15,7 +15,7 @@ import { closeBody } from './read-bounded-body';
 import { wholeAnswerChecked } from './reported-in-answer';
 import type { RequestSpec, Slot, StreamHeadersHook } from './request-types';
 import { type SendConfig, type Sending, sendOnce } from './send-once';
-import type { SlotSource } from './slot-source';
+import type { SlotAsk, SlotSource } from './slot-source';
 
 /** One call's attempts: its request, its deadline, its policy, where its slots come from. */
 export interface AttemptRun {
@@ -32,8 +32,8 @@ export interface AttemptRun {
   onHeaders?: StreamHeadersHook['onHeaders'];
 }
 
-/** The answer an attempt took, and its slot (now the caller's to release). */
-export interface TakenAnswer {
+/** The answer an attempt handed over, and its slot (now the caller's to release). */
+export interface HandedOver {
   answer: AttemptAnswer;
   slot: Slot;
 }
@@ -44,82 +44,200 @@ export interface TakenAnswer {
  * follows: another attempt at once (it keeps the call's turn in the key's queue), a wait (which
  * holds no slot), or nothing (the call fails with the attempt's error).
  */
-export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
-  const { spec, scope, events, policy, slots } = run;
-  /** The caller's slot, until the first attempt takes it over. */
-  let taken = run.slot;
-  /** The slot of the attempt under way, while this loop owns it, and what that attempt sends. */
-  let held: Slot | undefined;
-  let request: AttemptRequest | undefined;
-  let inFlight = false;
-  let answerStatus: AnswerStatus | undefined;
-  let lastCut = false;
-  let waits = 0;
-  let count = 0;
-  let ahead = false;
-  try {
-    for (;;) {
-      const attempt = policy.nextAttempt?.() ?? ++count;
-      // Each attempt's slot, taken here (or the one the caller took for it: `taken`).
-      const ask = { ahead, events, attempt, requestedModel: spec.requestedModel, taken };
-      taken = request = undefined;
-      held = await slots.acquire(scope, ask);
-      answerStatus = { cut: false };
-      request = policy.request(attempt, events, answerStatus);
-      // (The policy's events ran the caller's handler, which may have aborted the call.)
-      if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
-      inFlight = true;
-      const sending = { spec, request, headers: run.headers, scope, answerStatus };
-      const result = await attemptOnce(sending, run, attempt);
-      // A request we aborted (its own signal, or an answer the policy refused) is cut: the
-      // gateway counts it a little longer (slot-source.ts, `CUT_REQUEST_GRACE_MS`).
-      const cut = answerStatus.cut || ownAbort(request) !== undefined;
-      inFlight = false;
-      if (!(result instanceof GatewayError)) {
-        policy.taken?.(request);
-        const slot = tellingPolicyOnRelease(held, policy, request);
-        held = undefined;
-        return { answer: result, slot };
-      }
-      const step = policy.next(result, waits, scope.remainingMs);
-      if (step === undefined) {
-        lastCut = cut;
-        throw result;
-      }
-      // Neither moving on nor sleeping holds a slot: give it back, then queue again.
-      givenBack(held, cut, request, run, answerStatus);
-      held = undefined;
-      ahead = 'now' in step;
-      if (!('waitMs' in step)) continue;
-      waits++;
-      // A retry scheduled: the call may end during its wait (then no attempt follows).
-      await wait(step.waitMs, scope, request, toldRetry(events, attempt, step, request, result));
-    }
-  } catch (error) {
-    // Before the slot is released: lets siblings stop before they take it.
-    policy.failed?.(error);
-    // (In flight when the call ended, aborted: cut; not if its body was read to its end.)
-    const cut = (inFlight && !answerStatus?.readToEnd) || lastCut;
-    if (held) givenBack(held, cut, request, run, answerStatus);
-    throw error;
-  }
+export function runAttempts(run: AttemptRun): Promise<HandedOver> {
+  return new AttemptLoop(run).run();
 }
 
 /**
- * Gives a failed attempt's slot back, with the fetch it gave up on (send-once.ts, `abandoned`),
- * whose request may still be at the gateway: the slot source keeps the key's slot while it settles
- * (slot-source.ts). The policy is told at once: its clocks and counts are the attempt's, which has
- * ended.
+ * One call's attempt loop (`runAttempts`), read top to bottom in `run`. It is also its attempts'
+ * ask for a slot (`SlotAsk`: the attempt's number, the call's model and events, whether it goes on
+ * at once), so that asking makes nothing.
  */
-function givenBack(
-  slot: Slot,
-  cut: boolean,
-  request: AttemptRequest | undefined,
-  { policy }: AttemptRun,
-  answer: AnswerStatus | undefined,
-): void {
-  slot.release(cut, answer?.abandoned);
-  if (request) policy.released?.(request);
+class AttemptLoop implements SlotAsk {
+  /** The number of the attempt under way, for its events. */
+  attempt = 0;
+  /** The attempt follows a failure at once: served before the calls that have not started. */
+  ahead = false;
+  readonly events: CallEvents | undefined;
+  readonly requestedModel: string | undefined;
+  readonly #run: AttemptRun;
+  /** The attempts numbered here (a policy may number its own: `nextAttempt`). */
+  #count = 0;
+  /** The retries' waits taken so far, for the policy's `next`. */
+  #waits = 0;
+  /** The slot of the attempt under way while the loop holds it, and what that attempt sends. */
+  #slot: Slot | undefined;
+  #sending: Sending | undefined;
+  /** The attempt's request is sent and its outcome not yet in: the call's end cuts it. */
+  #inFlight = false;
+  /** The policy refused the attempt's answer, and cancelling its body cut the request. */
+  #refused = false;
+  /** The failed attempt's request was cut, when that failure ends the call: its slot goes back so. */
+  #cut = false;
+
+  constructor(run: AttemptRun) {
+    this.#run = run;
+    this.events = run.events;
+    this.requestedModel = run.spec.requestedModel;
+  }
+
+  async run(): Promise<HandedOver> {
+    const { scope, policy, slots } = this.#run;
+    /** The caller's slot (`OpenVia.slot`): the first attempt's, taken before the loop began. */
+    let callerSlot = this.#run.slot;
+    try {
+      for (;;) {
+        this.attempt = policy.nextAttempt?.() ?? ++this.#count;
+        this.#sending = undefined;
+        this.#refused = false;
+        // Where each attempt takes its slot (the caller's own for the first, when it took one).
+        const slot = callerSlot
+          ? slots.adopt(callerSlot, this.events, this.attempt)
+          : await slots.acquire(scope, this);
+        this.#slot = slot;
+        callerSlot = undefined;
+        const sending = this.#requestOf();
+        this.#inFlight = true;
+        const result = await this.#attemptOnce(sending);
+        this.#inFlight = false;
+        if (!(result instanceof GatewayError)) return this.#handOver(result, slot, sending.request);
+        const step = this.#stepAfter(result, sending.request);
+        if ('waitMs' in step) await this.#waitToRetry(step, result, sending.request);
+      }
+    } catch (error) {
+      // Before the slot is released: lets siblings stop before they take it.
+      policy.failed?.(error);
+      // (In flight when the call ended, aborted: cut; not if its body was read to its end.)
+      const sending = this.#sending;
+      const cut = this.#inFlight ? !sending?.answerStatus.readToEnd : this.#cut;
+      if (this.#slot) this.#giveBack(cut);
+      throw error;
+    }
+  }
+
+  /** What the attempt sends, asked of the policy once its slot is held. */
+  #requestOf(): Sending {
+    const { spec, headers, scope, policy } = this.#run;
+    const answerStatus: AnswerStatus = {};
+    const request = policy.request(this.attempt, this.events, answerStatus);
+    this.#sending = { spec, request, headers, scope, answerStatus };
+    // (The policy's events ran the caller's handler, which may have aborted the call.)
+    if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
+    return this.#sending;
+  }
+
+  /** The attempt's answer, handed over with its slot (whose release the policy is told of). */
+  #handOver(answer: AttemptAnswer, slot: Slot, request: AttemptRequest): HandedOver {
+    const { policy } = this.#run;
+    policy.handedOver?.(request);
+    this.#slot = undefined;
+    return { answer, slot: tellingPolicyOnRelease(slot, policy, request) };
+  }
+
+  /**
+   * What follows the attempt's `failure` (the policy's `next`): none ends the call with it (thrown);
+   * else the slot goes back, since neither moving on nor waiting holds one.
+   */
+  #stepAfter(failure: GatewayError, request: AttemptRequest): Exclude<NextAttempt, undefined> {
+    const { policy, scope } = this.#run;
+    // A request we aborted (its own signal, or an answer the policy refused) is cut: the gateway
+    // counts it a little longer (slot-source.ts, `CUT_REQUEST_GRACE_MS`).
+    const cut = this.#refused || ownAbort(request) !== undefined;
+    const step = policy.next(failure, this.#waits, scope.remainingMs);
+    if (step === undefined) {
+      this.#cut = cut;
+      throw failure;
+    }
+    this.#giveBack(cut);
+    this.ahead = 'now' in step;
+    return step;
+  }
+
+  /** A retry's wait, told to the events; it holds no slot, and the call's end during it ends the call. */
+  async #waitToRetry(
+    step: Extract<NextAttempt, { waitMs: number }>,
+    failure: GatewayError,
+    request: AttemptRequest,
+  ): Promise<void> {
+    this.#waits++;
+    const lastFailure = toldRetry(this.events, this.attempt, step, request, failure);
+    const { scope } = this.#run;
+    try {
+      await sleep(step.waitMs, scope.signal);
+    } catch {
+      throw scope.error({ requestedModel: request.requestedModel, lastFailure });
+    }
+  }
+
+  /**
+   * Gives the attempt's slot back, with the fetch it gave up on (send-once.ts, `abandoned`), whose
+   * request may still be at the gateway: the slot source keeps the key's slot while it settles
+   * (slot-source.ts). The policy is told at once: its clocks and counts are the attempt's, which
+   * has ended.
+   */
+  #giveBack(cut: boolean): void {
+    const sending = this.#sending;
+    this.#slot?.release(cut, sending?.answerStatus.abandoned);
+    this.#slot = undefined;
+    if (sending) this.#run.policy.released?.(sending.request);
+  }
+
+  /** One attempt: sent once, observed by the call's events, its 2xx answer checked by the policy. */
+  #attemptOnce(sending: Sending): Promise<AttemptAnswer | GatewayError> {
+    const { events } = this;
+    if (!events) return this.#sentAndAccepted(sending);
+    const { model, body } = sending.request;
+    // (The status, written as the headers come: an attempt aborted after them, a stall or a cut,
+    // reports it in its `response`.)
+    return events.observe(
+      this.attempt,
+      { ...sending.spec, model, body },
+      () => this.#sentAndAccepted(sending),
+      () => sending.answerStatus.status,
+    );
+  }
+
+  /**
+   * The attempt's outcome: sent once, then a 2xx answer offered to the policy's `accept` (a policy
+   * without one takes all), then a whole one read for a failure it reports instead of an answer.
+   */
+  #sentAndAccepted(sending: Sending): Promise<AttemptAnswer | GatewayError> {
+    const { send, policy, onHeaders } = this.#run;
+    const sent = sendOnce(sending, send, onHeaders);
+    const accepted = policy.accept
+      ? sent.then((outcome) => this.#acceptedOrCut(outcome, sending))
+      : sent;
+    if (sending.spec.stream) return accepted;
+    // A whole answer accepted is read within its attempt: an error object instead of an answer
+    // may be a failure the policy retries (reported-in-answer.ts).
+    return accepted.then((outcome) =>
+      outcome instanceof GatewayError ? outcome : wholeAnswerChecked(outcome, sending, send),
+    );
+  }
+
+  /**
+   * A 2xx answer the policy takes, or the failure it refuses it with: the refused answer's body is
+   * cancelled, which aborts its request (cut): the gateway stops counting it once it sees that. A
+   * body the policy read to its end was a finished request: nothing is cut.
+   */
+  async #acceptedOrCut(
+    outcome: AttemptAnswer | GatewayError,
+    sending: Sending,
+  ): Promise<AttemptAnswer | GatewayError> {
+    if (outcome instanceof GatewayError) return outcome;
+    let refused: GatewayError | undefined;
+    try {
+      refused = await this.#run.policy.accept?.(outcome, sending.request);
+    } catch (error) {
+      closeBody(outcome.reader, error);
+      throw error;
+    }
+    if (refused === undefined) return outcome;
+    if (outcome.readToEnd === true) return refused;
+    closeBody(outcome.reader ?? outcome.response.body, refused);
+    this.#refused = true;
+    return refused;
+  }
 }
 
 /**
@@ -141,70 +259,6 @@ function toldRetry(
   return failure;
 }
 
-/** One attempt: sent once, observed by the call's events, its 2xx answer checked by the policy. */
-function attemptOnce(
-  sending: Sending,
-  run: AttemptRun,
-  attempt: number,
-): Promise<AttemptAnswer | GatewayError> {
-  const { events } = run;
-  if (!events) return sentAndAccepted(sending, run);
-  const { model, body } = sending.request;
-  // (The status, written as the headers come: an attempt aborted after them, a stall or a cut,
-  // reports it in its `response`.)
-  return events.observe(
-    attempt,
-    { ...sending.spec, model, body },
-    () => sentAndAccepted(sending, run),
-    () => sending.answerStatus.status,
-  );
-}
-
-/**
- * The attempt's outcome: sent once, then a 2xx answer offered to the policy's `accept` (a policy
- * without one takes all), then a whole one read for a failure it reports instead of an answer.
- */
-function sentAndAccepted(
-  sending: Sending,
-  { send, policy, onHeaders }: AttemptRun,
-): Promise<AttemptAnswer | GatewayError> {
-  const sent = sendOnce(sending, send, onHeaders);
-  const accepted = policy.accept
-    ? sent.then((outcome) => acceptedOrCut(outcome, policy, sending))
-    : sent;
-  if (sending.spec.stream) return accepted;
-  // A whole answer taken is read within its attempt: an error object instead of an answer may be
-  // a failure the policy retries (reported-in-answer.ts).
-  return accepted.then((outcome) =>
-    outcome instanceof GatewayError ? outcome : wholeAnswerChecked(outcome, sending, send),
-  );
-}
-
-/**
- * A 2xx answer the policy takes, or the failure it refuses it with: the refused answer's body is
- * cancelled, which aborts its request (`answerStatus.cut`): the gateway stops counting it once it sees
- * that. A body the policy read to its end was a finished request: nothing is cut.
- */
-async function acceptedOrCut(
-  outcome: AttemptAnswer | GatewayError,
-  policy: AttemptPolicy,
-  sending: Sending,
-): Promise<AttemptAnswer | GatewayError> {
-  if (outcome instanceof GatewayError) return outcome;
-  let refused: GatewayError | undefined;
-  try {
-    refused = await policy.accept?.(outcome, sending.request);
-  } catch (error) {
-    closeBody(outcome.reader, error);
-    throw error;
-  }
-  if (refused === undefined) return outcome;
-  if (outcome.readToEnd === true) return refused;
-  closeBody(outcome.reader ?? outcome.response.body, refused);
-  sending.answerStatus.cut = true;
-  return refused;
-}
-
 /**
  * The slot, its release also told to the policy (once), however the attempt ends: what the policy
  * counts while an attempt holds its slot ends with it.
@@ -221,18 +275,4 @@ function tellingPolicyOnRelease(slot: Slot, policy: AttemptPolicy, request: Atte
       return held;
     },
   };
-}
-
-/** A retry's wait, which holds no slot; the call's end during it is the call's error. */
-async function wait(
-  ms: number,
-  scope: CallScope,
-  request: AttemptRequest,
-  lastFailure: GatewayError,
-): Promise<void> {
-  try {
-    await sleep(ms, scope.signal);
-  } catch {
-    throw scope.error({ requestedModel: request.requestedModel, lastFailure });
-  }
 }

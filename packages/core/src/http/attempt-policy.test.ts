@@ -11,8 +11,8 @@ describe('retrySameRequest (the transport default policy)', () => {
     const failures: unknown[] = [];
     const request = { body: '{"x":1}', requestedModel: 'm' };
     const policy = retrySameRequest(request, limits, (error) => failures.push(error));
-    expect(policy.request(1, undefined, { cut: false })).toBe(request);
-    expect(policy.request(2, undefined, { cut: false })).toBe(request);
+    expect(policy.request(1, undefined, {})).toBe(request);
+    expect(policy.request(2, undefined, {})).toBe(request);
     policy.failed?.(unavailable);
     expect(failures).toEqual([unavailable]);
   });

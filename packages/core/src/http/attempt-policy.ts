@@ -19,11 +19,12 @@ export interface AttemptRequest {
 }
 
 /**
- * What the transport learnt of an attempt's answer, written as it comes: its status once its
- * headers came (a stall after them is no network error), whether refusing it cut the request.
+ * What sending an attempt learnt of its answer as it came (send-once.ts and the readers of a
+ * body it calls), for what watches the attempt while it runs: its status once its headers came
+ * (a policy's stall clock: a stall after them is no network error; the attempt's events), and,
+ * for the attempt loop, how its slot goes back when the attempt ends by a throw or a give-up.
  */
 export interface AnswerStatus {
-  cut: boolean;
   status?: number;
   /** Its body was read to its end (for a failure a 2xx reported): the request finished, not cut. */
   readToEnd?: boolean;
@@ -106,10 +107,10 @@ export interface AttemptPolicy {
    */
   accept?(answer: AttemptAnswer, request: AttemptRequest): Promise<GatewayError | undefined>;
   /**
-   * The answer is the call's: accepted, and a whole one read for a failure it reported instead of
-   * an answer (reported-in-answer.ts). An answer counts as one only from here.
+   * The answer is handed over to the caller: accepted, and a whole one read for a failure it
+   * reported instead of an answer (reported-in-answer.ts). An answer counts as one only from here.
    */
-  taken?(request: AttemptRequest): void;
+  handedOver?(request: AttemptRequest): void;
   /**
    * The attempt failed with `failure`: what follows (its slot is given back right after; when
    * this ends the call, after `failed`). `waits`: the waits taken so far; `remainingMs`: what is

@@ -35,7 +35,7 @@ export async function readBoundedBody(
     reader.cancel().catch(() => {});
     ended?.end();
   };
-  watchEnd(end, cut, true);
+  watchEnd(end, cut);
   // The bytes are kept and decoded once at the end, by one decoder shared by every body (a
   // decoder is costly to make, and a non-streaming decode keeps no state between bodies).
   const chunks: Uint8Array[] = [];
@@ -63,7 +63,7 @@ export async function readBoundedBody(
     reader.cancel().catch(() => {});
     throw error;
   } finally {
-    watchEnd(end, cut, false);
+    unwatchEnd(end, cut);
   }
   return { text: decodeAll(chunks, bytes), truncated: false, bytes };
 }
@@ -125,22 +125,18 @@ export function closeBody(body: unknown, reason?: unknown): void {
   }
 }
 
-/**
- * `on`: calls `cut` when `end` ends (at once if it has); else stops watching (no closure made per
- * read for that).
- */
-export function watchEnd(
-  end: CallScope | AbortSignal | undefined,
-  cut: () => void,
-  on: boolean,
-): void {
+/** Calls `cut` when `end` ends (at once if it has), until `unwatchEnd(end, cut)`. */
+export function watchEnd(end: CallScope | AbortSignal | undefined, cut: () => void): void {
   if (end === undefined) return;
-  if (!on) {
-    if (end instanceof CallScope) end.cutOnEnd(undefined);
-    else end.removeEventListener('abort', cut);
-  } else if (end.aborted) cut();
-  else if (end instanceof CallScope) end.cutOnEnd(cut);
+  if (end instanceof CallScope) end.watchEnd(cut);
+  else if (end.aborted) cut();
   else end.addEventListener('abort', cut, { once: true });
+}
+
+/** Stops `cut` watching `end` (`watchEnd`); what else watches it stays. */
+export function unwatchEnd(end: CallScope | AbortSignal | undefined, cut: () => void): void {
+  if (end instanceof CallScope) end.unwatchEnd(cut);
+  else end?.removeEventListener('abort', cut);
 }
 
 /** Non-streaming `decode` keeps no state between calls, so one decoder serves every body. */

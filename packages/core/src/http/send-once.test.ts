@@ -23,7 +23,7 @@ describe('sendOnce', () => {
     };
     const spec = { method: 'GET' as const, path: '/models' };
     const answer = await sendOnce(
-      { spec, request: {}, headers: {}, scope, answerStatus: { cut: false } },
+      { spec, request: {}, headers: {}, scope, answerStatus: {} },
       config,
     );
     scope.dispose();

@@ -10,7 +10,7 @@ import {
   type AttemptRequest,
   ownAbort,
 } from './attempt-policy';
-import { watchEnd } from './read-bounded-body';
+import { unwatchEnd, watchEnd } from './read-bounded-body';
 import type { RequestSpec, StreamHeadersHook } from './request-types';
 import { readFirstBytes } from './stream-first-bytes';
 
@@ -122,15 +122,15 @@ function fetchedUnlessAborted(
       answerStatus.abandoned = settling.then(cancelBody, ignoreFailure);
       reject(signal.reason);
     };
-    watchEnd(end, giveUp, true);
+    watchEnd(end, giveUp);
     // (Unwatched before the answer goes on: its error body's read watches the scope next.)
     settling.then(
       (response) => {
-        watchEnd(end, giveUp, false);
+        unwatchEnd(end, giveUp);
         resolve(response);
       },
       (error: unknown) => {
-        watchEnd(end, giveUp, false);
+        unwatchEnd(end, giveUp);
         reject(error);
       },
     );

@@ -17,8 +17,6 @@ export interface SlotAsk {
   attempt?: number;
   /** Named by the error when the call ended while it waited. */
   requestedModel?: string;
-  /** A slot the call took already (with `ifFree`): this attempt's, told to its events. */
-  taken?: Slot;
 }
 
 /**
@@ -41,21 +39,31 @@ export class SlotSource {
   /**
    * A slot for one request: taken at once when both queues would grant it, else waited for. A slot
    * handed over after the call ended (its deadline passed, its caller aborted) is given back, and
-   * the call fails without sending. With `ifFree`, undefined when none is free now. With `taken`,
-   * that slot, its wait and release told to `events` like any other's.
+   * the call fails without sending. With `ifFree`, undefined when none is free now.
    */
   acquire(scope: CallScope, ask: SlotAsk & { ifFree: true }): Promise<Slot | undefined>;
   acquire(scope: CallScope, ask?: SlotAsk): Promise<Slot>;
   async acquire(scope: CallScope, ask: SlotAsk = {}): Promise<Slot | undefined> {
     if (ask.ifFree) return this.#onlyIfFree(scope);
-    const { events, attempt = 1, taken } = ask;
-    const { budgetId } = this.#config;
-    events?.queued(attempt, budgetId);
-    if (taken && !events) return taken;
-    const release = taken
-      ? taken.release
-      : (this.#grantedNow(scope) ?? (await this.#queued(scope, ask)));
+    const { events, attempt = 1 } = ask;
+    events?.queued(attempt, this.#config.budgetId);
+    const release = this.#grantedNow(scope) ?? (await this.#queued(scope, ask));
+    return this.#given(release, events, attempt);
+  }
+
+  /**
+   * A slot its caller took before the call's first attempt (with `ifFree`), as that attempt's:
+   * its wait and its release told to `events` as `acquire` tells a slot it gives.
+   */
+  adopt(slot: Slot, events: CallEvents | undefined, attempt: number): Slot {
+    events?.queued(attempt, this.#config.budgetId);
+    return this.#given(slot.release, events, attempt);
+  }
+
+  /** The slot given to attempt `attempt`: its end of waiting and its release told to `events`. */
+  #given(release: ReleaseBoth, events: CallEvents | undefined, attempt: number): Slot {
     if (!events) return { release };
+    const { budgetId } = this.#config;
     events.dequeued(attempt, budgetId);
     return { release: toldOnRelease(release, events, attempt, budgetId) };
   }

@@ -6,7 +6,7 @@ import type { SiblingRequest } from './sibling-requests';
 
 const BUSY = new GatewayError({ code: 'model_busy', message: 'busy', status: 503 });
 const LIMITS = { maxRetries: 2, maxRetryAfterMs: 60_000, retryBaseDelayMs: 0 };
-const ANSWER = { cut: false };
+const ANSWER = {};
 
 /** A sibling that records the failures it is told to stop the others with. */
 function sibling(): SiblingRequest & { stops: unknown[] } {

@@ -59,11 +59,11 @@ describe('our chat requests in flight, per budget and model', () => {
     const budget = `policy-test-${Math.random()}`;
     const limits = { maxRetries: 2, maxRetryAfterMs: 60_000, retryBaseDelayMs: 0 };
     const policy = countedPerModel(retrySameRequest({ requestedModel: 'm' }, limits), budget);
-    const first = policy.request(1, undefined, { cut: false });
+    const first = policy.request(1, undefined, {});
     expect(modelInflight(budget, 'm')).toBe(1);
     policy.released?.(first);
     expect(modelInflight(budget, 'm')).toBe(0);
-    const second = policy.request(2, undefined, { cut: false });
+    const second = policy.request(2, undefined, {});
     expect(modelInflight(budget, 'm')).toBe(1);
     policy.released?.(second);
     policy.released?.(second);

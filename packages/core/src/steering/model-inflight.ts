@@ -56,13 +56,13 @@ class CountedPerModel implements AttemptPolicy {
   /** The count of the attempt holding the call's slot (one at a time: it ends before the next). */
   #end: (() => void) | undefined;
   readonly accept: AttemptPolicy['accept'];
-  readonly taken: AttemptPolicy['taken'];
+  readonly handedOver: AttemptPolicy['handedOver'];
 
   constructor(policy: AttemptPolicy, budgetId: string) {
     this.#policy = policy;
     this.#budgetId = budgetId;
     this.accept = policy.accept?.bind(policy);
-    this.taken = policy.taken?.bind(policy);
+    this.handedOver = policy.handedOver?.bind(policy);
   }
 
   nextAttempt(): number | undefined {

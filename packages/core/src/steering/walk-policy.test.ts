@@ -37,21 +37,21 @@ const answer = { response: new Response('{}') } as AttemptAnswer;
 describe('walkPolicy (the attempts of a steered call)', () => {
   it("sends the walk's model, counts it while the slot is held, and moves on at once after a busy one", () => {
     const { policy, budgetId, scope } = policyOver(['a', 'b']);
-    const first = policy.request(1, undefined, { cut: false });
+    const first = policy.request(1, undefined, {});
     expect(first).toMatchObject({ body: '{"model":"a"}', requestedModel: 'a', model: 'a' });
     expect(modelInflight(budgetId, 'a')).toBe(1);
     policy.released?.(first);
     expect(modelInflight(budgetId, 'a')).toBe(0);
     const busy = new GatewayError({ code: 'model_busy', message: 'busy', status: 429 });
     expect(policy.next(busy, 0, 60_000)).toEqual({ now: true });
-    expect(policy.request(2, undefined, { cut: false })).toMatchObject({ requestedModel: 'b' });
+    expect(policy.request(2, undefined, {})).toMatchObject({ requestedModel: 'b' });
     scope.dispose();
   });
 
   it('fails an attempt with no content within firstChunkTimeoutMs with its stall, on its own signal', async () => {
     vi.useFakeTimers();
     const { policy, scope } = policyOver(['a', 'b'], { firstChunkMs: 1_000 });
-    const request = policy.request(1, undefined, { cut: false });
+    const request = policy.request(1, undefined, {});
     await vi.advanceTimersByTimeAsync(1_000);
     const stall: unknown = request.signal?.reason;
     expect(isGatewayError(stall) && stall.stall).toMatchObject({ phase: 'first-chunk' });
@@ -63,7 +63,7 @@ describe('walkPolicy (the attempts of a steered call)', () => {
     vi.useFakeTimers();
     const { policy, scope } = policyOver(['a'], { firstChunkMs: 30_000 });
     const timers = vi.getTimerCount();
-    const request = policy.request(1, undefined, { cut: false });
+    const request = policy.request(1, undefined, {});
     expect(vi.getTimerCount()).toBe(timers + 1);
     // A failure the transport throws (an unreadable answer, a chunk that failed to load) never
     // reaches `next`: the slot's release is what the attempt always has.
@@ -85,7 +85,7 @@ describe('walkPolicy (the attempts of a steered call)', () => {
         return undefined;
       },
     });
-    const request = policy.request(1, undefined, { cut: false });
+    const request = policy.request(1, undefined, {});
     expect(await policy.accept?.(answer, request)).toBeUndefined();
     expect(read).toBe(1);
     await vi.advanceTimersByTimeAsync(5_000);

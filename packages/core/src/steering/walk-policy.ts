@@ -131,9 +131,9 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       return refused;
     },
-    // (An answer, for the breakers and the latency record, only once taken: a whole body read
-    // after `accept` may still be a failure it reported instead, told to `next` alone.)
-    taken(request) {
+    // (An answer, for the breakers and the latency record, only once handed over: a whole body
+    // read after `accept` may still be a failure it reported instead, told to `next` alone.)
+    handedOver(request) {
       onOutcome?.(request.requestedModel!, undefined, firstContentMs);
     },
     next(failure, waits, remainingMs) {

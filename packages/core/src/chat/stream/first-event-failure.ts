@@ -38,7 +38,7 @@ export function acceptingFirstEvent(
     released: (request) => policy.released?.(request),
     next: (failure, waits, remainingMs) => policy.next(failure, waits, remainingMs),
     failed: (error) => policy.failed?.(error),
-    taken: (request) => policy.taken?.(request),
+    handedOver: (request) => policy.handedOver?.(request),
     accept: (answer, request) => firstEventFailure(answer, scope, limits, request.requestedModel),
   };
 }
