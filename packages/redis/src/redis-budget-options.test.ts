@@ -62,7 +62,10 @@ describe('createRedisBudget options', () => {
         { warn: 'x' },
         'warn (createRedisBudget option) must be a function (message: string) => void, got a string',
       ],
-      [{ keyPrefix: '' }, 'keyPrefix (createRedisBudget option) must be a non-empty string'],
+      [
+        { keyPrefix: '' },
+        'keyPrefix (createRedisBudget option) must be a non-empty string, got an empty string',
+      ],
       [{ tls: 'yes' }, 'tls (createRedisBudget option) must be an object'],
       [
         { url: undefined },
@@ -116,7 +119,11 @@ describe('budget.close() options', () => {
         'timeoutMs',
         'unknown option `timeoutMs` in budget.close; known: signal',
       ],
-      [AbortSignal.timeout(300), 'options', 'pass the AbortSignal as `{ signal }`'],
+      [
+        AbortSignal.timeout(300),
+        'options',
+        'pass the AbortSignal as `{ signal }`, got the AbortSignal itself',
+      ],
       [{ signal: 300 }, 'signal', 'must be an AbortSignal'],
     ];
     for (const [options, field, words] of cases) {

@@ -194,7 +194,9 @@ const CLOSE_OPTIONS: EveryKey<{ signal?: AbortSignal }> = { signal: true };
 export function checkCloseOptions(options: unknown): void {
   if (options === undefined) return;
   if (options instanceof AbortSignal) {
-    throw closeRefused('options', 'an object: pass the AbortSignal as `{ signal }`', options);
+    const rule =
+      'must be an object: pass the AbortSignal as `{ signal }`, got the AbortSignal itself';
+    throw refusal('budget.close() option', 'options', rule);
   }
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw closeRefused('options', 'an object ({ signal })', options);

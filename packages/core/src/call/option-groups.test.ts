@@ -152,6 +152,10 @@ describe('readNumber (the one check of a number option)', () => {
     );
     expect(error).toMatchObject({ code: 'configuration_error', field: 'waitMs' });
     expect(error.message).toMatch(/got a string$/);
+    // An empty string is named as one (it holds nothing to hide), so "non-empty" reads true.
+    expect(() => readNumber('', field, 'waitMs', 'createThing option')).toThrow(
+      /got an empty string$/,
+    );
     // Without a max: the least value only (a call option's refusal is the request's fault).
     expect(() => readNumber(0, { kind: 'integer', min: 1 }, 'n', 'call option')).toThrow(
       'n (call option) must be an integer ≥ 1, got 0',

@@ -273,7 +273,8 @@ export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
+  return `a ${typeof value}`;
 }
 
 /** A value as a refusal names it: a number as it is (no secret), anything else by its kind. */

@@ -2,12 +2,7 @@
 // that number, as ChatOpenAI reads it (it groups a stream's chunks by it: `"1"` and 1 are one
 // choice); `null`, or an index of any other kind, is none: the choice's position places it, as the
 // AI SDK (which reads no index) answers the same stream.
-import {
-  chatCompletion,
-  chatSse,
-  chatsAnsweredBy,
-  emulate,
-} from '@infergate/emulator/testing';
+import { chatCompletion, chatSse, chatsAnsweredBy, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { type ChatRequest, createGatewayClient } from '../index';
 
