@@ -31,6 +31,26 @@ describe('examples/multi-process', () => {
     );
   });
 
+  it('starts its redis-server on a port the OS has free: it runs with 6390-6889 all taken', async () => {
+    // (The example once drew its port from this range at random, never checking it was free.)
+    const taken = await Promise.all(
+      Array.from({ length: 500 }, async (_, i) => {
+        const server = createServer().listen(6390 + i, '127.0.0.1');
+        // Held by another process already: taken all the same.
+        await Promise.race([once(server, 'listening'), once(server, 'error')]);
+        return server;
+      }),
+    );
+    try {
+      // (No REDIS_URL: its own redis-server.)
+      const result = await runMain({ REDIS_URL: '' });
+      expect(result.code, result.output).toBe(0);
+      expect(result.stdout).toMatch(/^30 chat calls from 3 processes; /m);
+    } finally {
+      for (const server of taken) server.close();
+    }
+  });
+
   it('exits 1 naming the failed workers when they cannot start (a REDIS_URL of the wrong scheme)', async () => {
     const result = await runMain({ REDIS_URL: 'http://nope' });
     expect(result.code, result.output).toBe(1);

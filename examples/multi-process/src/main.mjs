@@ -3,6 +3,7 @@
 // exits 1 with one line when a worker fails or the gateway saw more than it should have.
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { startEmulator } from '@infergate/emulator';
 
 const WORKERS = 3;
@@ -13,8 +14,37 @@ const KEY_CAP = 4;
 /** A failure this example explains in one line (no stack trace). */
 class Failure extends Error {}
 
+/** Attempts at starting redis-server, each on another free port. */
+const REDIS_START_ATTEMPTS = 5;
+
+/** redis-server could not bind its port: another process took it first. */
+class PortTaken extends Failure {}
+
+/**
+ * A loopback port the OS had free a moment ago. redis-server cannot be asked for one (its
+ * `--port 0` turns TCP off), so the port is taken here, read, and let go.
+ */
+async function freePort() {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address();
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
 async function localRedis() {
-  const port = 6390 + Math.floor(Math.random() * 500);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await redisServer(await freePort());
+    } catch (error) {
+      // Another process bound the port between our probe and redis-server's start: take another.
+      if (!(error instanceof PortTaken) || attempt === REDIS_START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function redisServer(port) {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -34,7 +64,8 @@ async function localRedis() {
       seen += chunk;
       if (seen.includes('Ready to accept connections')) return;
     }
-    throw new Failure(`redis-server exited before it was ready:\n${seen.trim()}`);
+    const Why = seen.includes('Address already in use') ? PortTaken : Failure;
+    throw new Why(`redis-server exited before it was ready:\n${seen.trim()}`);
   })();
   await Promise.race([ready, spawnFailed]);
   child.stdout.resume();
@@ -56,8 +87,10 @@ async function main() {
   const redis = process.env.REDIS_URL
     ? { url: process.env.REDIS_URL, stop() {} }
     : await localRedis();
-  const gateway = await startEmulator({ port: 0, scenario: { latencyMs: 50 } });
+  // (Inside the try: a failed start still stops redis-server, which would keep this process up.)
+  let gateway;
   try {
+    gateway = await startEmulator({ port: 0, scenario: { latencyMs: 50 } });
     const failed = await runWorkers({
       ...process.env,
       BASE_URL: gateway.url,
@@ -81,7 +114,7 @@ async function main() {
       );
     }
   } finally {
-    await gateway.close();
+    await gateway?.close();
     redis.stop();
   }
 }

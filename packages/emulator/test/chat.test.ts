@@ -3,6 +3,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { createEmulator, DEFAULT_KEYS, type Emulator } from '../src/index';
 import { drivenClock } from '../src/testing/driven-clock';
+import { untilInflight } from '../src/testing/wait-for-state';
 import { call, chat, errorBodyOf, type Json, userChat } from './helpers';
 
 const weatherTool = {
@@ -204,9 +205,13 @@ describe('chat model access', () => {
     const abort = new AbortController();
     const first = chat(busy, userChat('community/plain', 'hi'), { signal: abort.signal });
     first.catch(() => {});
-    // The listing shows the running request (no timing: wait until it is counted).
+    // The listing shows the running request (no timing: once it holds its key's slot).
     const inflight = () => listedInflight(busy, 'community/plain');
-    while ((await inflight()) === 0) await new Promise((resolve) => setImmediate(resolve));
+    await untilInflight(busy, 1);
+    // (Its key's slot is taken on arrival, its model once its body is read: in memory, by the
+    // end of this turn of the event loop.)
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await inflight()).toBe(1);
     const second = await chat(busy, userChat('community/plain', 'hi'), {
       key: DEFAULT_KEYS.nofallback,
     });
@@ -232,7 +237,10 @@ describe('a chat request occupies its model from arrival', () => {
     const first = chat(busy, userChat('community/plain', 'hi'), { signal: abort.signal });
     first.catch(() => {});
     const inflight = () => listedInflight(busy, 'community/plain');
-    while ((await inflight()) === 0) await new Promise((resolve) => setImmediate(resolve));
+    await untilInflight(busy, 1);
+    // (Its key's slot is taken on arrival, its model once its body is read: in memory, by the
+    // end of this turn of the event loop.)
+    await new Promise((resolve) => setImmediate(resolve));
     expect(await inflight()).toBe(1);
     const second = await chat(busy, userChat('community/plain', 'hi'), {
       key: DEFAULT_KEYS.nofallback,

@@ -642,6 +642,8 @@ describe('fault windows: afterMs and forMs (issue 46.4)', () => {
 
 describe("a model's time to first chunk: firstChunkMs (issue 46.4)", () => {
   const spec = { distribution: 'lognormal', p50Ms: 300, p99Ms: 900 } as const;
+  /** Fake time past which a first event is not coming (far above the spec's p99). */
+  const FIRST_EVENT_BOUND_MS = 10_000;
 
   afterEach(() => {
     vi.useRealTimers();
@@ -657,7 +659,11 @@ describe("a model's time to first chunk: firstChunkMs (issue 46.4)", () => {
     void reader.read().then((read) => {
       first = read;
     });
-    while (first === undefined) await vi.advanceTimersByTimeAsync(1);
+    // (Bounded: a first event that never comes fails here, not at the test's timeout.)
+    while (first === undefined && Date.now() - start < FIRST_EVENT_BOUND_MS) {
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    expect(first, `a first event within ${FIRST_EVENT_BOUND_MS} ms`).toBeDefined();
     const elapsed = Date.now() - start;
     await reader.cancel();
     return elapsed;

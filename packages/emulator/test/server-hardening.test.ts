@@ -87,13 +87,17 @@ async function releaseSlots(holders: AbortController[]): Promise<void> {
   await untilIdle(server.emulator, { key: server.apiKey });
 }
 
-/** Moves the fake clock 100 ms at a time, with a turn for the sockets, until `done` settles. */
-async function advancedUntil<T>(done: Promise<T>): Promise<T> {
+/**
+ * Moves the fake clock 100 ms at a time, with a turn for the sockets, until `done` settles; fails
+ * after `boundMs` of fake time (not at the test's timeout, spinning).
+ */
+async function advancedUntil<T>(done: Promise<T>, boundMs = 60_000): Promise<T> {
   let settled = false;
   const watched = done.finally(() => {
     settled = true;
   });
-  while (!settled) {
+  for (let moved = 0; !settled; moved += 100) {
+    if (moved >= boundMs) throw new Error(`not settled after ${boundMs} ms of fake time`);
     await vi.advanceTimersByTimeAsync(100);
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -98,7 +98,9 @@ describe('request ids on one HTTP session', () => {
     const reader = first.body!.getReader();
     let seen = '';
     while (!answeredIds(seen).includes(0)) {
-      const { value } = await reader.read();
+      const { done, value } = await reader.read();
+      // (An answer that ends without id 0 fails here: read on, it would spin for ever.)
+      if (done) throw new Error(`the answer ended without id 0: ${seen}`);
       seen += new TextDecoder().decode(value);
     }
     await untilChatsHeld(harness, 1);

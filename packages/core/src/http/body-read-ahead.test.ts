@@ -58,13 +58,20 @@ describe('BodyReadAhead', () => {
 
   it('an abort cancels the body, settles, and fails the next read with the reason', async () => {
     const controller = new AbortController();
-    const stream = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) });
+    const cancelled: unknown[] = [];
+    const stream = new ReadableStream<Uint8Array>({
+      pull: () => new Promise(() => {}),
+      cancel: (reason) => {
+        cancelled.push(reason);
+      },
+    });
     const settled = vi.fn();
     const ahead = new BodyReadAhead(stream.getReader(), undefined, controller.signal, settled);
     controller.abort('gone');
     expect(settled).toHaveBeenCalledTimes(1);
     expect(settled).toHaveBeenCalledWith('cut');
     await expect(ahead.read()).rejects.toBe('gone');
+    expect(cancelled).toEqual(['gone']);
   });
 
   it('a body that fails by itself settled as lost, not cut, its bytes before the failure kept', async () => {

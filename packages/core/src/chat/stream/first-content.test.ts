@@ -11,18 +11,29 @@ const delta = (piece: Record<string, unknown>, finish: string | null = null) =>
 
 /**
  * A streamed answer whose body sends `pieces` one read at a time, then ends (or stays open with
- * `open`); `pulled` counts the reads the body was asked for.
+ * `open`: `held` resolves once a read waits on it); `pulled` counts the reads the body was asked
+ * for, `cancelled` the reasons it was cancelled with.
  */
 function answerOf(pieces: string[], options: { open?: boolean; first?: string } = {}) {
   const queue = [...pieces];
-  const counts = { pulled: 0 };
+  const counts = { pulled: 0, cancelled: [] as unknown[] };
+  let waiting!: () => void;
+  const held = new Promise<void>((resolve) => {
+    waiting = resolve;
+  });
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       counts.pulled++;
       const next = queue.shift();
       if (next !== undefined) controller.enqueue(encoder.encode(next));
       else if (!options.open) controller.close();
-      else return new Promise(() => {});
+      else {
+        waiting();
+        return new Promise(() => {});
+      }
+    },
+    cancel(reason) {
+      counts.cancelled.push(reason);
     },
   });
   const answer: AttemptAnswer = {
@@ -30,7 +41,7 @@ function answerOf(pieces: string[], options: { open?: boolean; first?: string } 
     reader: body.getReader(),
     ...(options.first === undefined ? {} : { chunks: [encoder.encode(options.first)] }),
   };
-  return { answer, counts };
+  return { answer, counts, held };
 }
 
 const text = (answer: AttemptAnswer) =>
@@ -104,12 +115,15 @@ describe('readToFirstContent (a steered stream is handed over only once its cont
   });
 
   it("fails with the signal's reason when it aborts first (a stall), cancelling the read", async () => {
-    const { answer } = answerOf([': ping\n\n'], { open: true });
+    const { answer, counts, held } = answerOf([': ping\n\n'], { open: true });
     const controller = new AbortController();
     const reading = readToFirstContent(answer, controller.signal);
     const stall = new GatewayError({ code: 'timeout', message: 'stalled' });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // (Aborted once the ping was read and the next read waits on the body: a stall.)
+    await held;
     controller.abort(stall);
+    // (Asked before the read ends: a read nobody cancels would keep it waiting for ever.)
+    expect(counts.cancelled).toEqual([stall]);
     expect(await reading).toBe(stall);
   });
 
