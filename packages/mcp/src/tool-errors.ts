@@ -59,6 +59,9 @@ function inToolWords(
   if (message.startsWith(`${field}:`)) renamed = `${argument}${message.slice(field.length)}`;
   else if (message.startsWith(optionPrefix)) {
     renamed = `${argument}: ${message.slice(optionPrefix.length)}`;
+  } else {
+    // A gateway's refusal core named the text in (`` `text` is 2000 bytes… ``).
+    renamed = message.replaceAll(`\`${field}\``, `\`${argument}\``);
   }
   // Another item of the same list named in the message (`repeats fallbackModels[0]`) too.
   const list = /^(.+)\[\d+\]$/;

@@ -34,7 +34,7 @@ import type {
   TranslationResponse,
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
-import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
+import { checkEmbedManyOnEngine, embedManyTextSizes, namedInCallersList } from './check-embed-many';
 import { takesInputType } from './dropped-embedding-options';
 import {
   type BatchesSent,
@@ -258,6 +258,7 @@ function batchSender(
 ) {
   return async (batch: { start: number; end: number }, sibling: SiblingRequest, index: number) => {
     const { start, end } = batch;
+    const count = texts.length;
     const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
     // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
     // (`null`: not given.)
@@ -269,7 +270,12 @@ function batchSender(
       return batchLengthProblem(answer, batch, state.first);
     };
     const response = await postEmbeddings(context, request, end - start, batchOptions, {
-      policy: (policy) => siblingPolicy(policy, sibling, index, state.sent),
+      policy: (policy) => {
+        const own = siblingPolicy(policy, sibling, index, state.sent);
+        // Before the siblings stop with it: the refused text named by its index in `texts`.
+        const failed = (error: unknown) => own.failed?.(namedInCallersList(error, start, count));
+        return { ...own, failed };
+      },
       lengthProblem,
     });
     // In input order already (`postEmbeddings`).
