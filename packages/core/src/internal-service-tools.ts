@@ -6,8 +6,7 @@
  * this only when a model calls one. Also core's refusal of a field named as an adapter's caller
  * gave it (`withCallerFieldNames`, for the service helpers), every check a tool call passes
  * before the network (`serviceToolCallProblem`), the translation's language check for a caller
- * that fixes the languages up front (`validateTranslationLanguages`), the one rule of a
- * transcription's `language` (`checkTranscriptionLanguage`), `embedMany`'s checks run
+ * that fixes the languages up front (`validateTranslationLanguages`), `embedMany`'s checks run
  * without a call (`checkEmbedMany`), the engine an embeddings object keeps
  * (`EmbeddingEnginePin`) and its settings' check as it is made (`checkEmbeddingsSettings`), the vectors an `embedMany` retried as a whole keeps between its tries
  * (`KEPT_VECTORS`; `FAILED_BATCHES`: which of its requests were sent and failed), the options an engine does not take (`droppedEmbeddingOptions`): code the adapters load with a service call, kept out of a chat-only
@@ -30,4 +29,3 @@ export {
   serviceToolRequest,
 } from './services/service-tool-arguments';
 export { validateTranslationLanguages } from './services/service-tools';
-export { checkTranscriptionLanguage } from './services/validate-transcription';

@@ -3,7 +3,6 @@
 import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
 import { closeMatches, quotedName } from '@infergate/core/internal';
 import {
-  checkTranscriptionLanguage,
   serviceToolArgumentsProblem,
   validateTranslationLanguages,
 } from '@infergate/core/internal/service-tools';
@@ -127,16 +126,6 @@ function languageCodeProblem(field: string, value: unknown): string | undefined 
         ? { target_language: value as string }
         : { target_language: 'en', source_language: value as string },
     );
-  } catch (error) {
-    return refusal((error as Error).message);
-  }
-  return undefined;
-}
-
-/** Core's one rule for a transcription's `language` (no pattern or cap: the spec gives none), in its words. */
-function transcriptionLanguageProblem(value: string): string | undefined {
-  try {
-    checkTranscriptionLanguage(value);
   } catch (error) {
     return refusal((error as Error).message);
   }
@@ -287,14 +276,9 @@ export function transcribeInput(offer: MediaOffer) {
   return toolArguments(
     {
       ...mediaFields('audio', LIMITS.audioMaxBytes, offer),
+      // Core's one rule (no pattern or length: the spec gives none), checked before sending.
       language: optional(
-        z
-          .string()
-          .superRefine((value, ctx) => {
-            const problem = transcriptionLanguageProblem(value);
-            if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-          })
-          .describe('Spoken language code, e.g. "en" or "uk"; detected when omitted'),
+        z.string().describe('Spoken language code, e.g. "en" or "uk"; detected when omitted'),
       ),
       translate: optional(
         z

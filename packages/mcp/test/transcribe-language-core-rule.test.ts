@@ -1,13 +1,13 @@
 /**
- * `transcribe`'s `language` is checked by core's one rule (`checkTranscriptionLanguage`), as core's
- * own `transcribe` checks it: a spoken language code the spec gives no pattern or length, so only
- * a blank one is refused (in core's words, naming the value) and any other is sent as given. No
- * cap of the server's own. (`""` is no language, as for every optional argument.) Through the MCP SDK's Client against the emulator.
+ * `transcribe`'s `language` is checked by core's one rule, core's own `transcribe` check: a spoken
+ * language code the spec gives no pattern or length, so only a blank one is refused (before
+ * sending, in core's words, naming the value) and any other is sent as given. No cap of the
+ * server's own. (`""` is no language, as for every optional argument.) Through the MCP SDK's Client against the emulator.
  */
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { connectedHarnessOfFile, textOf } from './harness';
+import { connectedHarnessOfFile } from './harness';
 
 const { harness, client } = connectedHarnessOfFile();
 const audio_base64 = Buffer.from(wavWithSpeech('hello there')).toString('base64');
@@ -32,9 +32,13 @@ describe("transcribe's language", () => {
     const before = harness().gateway.emulator.counters.requests.transcriptions;
     const result = await transcribe(language);
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain(
-      `language: is ${quoted}; must be a spoken language code such as "en" or "uk" (not blank)`,
-    );
+    expect(result.structuredContent).toMatchObject({
+      error: {
+        code: 'invalid_request_error',
+        field: 'language',
+        message: `language: is ${quoted}; must be a non-blank language code`,
+      },
+    });
     expect(harness().gateway.emulator.counters.requests.transcriptions).toBe(before);
   });
 });

@@ -90,33 +90,3 @@ function asEmbedManyField(error: GatewayError, text: string): GatewayError {
     field,
   });
 }
-
-/** A gateway's name for one text of a request (`input[16]`, quoted or not). */
-const GATEWAY_TEXT = /\binput\[(\d+)\]/g;
-
-/**
- * The gateway's refusal of one text of an `embedMany` batch names it by its index in that request
- * (`input[16]`), which the caller never saw: named, in place, as `embedMany` names its texts, by
- * the index in the caller's whole list (`texts[80]`, or `text` for a list of one), with `field`
- * set as core's own refusals set it. `start`: the batch's first text in the list; `count`: the
- * list's length. Returns `error`; any error that names no text is left as it is.
- */
-export function namedInCallersList(error: unknown, start: number, count: number): unknown {
-  // Core's own refusals name the text already (`field`); the gateway's come with a status.
-  if (!isGatewayError(error) || error.status === undefined || error.field !== undefined) {
-    return error;
-  }
-  let first: string | undefined;
-  const message = error.message.replace(GATEWAY_TEXT, (_, index: string) => {
-    const name = count === 1 ? 'text' : `texts[${start + Number(index)}]`;
-    first ??= name;
-    return name;
-  });
-  if (first === undefined) return error;
-  const renamed = error as { message: string; field?: string; stack?: string };
-  // In place: the failure the batch's siblings and the caller see is this very error.
-  if (renamed.stack !== undefined) renamed.stack = renamed.stack.replace(error.message, message);
-  renamed.message = message;
-  if (error.code === 'invalid_request_error') renamed.field = first;
-  return error;
-}

@@ -34,7 +34,7 @@ import type {
   TranslationResponse,
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
-import { checkEmbedManyOnEngine, embedManyTextSizes, namedInCallersList } from './check-embed-many';
+import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
 import { takesInputType } from './dropped-embedding-options';
 import {
   type BatchesSent,
@@ -258,7 +258,6 @@ function batchSender(
 ) {
   return async (batch: { start: number; end: number }, sibling: SiblingRequest, index: number) => {
     const { start, end } = batch;
-    const count = texts.length;
     const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
     // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
     // (`null`: not given.)
@@ -273,7 +272,10 @@ function batchSender(
       policy: (policy) => {
         const own = siblingPolicy(policy, sibling, index, state.sent);
         // Before the siblings stop with it: the refused text named by its index in `texts`.
-        const failed = (error: unknown) => own.failed?.(namedInCallersList(error, start, count));
+        const failed = (error: unknown) => {
+          nameInCallersList(error, start, texts.length);
+          own.failed?.(error);
+        };
         return { ...own, failed };
       },
       lengthProblem,
@@ -283,6 +285,27 @@ function batchSender(
       state.vectors[start + i] = item.embedding;
     });
   };
+}
+
+/**
+ * The gateway's refusal of one text of an `embedMany` batch names it by its index in that request
+ * (`input[16]`), which the caller never saw: named, in place (the failure the batch's siblings and
+ * the caller see is this very error), as `embedMany` names its texts, by the index in the caller's
+ * whole list (`texts[80]`, or `text` for a list of one), `field` set as core's own refusals set it.
+ * `start`: the batch's first text in the list; `count`: the list's length.
+ */
+function nameInCallersList(error: unknown, start: number, count: number): void {
+  // Core's own refusals name the text already (`field`); the gateway's come with a status.
+  if (isGatewayError(error) && error.status && !error.field) {
+    const named = error as { message: string; field?: string; stack?: string };
+    const { message } = error;
+    named.message = message.replace(/\binput\[(\d+)\]/g, (_, index: string) => {
+      named.field = count > 1 ? `texts[${start + +index}]` : 'text';
+      return named.field;
+    });
+    // (A logged error shows its stack, which starts with the message.)
+    named.stack = named.stack?.replace(message, named.message);
+  }
 }
 
 export async function embedMany(

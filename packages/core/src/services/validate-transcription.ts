@@ -69,7 +69,15 @@ export async function validateTranscriptionRequest(
   if (request.translate != null && typeof request.translate !== 'boolean') {
     throw invalidRequest('translate', `must be a boolean, got ${typeof request.translate}`);
   }
-  if (request.language != null) checkTranscriptionLanguage(request.language);
+  // A spoken language code, which the spec gives no pattern or length (unlike translation's): any
+  // string but a blank one is sent as given. (The one rule: MCP's tool leaves it to this check.)
+  const { language } = request;
+  if (language != null && (typeof language !== 'string' || !language.trim())) {
+    throw invalidRequest(
+      'language',
+      `is ${quoteValue(language)}; must be a non-blank language code`,
+    );
+  }
   const input = toBinaryInput('audio', request.audio);
   if (input.size < 1) throw invalidRequest('audio', 'is 0 bytes; the file must not be empty');
   if (input.size > LIMITS.audioMaxBytes) {
@@ -129,19 +137,5 @@ function notWavMp3OrFlac(firstBytes: string) {
   return invalidRequest(
     'audio',
     `is not WAV, MP3 or FLAC (first bytes: ${firstBytes}); the gateway accepts only these formats`,
-  );
-}
-
-/**
- * The one rule for a transcription's `language` (core's `transcribe`, MCP's tool): a spoken
- * language code, which the spec gives no pattern or length (unlike translation's codes), so any
- * string but a blank one is sent as given. Refused naming the field, the value and the rule.
- */
-export function checkTranscriptionLanguage(language: unknown): void {
-  if (typeof language === 'string' && language.trim() !== '') return;
-  const given = typeof language === 'string' ? quoteValue(language) : `a ${typeof language}`;
-  throw invalidRequest(
-    'language',
-    `is ${given}; must be a spoken language code such as "en" or "uk" (not blank)`,
   );
 }
