@@ -155,7 +155,8 @@ function isInside(path: string, root: string): boolean {
 }
 
 function checkSize(path: string, size: number, limit: number, what: string): void {
-  if (size === 0) throw new FileAccessError(`${path} is empty; the ${what} needs at least 1 byte`);
+  if (size === 0)
+    throw new FileAccessError(`${path} is empty; the gateway takes ${what} of at least 1 byte`);
   if (size > limit) {
     throw new FileAccessError(
       `${path} is ${size} bytes; the gateway takes ${what} of at most ${limit} bytes (${limit / 1024 / 1024} MiB)`,

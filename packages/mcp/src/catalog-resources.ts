@@ -2,22 +2,27 @@
 // resources.
 import type { GatewayClient } from '@infergate/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { readCatalog } from './model-tools';
-import { redactMessage } from './redact-message';
 import { redactStrings } from './redact-result';
+import { toolErrorResult } from './tool-errors';
 
 export const MODELS_URI = 'infergate://models';
 export const SERVICES_URI = 'infergate://services';
 
 /**
  * One part of the catalog (`models` or `services`: each is there when its own list was read), or
- * an error whose message (the SDK sends it to the client) is redacted.
+ * an error the SDK sends the client as a JSON-RPC internal error: its message redacted, its `data`
+ * what `list_models` reports of the same failure (`code`, `status`, `retry_after_ms`, `what_to_do`).
  */
 async function readSafely(client: GatewayClient, signal: AbortSignal, part: 'models' | 'services') {
   try {
     return (await readCatalog(client, signal))[part]();
   } catch (error) {
-    throw new Error(redactMessage(error instanceof Error ? error.message : String(error)));
+    const { structuredContent } = toolErrorResult(error);
+    const data = (structuredContent as { error: { message: string } }).error;
+    // The SDK sends a thrown error's own `code` and `data` (an McpError would word its code twice).
+    throw Object.assign(new Error(data.message), { code: ErrorCode.InternalError, data });
   }
 }
 

@@ -16,6 +16,7 @@ import {
   keyKeptOut,
   type ListsEveryKey,
   optionKeys,
+  readHedge,
   readSteering,
   refuseUnknownOptions,
   refuseUnsentHedge,
@@ -218,14 +219,44 @@ function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
       : typeof given === 'number' && given > 0
         ? given
         : Number(TIMEOUT_OPTIONS.fields.timeoutMs.default);
-  // The stall timeout ask_model's calls run with: the server's, else its client's.
-  const firstChunkTimeoutMs =
-    steered.firstChunkTimeoutMs ?? options.clientOptions?.firstChunkTimeoutMs;
-  refuseUnsentHedge(steered.hedge, firstChunkTimeoutMs, timeoutMs, 'server option');
+  // The stall timeout and hedge ask_model's calls run with: the server's, else its client's (core's
+  // rule at a call: the call's values over its client's).
+  const ownStall = steered.firstChunkTimeoutMs !== undefined;
+  const firstChunkTimeoutMs = ownStall
+    ? steered.firstChunkTimeoutMs
+    : options.clientOptions?.firstChunkTimeoutMs;
+  const ownHedge = steered.hedge !== undefined;
+  const hedge = ownHedge ? steered.hedge : clientHedge(options);
+  // Both the client's: the client refuses them itself, in its own words. The client's hedge
+  // against the server's stall timeout: each value says whose it is.
+  if (!ownStall && !ownHedge) return serverSteering(steered);
+  const whose = ownHedge
+    ? undefined
+    : { hedge: 'clientOptions', firstChunkTimeoutMs: "the server's", timeoutMs: 'clientOptions' };
+  refuseUnsentHedge(hedge, firstChunkTimeoutMs, timeoutMs, 'server option', whose);
+  return serverSteering(steered);
+}
+
+/** The steering options the server passes on each ask_model call. */
+function serverSteering(steered: ReturnType<typeof readSteering>): AskModelOptions {
   const read: Record<string, unknown> = { ...steered };
   const steering: Record<string, unknown> = {};
   for (const key of SERVER_STEERING_KEYS) if (read[key] !== undefined) steering[key] = read[key];
   return steering as AskModelOptions;
+}
+
+/**
+ * The hedge of the client the server makes (`clientOptions.hedge`), read by core's rule; none when
+ * a `client` is given (it keeps its options to itself: core checks them at each call), or when it
+ * is malformed: the client refuses that as it is made, naming `clientOptions.hedge`.
+ */
+function clientHedge(options: GatewayMcpServerOptions): ReturnType<typeof readHedge> {
+  const given = options.client === undefined ? options.clientOptions?.hedge : undefined;
+  try {
+    return readHedge(given, 'client option');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`Retry-After`): what
 // to do about each, as a tool result.
-import { type FailoverReason, type GatewayError, isGatewayError } from '@infergate/core';
+import { type FailoverReason, GatewayError, isGatewayError } from '@infergate/core';
 import { clip, isWorthNewCall } from '@infergate/core/internal';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileAccessError } from './allowed-roots';
@@ -44,6 +44,24 @@ export function mediaArgument(kind: 'image' | 'audio', args: Record<string, unkn
       : undefined;
 }
 
+/** Core's options a tool's calls take from the server's setup, never from the tool's arguments. */
+const SERVER_SETUP_FIELD = /^(?:hedge(?:\.\w+)?|firstChunkTimeoutMs|chunkTimeoutMs|timeoutMs)$/;
+
+/**
+ * Core's refusal of a call's options that the server set (a hedge its client's deadline leaves
+ * unsent, say: core checks a `client` given only at its calls) as what it is: the server's
+ * `configuration_error`, not an argument the model should fix. Any other failure as it is.
+ */
+function asServerSetup(error: unknown): unknown {
+  if (!isGatewayError(error) || error.code !== 'invalid_request_error') return error;
+  if (error.field === undefined || !SERVER_SETUP_FIELD.test(error.field)) return error;
+  // (Core words a call's values as "the call's": here, they are the server's.)
+  const message = error.message
+    .replace(' (call option) ', ' (server option) ')
+    .replaceAll(", the call's)", ", the server's)");
+  return new GatewayError({ code: 'configuration_error', message, field: error.field });
+}
+
 /** A validation error's field and message in the tool's words (`argumentOf`). */
 function inToolWords(
   error: GatewayError,
@@ -59,6 +77,9 @@ function inToolWords(
   if (message.startsWith(`${field}:`)) renamed = `${argument}${message.slice(field.length)}`;
   else if (message.startsWith(optionPrefix)) {
     renamed = `${argument}: ${message.slice(optionPrefix.length)}`;
+  } else {
+    // A gateway's refusal core named the text in (`` `text` is 2000 bytes… ``).
+    renamed = message.replaceAll(`\`${field}\``, `\`${argument}\``);
   }
   // Another item of the same list named in the message (`repeats fallbackModels[0]`) too.
   const list = /^(.+)\[\d+\]$/;
@@ -136,8 +157,12 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
         : 'None of the models named can serve this request (the message says why for each): call list_models and name others.';
     case 'aborted':
       return 'The call was cancelled.';
-    case 'invalid_api_key':
     case 'configuration_error':
+      if (error.field !== undefined) {
+        return `This MCP server's own setup is wrong (its option ${error.field}, not an argument of the tool): tell the person who runs it; retrying will not help.`;
+      }
+      return "The MCP server's own gateway settings are wrong (INFERGATE_BASE_URL / INFERGATE_API_KEY): tell the person who runs it; retrying will not help.";
+    case 'invalid_api_key':
       return "The MCP server's own gateway settings are wrong (INFERGATE_BASE_URL / INFERGATE_API_KEY): tell the person who runs it; retrying will not help.";
     default:
       return 'Try again later, or tell the person who runs this server.';
@@ -180,7 +205,8 @@ function stallTodo(error: GatewayError, phase: 'first-chunk' | 'between-chunks')
  * budget quoting its Redis URL, a `fetch` quoting its proxy's. `argumentOf` names a validation
  * error's field as the tool's argument.
  */
-export function toolErrorResult(error: unknown, argumentOf?: ToolArgumentOf): CallToolResult {
+export function toolErrorResult(failure: unknown, argumentOf?: ToolArgumentOf): CallToolResult {
+  const error = asServerSetup(failure);
   if (isGatewayError(error)) {
     const words = inToolWords(error, argumentOf);
     const todo = whatToDo(error, words.field);

@@ -276,12 +276,9 @@ export function transcribeInput(offer: MediaOffer) {
   return toolArguments(
     {
       ...mediaFields('audio', LIMITS.audioMaxBytes, offer),
+      // Core's one rule (no pattern or length: the spec gives none), checked before sending.
       language: optional(
-        z
-          .string()
-          .min(1)
-          .max(35)
-          .describe('Spoken language code, e.g. "en" or "uk"; detected when omitted'),
+        z.string().describe('Spoken language code, e.g. "en" or "uk"; detected when omitted'),
       ),
       translate: optional(
         z

@@ -37,10 +37,10 @@ export interface Harness {
  * The file's harness (`startHarness()`), started before its tests and closed after them, the
  * mocks restored after each test: `const harness = harnessOfFile();`, then `harness().mcp`.
  */
-export function harnessOfFile(): () => Harness {
+export function harnessOfFile(options: Parameters<typeof startHarness>[0] = {}): () => Harness {
   let harness: Harness | undefined;
   beforeAll(async () => {
-    harness = await startHarness();
+    harness = await startHarness(options);
   });
   afterAll(() => harness?.close());
   afterEach(() => {
@@ -53,8 +53,11 @@ export function harnessOfFile(): () => Harness {
  * The file's harness (`harnessOfFile()`) and one SDK client connected to it in memory before the
  * file's tests: `const { harness, client } = connectedHarnessOfFile();`, then `client().callTool(…)`.
  */
-export function connectedHarnessOfFile(): { harness: () => Harness; client: () => Client } {
-  const harness = harnessOfFile();
+export function connectedHarnessOfFile(options: Parameters<typeof startHarness>[0] = {}): {
+  harness: () => Harness;
+  client: () => Client;
+} {
+  const harness = harnessOfFile(options);
   let client: Client | undefined;
   beforeAll(async () => {
     client = await harness().connect();

@@ -269,7 +269,15 @@ function batchSender(
       return batchLengthProblem(answer, batch, state.first);
     };
     const response = await postEmbeddings(context, request, end - start, batchOptions, {
-      policy: (policy) => siblingPolicy(policy, sibling, index, state.sent),
+      policy: (policy) => {
+        const own = siblingPolicy(policy, sibling, index, state.sent);
+        // Before the siblings stop with it: the refused text named by its index in `texts`.
+        const failed = (error: unknown) => {
+          nameInCallersList(error, start, texts.length);
+          own.failed?.(error);
+        };
+        return { ...own, failed };
+      },
       lengthProblem,
     });
     // In input order already (`postEmbeddings`).
@@ -277,6 +285,27 @@ function batchSender(
       state.vectors[start + i] = item.embedding;
     });
   };
+}
+
+/**
+ * The gateway's refusal of one text of an `embedMany` batch names it by its index in that request
+ * (`input[16]`), which the caller never saw: named, in place (the failure the batch's siblings and
+ * the caller see is this very error), as `embedMany` names its texts, by the index in the caller's
+ * whole list (`texts[80]`, or `text` for a list of one), `field` set as core's own refusals set it.
+ * `start`: the batch's first text in the list; `count`: the list's length.
+ */
+function nameInCallersList(error: unknown, start: number, count: number): void {
+  // Core's own refusals name the text already (`field`); the gateway's come with a status.
+  if (isGatewayError(error) && error.status && !error.field) {
+    const named = error as { message: string; field?: string; stack?: string };
+    const { message } = error;
+    named.message = message.replace(/\binput\[(\d+)\]/g, (_, index: string) => {
+      named.field = count > 1 ? `texts[${start + +index}]` : 'text';
+      return named.field;
+    });
+    // (A logged error shows its stack, which starts with the message.)
+    named.stack = named.stack?.replace(message, named.message);
+  }
 }
 
 export async function embedMany(

@@ -69,11 +69,14 @@ export async function validateTranscriptionRequest(
   if (request.translate != null && typeof request.translate !== 'boolean') {
     throw invalidRequest('translate', `must be a boolean, got ${typeof request.translate}`);
   }
-  if (
-    request.language != null &&
-    (typeof request.language !== 'string' || request.language.trim() === '')
-  ) {
-    throw invalidRequest('language', 'must be a non-empty language code');
+  // A spoken language code, which the spec gives no pattern or length (unlike translation's): any
+  // string but a blank one is sent as given. (The one rule: MCP's tool leaves it to this check.)
+  const { language } = request;
+  if (language != null && (typeof language !== 'string' || !language.trim())) {
+    throw invalidRequest(
+      'language',
+      `is ${quoteValue(language)}; must be a non-blank language code`,
+    );
   }
   const input = toBinaryInput('audio', request.audio);
   if (input.size < 1) throw invalidRequest('audio', 'is 0 bytes; the file must not be empty');
