@@ -35,12 +35,15 @@ import { jsonBesideRefusal } from './read-message-parts';
 import { chatCompletionProblem } from './validate-chat-response';
 
 /** What a whole answer is checked by: the schema asked for, the check, the body's limit. */
-export interface WholeCheck extends StructuredAsk {
+/** How a whole answer's body is read in its attempt. */
+interface BodyReadInAttempt {
   maxResponseBytes: number;
   path: string;
   /** The attempt's signal: its abort (a stall, the deadline) ends the body's read. */
   signal?: AbortSignal;
 }
+
+export interface WholeCheck extends StructuredAsk, BodyReadInAttempt {}
 
 /**
  * What a whole answer's check found, the clean answer left in `answer.response`: choice 0's checked
@@ -73,6 +76,40 @@ export async function checkWholeAnswer(
   method: StructuredOutputMethod,
   asked: WholeCheck,
 ): Promise<GatewayError | WholeChecked | undefined> {
+  const read = await readInAttempt(answer, model, asked);
+  if (isGatewayError(read)) return read;
+  const { text, data, completion } = read;
+  if (data === undefined || completion === undefined) {
+    // No completion: handed on as it came, refused as for any call (not JSON: by the attempt,
+    // reported-in-answer.ts, with the same error a call without a schema gets).
+    answer.response = rebuilt(answer.response, text);
+    return undefined;
+  }
+  // Every choice read as its method reads it and checked (`n` > 1: choice 0 first, then by index):
+  // one that fails fails the answer, and no choice is handed on unchecked.
+  const read0 = { body: text, completion };
+  const outcome = await checkEveryChoice(data, read0, model, method, asked);
+  if (isGatewayError(outcome.result)) return outcome.result;
+  answer.response = rebuilt(answer.response, outcome.body);
+  return outcome.result;
+}
+
+/** A whole answer's body as read in its attempt, and its completion when it is one. */
+interface ReadInAttempt {
+  text: string;
+  data?: ChatCompletionResponse;
+  completion?: AssembledChat;
+}
+
+/**
+ * Reads `answer`'s body within its bounds (a failure, or a body past them, is the hop's error) and
+ * parses it; the gateway has then finished the request, so a refusal of the answer cuts nothing.
+ */
+async function readInAttempt(
+  answer: AttemptAnswer,
+  model: string,
+  asked: BodyReadInAttempt,
+): Promise<GatewayError | ReadInAttempt> {
   const { response } = answer;
   let read: Awaited<ReturnType<typeof readBoundedBody>>;
   try {
@@ -84,28 +121,15 @@ export async function checkWholeAnswer(
   if (read.truncated) {
     return tooLarge(response, { path: asked.path, requestedModel: model }, asked.maxResponseBytes);
   }
-  // The gateway has finished this request: a refusal of its answer cuts nothing.
   answer.readToEnd = true;
   let data: ChatCompletionResponse | undefined;
   try {
     data = JSON.parse(read.text) as ChatCompletionResponse;
   } catch {
-    data = undefined;
+    return { text: read.text };
   }
   const completion = data && !chatCompletionProblem(data) ? readChatCompletion(data) : undefined;
-  if (data === undefined || completion === undefined) {
-    // No completion: handed on as it came, refused as for any call (not JSON: by the attempt,
-    // reported-in-answer.ts, with the same error a call without a schema gets).
-    answer.response = rebuilt(response, read.text);
-    return undefined;
-  }
-  // Every choice read as its method reads it and checked (`n` > 1: choice 0 first, then by index):
-  // one that fails fails the answer, and no choice is handed on unchecked.
-  const read0 = { body: read.text, completion };
-  const outcome = await checkEveryChoice(data, read0, model, method, asked);
-  if (isGatewayError(outcome.result)) return outcome.result;
-  answer.response = rebuilt(response, outcome.body);
-  return outcome.result;
+  return { text: read.text, data, completion };
 }
 
 /** What `checkEveryChoice` found, and the body to hand on. */
@@ -279,11 +303,7 @@ function rebuilt(response: Response, body: string): Response {
 }
 
 /** What a JSON text answer (`json_object`, no schema) is read and refused by. */
-export interface JsonTextCheck {
-  maxResponseBytes: number;
-  path: string;
-  /** The attempt's signal: its abort (a stall, the deadline) ends the body's read. */
-  signal?: AbortSignal;
+export interface JsonTextCheck extends BodyReadInAttempt {
   /**
    * Asked once an answer failed: no model is left to move on to (`WalkAhead.last`). The last
    * answer is then handed on as it came, as a call of one model's is: its caller parses it.
@@ -303,26 +323,11 @@ export async function checkJsonTextAnswer(
   model: string,
   asked: JsonTextCheck,
 ): Promise<GatewayError | undefined> {
-  const { response } = answer;
-  let read: Awaited<ReturnType<typeof readBoundedBody>>;
-  try {
-    read = await readBoundedBody(response, asked.maxResponseBytes, asked.signal);
-  } catch (cause) {
-    return unreadable(response, model, cause);
-  }
-  if (read.truncated) {
-    return tooLarge(response, { path: asked.path, requestedModel: model }, asked.maxResponseBytes);
-  }
-  answer.readToEnd = true;
-  answer.response = rebuilt(response, read.text);
-  let data: ChatCompletionResponse | undefined;
-  try {
-    data = JSON.parse(read.text) as ChatCompletionResponse;
-  } catch {
-    // No completion: refused as for any call (reported-in-answer.ts).
-    return undefined;
-  }
-  const completion = data && !chatCompletionProblem(data) ? readChatCompletion(data) : undefined;
+  const read = await readInAttempt(answer, model, asked);
+  if (isGatewayError(read)) return read;
+  answer.response = rebuilt(answer.response, read.text);
+  const { data, completion } = read;
+  // No completion: refused as for any call (reported-in-answer.ts).
   if (data === undefined || completion === undefined) return undefined;
   const choices = readEveryChoice(data, completion) ?? [completion];
   const raws = choicesInOrder(data.choices);
