@@ -1,20 +1,13 @@
 // docs/gateway-protocol.md §4.5, §4.7 rule 3: `Output.json()` (response_format json_object, no
 // schema) with `fallbackModels`: a model whose answer is not JSON fails its hop in core and the
 // next model answers; the last model's answer is `ai`'s to parse, as without a list.
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, withJsonModeModels } from '@infergate/emulator/testing';
 import { generateText, NoObjectGeneratedError, Output } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../provider/gateway-provider';
 
 // `x/cut` answers every JSON request cut short (not JSON); `x/json` keeps its word.
-const emulated = await emulate({
-  scenario: {
-    models: {
-      'x/cut': { capabilities: ['chat', 'json_object'], jsonAnswers: { invalidShare: 1 } },
-      'x/json': { capabilities: ['chat', 'json_object'] },
-    },
-  },
-});
+const emulated = await emulate({ scenario: withJsonModeModels() });
 afterAll(() => emulated.close());
 const prompt = 'Where is "Oslo"? JSON please';
 

@@ -21,3 +21,17 @@ export function withFailingStructuredModels(): ScenarioInput {
     },
   };
 }
+
+/**
+ * A scenario with two JSON-mode models (`json_object`, no schema): `x/cut` answers every JSON
+ * request cut short (not JSON), `x/json` keeps its word. The case the adapters' tests of a JSON-mode
+ * answer failing its hop share (`fallbackModels: ['x/json']` moves on).
+ */
+export function withJsonModeModels(): ScenarioInput {
+  return {
+    models: {
+      'x/cut': { capabilities: ['chat', 'json_object'], jsonAnswers: { invalidShare: 1 } },
+      'x/json': { capabilities: ['chat', 'json_object'] },
+    },
+  };
+}

@@ -41,7 +41,7 @@ export {
   emulate,
   type GatewayConnection,
 } from './emulate';
-export { withFailingStructuredModels } from './failing-structured-models';
+export { withFailingStructuredModels, withJsonModeModels } from './failing-structured-models';
 export { hugeErrorIn200 } from './huge-error-in-200';
 export { keyEchoingFetch } from './key-echoing-fetch';
 export { refusedAfterFinish } from './refused-after-finish';

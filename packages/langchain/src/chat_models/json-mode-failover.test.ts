@@ -1,20 +1,13 @@
 // docs/gateway-protocol.md §4.5, §4.7 rule 3: `response_format: json_object` (JSON mode, no schema)
 // with `fallbackModels`: a model whose answer is not JSON fails its hop in core, and the next
 // model's JSON reaches LangChain's `JsonOutputParser`.
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, withJsonModeModels } from '@infergate/emulator/testing';
 import { JsonOutputParser } from '@langchain/core/output_parsers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../index';
 
 // `x/cut` answers every JSON request cut short (not JSON); `x/json` keeps its word.
-const emulated = await emulate({
-  scenario: {
-    models: {
-      'x/cut': { capabilities: ['chat', 'json_object'], jsonAnswers: { invalidShare: 1 } },
-      'x/json': { capabilities: ['chat', 'json_object'] },
-    },
-  },
-});
+const emulated = await emulate({ scenario: withJsonModeModels() });
 afterAll(() => emulated.close());
 
 describe('JSON mode with fallbackModels', () => {
