@@ -25,8 +25,13 @@ describe('response_format.json_schema fields', () => {
   it.each([
     [{ stirct: true }, 'response_format.json_schema.stirct', 'did you mean `strict`?'],
     [{ descripton: 'x' }, 'response_format.json_schema.descripton', 'did you mean `description`?'],
-    [{ strict: 'true' }, 'response_format.json_schema.strict', 'must be a boolean, got string'],
-    [{ description: 5 }, 'response_format.json_schema.description', 'must be a string, got number'],
+    [{ strict: 'true' }, 'response_format.json_schema.strict', 'must be a boolean, got a string'],
+    [
+      { description: 5 },
+      'response_format.json_schema.description',
+      'must be a string, got a number',
+    ],
+    [{ strict: {} }, 'response_format.json_schema.strict', 'must be a boolean, got an object'],
   ])('%j is refused before sending', async (fields, field, words) => {
     for (const model of ['community/json-schema', 'community/tools']) {
       const error = await caught(() => client.chat(asking(fields, model)), isGatewayError);
@@ -52,6 +57,23 @@ describe('response_format.json_schema fields', () => {
     expect(sent[0]?.response_format).toEqual({
       type: 'json_schema',
       json_schema: { name: 'place', schema, ...fields },
+    });
+  });
+
+  it("a null description or strict (OpenAI's type allows it) is not given: taken, and not sent", async () => {
+    const sent: Record<string, unknown>[] = [];
+    const watching = createGatewayClient({
+      ...gateway.connection,
+      fetch: async (url, init) => {
+        if (String(url).endsWith('/chat/completions')) sent.push(JSON.parse(String(init?.body)));
+        return gateway.fetch(url, init);
+      },
+    });
+    const result = await watching.chat(asking({ description: null, strict: null }));
+    expect(result.structured?.value).toEqual({ city: 'Oslo' });
+    expect(sent[0]?.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'place', schema },
     });
   });
 });

@@ -6,7 +6,7 @@
  * structured answer: an app whose calls never steer loads none of it.
  */
 import type { StructuredOutputOptions } from '../call/option-groups';
-import { closestOption } from '../call/option-groups';
+import { closestOption, kindOf } from '../call/option-groups';
 import { invalidRequest, isGatewayError } from '../errors/errors';
 import { quotedName } from '../errors/escape-control';
 import type { AnsweringModel } from '../errors/response-headers';
@@ -163,8 +163,9 @@ function schemaAskedIn(req: ChatRequest, standard: boolean): StructuredOutputSch
   given.name = schemaName({ ...given, name: format.name }, 'response_format.json_schema.name');
   if (!standard) checkSchemaForm(given.schema, 'response_format.json_schema.schema');
   refuseSchemaFields(format);
-  if (format.description !== undefined) given.description = format.description;
-  if (format.strict !== undefined) given.strict = format.strict;
+  // (`null` is not given, as OpenAI's own type allows it: nothing is sent.)
+  if (format.description != null) given.description = format.description;
+  if (format.strict != null) given.strict = format.strict;
   return given;
 }
 
@@ -174,7 +175,8 @@ const JSON_SCHEMA_KEYS = ['name', 'schema', 'description', 'strict'];
 /**
  * `json_schema`'s other keys and its `description` and `strict` of the wrong type, refused before
  * sending: each request is rebuilt per model from the keys read here, so a mistyped one
- * (`stirct`) would be dropped without a word. (`undefined` counts as not given, as it is not sent.)
+ * (`stirct`) would be dropped without a word. (`undefined` counts as not given, as it is not sent;
+ * so does a `null` description or strict, which OpenAI's type allows.)
  */
 function refuseSchemaFields(format: Record<string, unknown>): void {
   const at = 'response_format.json_schema';
@@ -193,8 +195,8 @@ function refuseSchemaFields(format: Record<string, unknown>): void {
     ['strict', 'boolean'],
   ] as const) {
     const value = format[key];
-    if (value !== undefined && typeof value !== type) {
-      throw invalidRequest(`${at}.${key}`, `must be a ${type}, got ${typeof value}`);
+    if (value != null && typeof value !== type) {
+      throw invalidRequest(`${at}.${key}`, `must be a ${type}, got ${kindOf(value)}`);
     }
   }
 }
