@@ -48,6 +48,12 @@ export interface AttemptAnswer {
    */
   readToEnd?: boolean;
   /**
+   * A stream whose `[DONE]` came before any content: when (`monotonicNow()`) the grace it is read
+   * on for after it ends (chat/stream/grace-after-done.ts), for the stream it is handed to: one
+   * grace after `[DONE]` in all.
+   */
+  graceEndsAt?: number;
+  /**
    * A whole JSON answer's body, read within its attempt (reported-in-answer.ts), for its reader
    * (whole-answer.ts), which does not read it again.
    */

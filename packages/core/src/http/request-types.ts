@@ -122,6 +122,8 @@ export interface OpenResponse {
   /** Stream requests: the body's reader and the bytes already read from it. */
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   chunks?: Uint8Array[];
+  /** `AttemptAnswer.graceEndsAt`: `[DONE]` came before content, the read on after it ends then. */
+  graceEndsAt?: number | undefined;
   /** Whole answers: the body, when it was read within its attempt (`AttemptAnswer.body`). */
   body?: BodyRead;
   /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */

@@ -147,6 +147,7 @@ export class Transport {
         response: answer.response,
         reader: answer.reader,
         chunks: answer.chunks,
+        graceEndsAt: answer.graceEndsAt,
         body: answer.body,
         release: held.release,
         scope,

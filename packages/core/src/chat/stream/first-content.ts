@@ -5,10 +5,10 @@ import { type AnsweringModel, completeAnswerFailure } from '../../errors/respons
 import type { AttemptAnswer } from '../../http/attempt-policy';
 import { DEFAULT_ERROR_BODY_BYTES } from '../../http/kept-error-body';
 import { reportedInsteadOfContent } from '../../http/reported-instead';
-import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+import { graceAfterDone } from './grace-after-done';
 import { notAnEventStream } from './not-an-event-stream';
-import { letGo, readAhead } from './read-ahead';
+import { readAhead } from './read-ahead';
 
 /**
  * Characters of whole events a stream may send before its first content (comments, role and empty
@@ -87,7 +87,7 @@ async function firstContentFailure(
   const read = await readAhead(answer, decoder, signal, () => {
     // `[DONE]` before any content: read on as the plain stream does (§5.2), a finish sent after it
     // the (empty) answer, for a cut request's grace at most; then the body let go, its end.
-    if (decoder.done) grace ??= setTimeout(letGo, CUT_REQUEST_GRACE_MS, answer);
+    if (decoder.done) grace ??= graceAfterDone(answer);
     return decoder.answered > 0 || decoder.settledChars > MAX_CHARS_BEFORE_CONTENT;
   });
   // (Cleared here, not in a `finally` of the promise: no tick added before a hedge's race.)

@@ -8,9 +8,9 @@ import { ERROR_JSON_READ_BYTES } from '../../http/answer-errors';
 import type { AttemptAnswer, AttemptPolicy } from '../../http/attempt-policy';
 import { READ_SLICE_BYTES } from '../../http/body-read-ahead';
 import { reportedInsteadOfContent } from '../../http/reported-instead';
-import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import { answeringModel } from '../../protocol/answering-model';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+import { graceAfterDone } from './grace-after-done';
 import { notAnEventStream } from './not-an-event-stream';
 
 /** The client's bounds a stream's first event is read with. */
@@ -104,11 +104,6 @@ async function readToContent(
   const onAbort = () => reader.cancel(scope.signal.reason).catch(() => {});
   scope.signal.addEventListener('abort', onAbort, { once: true });
   let grace: ReturnType<typeof setTimeout> | undefined;
-  let cut = false;
-  const letGo = () => {
-    cut = true;
-    reader.cancel().catch(() => {});
-  };
   let held = 0;
   let lost: unknown;
   try {
@@ -120,12 +115,13 @@ async function readToContent(
     // to an error body's read: past that the stream is handed over, and reads on as it always did.)
     while (decoder.answered === 0 && held < ERROR_JSON_READ_BYTES) {
       // (The grace over, the body is let go: its read ends as the body's end does.)
-      if (decoder.done) grace ??= setTimeout(letGo, CUT_REQUEST_GRACE_MS);
+      if (decoder.done) grace ??= graceAfterDone(answer);
       const next = await reader.read();
       if (scope.aborted) break;
       if (next.done) {
-        // (A body read to its end: the gateway finished the request, refusing it cuts nothing.)
-        if (!cut) answer.readToEnd = true;
+        // (A body read to its end, or let go after `[DONE]`: the gateway finished the request,
+        // refusing it cuts nothing; its slot comes back with it.)
+        answer.readToEnd = true;
         lost = true;
         break;
       }

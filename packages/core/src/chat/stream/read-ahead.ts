@@ -65,11 +65,6 @@ export async function readAhead(
   return { bytes, failure: aborted(signal) };
 }
 
-/** Cancels a read-ahead's body (a body kept open after `[DONE]`: its grace ran out). */
-export function letGo(answer: AttemptAnswer): void {
-  answer.reader?.cancel().catch(() => {});
-}
-
 /** Whether `stop` holds after a throw (one of its own again: it does not). */
 function holds(stop: (bytes: number) => boolean, bytes: number): boolean {
   try {

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.5 (a stream holds its slot until its body ends), §5.2, §5.3, §5.5 (no
 // replay after the first bytes), §4.7 (a stream silent between pieces of content is stopped).
+import { monotonicNow } from '../../call/monotonic-clock';
 import type { SilenceClock } from '../../call/stall-timer';
 import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors';
 import { completeAnswerFailure } from '../../errors/response-headers';
@@ -810,12 +811,15 @@ export class GatewayChatStream implements ChatStream {
 
   /**
    * Reads the body on after a stop or `[DONE]`, for the grace at most (a held stop: until a choice
-   * begins). (A body that ended is being decoded: `#readRest` ends the call.)
+   * begins); what is left of it when `[DONE]` came before content: its read then began the grace
+   * (`OpenResponse.graceEndsAt`). (A body that ended is being decoded: `#readRest` ends the call.)
    */
   #readOn(): void {
     if (this.#restRead || this.#readsOn) return;
     this.#readsOn = true;
-    const grace = setTimeout(() => this.#graceOver(), CUT_REQUEST_GRACE_MS);
+    const endsAt = this.#open.graceEndsAt;
+    const ms = endsAt === undefined ? CUT_REQUEST_GRACE_MS : endsAt - monotonicNow();
+    const grace = setTimeout(() => this.#graceOver(), Math.max(0, ms));
     (grace as { unref?: () => void }).unref?.();
     void this.#readSliced(this.#readingOn).then(() => {
       clearTimeout(grace);

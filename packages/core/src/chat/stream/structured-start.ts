@@ -9,10 +9,10 @@
 import { type GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
 import { type AnsweringModel, completeAnswerFailure } from '../../errors/response-headers';
 import type { AttemptAnswer } from '../../http/attempt-policy';
-import { CUT_REQUEST_GRACE_MS } from '../../http/slot-source';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
-import { letGo, readAhead } from './read-ahead';
+import { graceAfterDone } from './grace-after-done';
+import { readAhead } from './read-ahead';
 import type { DecodedEvents, StructuredStream } from './sse-chat-stream';
 
 /** How a held stream's read is bounded: `signal` (a stall, the call's end) and its stall clock. */
@@ -70,7 +70,7 @@ export async function checkStructuredStart(
     // `complete`: a late finish or usage is read), for a cut request's grace at most, then the
     // body let go (its end: `endOf` decides).
     const over = decoder.done && decoder.complete;
-    if (decoder.done && !over) grace ??= setTimeout(letGo, CUT_REQUEST_GRACE_MS, answer);
+    if (decoder.done && !over) grace ??= graceAfterDone(answer);
     return through || over || bytes > maxBytes;
   }).finally(() => clearTimeout(grace));
   // A stall or a cut once the finish_reason came ends the answer, as for the plain stream.
