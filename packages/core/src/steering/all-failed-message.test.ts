@@ -16,12 +16,18 @@ describe('allFailedMessage', () => {
     expect(allFailedMessage([], skipped)).toBeUndefined();
   });
 
-  it("groups a model's attempts by reason, in the order tried, then the skipped models", () => {
+  it("groups a model's attempts by reason, the models in the order of their last failure, then the skipped models", () => {
     const failed = [busy('a'), busy('b'), busy('a'), busy('a', 'last words')];
     const hops: ChatRouteHop[] = [{ model: 'c', outcome: 'skipped', reason: 'circuit_open' }];
     expect(allFailedMessage(failed, hops)).toBe(
-      'Every model tried failed (4 attempts): "a": 3 × model_busy (last words); ' +
-        '"b": model_busy (The model is at capacity); "c": skipped (circuit_open)',
+      'Every model tried failed (4 attempts): "b": model_busy (The model is at capacity); ' +
+        '"a": 3 × model_busy (last words); "c": skipped (circuit_open)',
+    );
+    // The model that ended the call closes the tried ones, though it failed first too.
+    const endedByA = [busy('a'), busy('b'), busy('b'), busy('a', 'last words')];
+    expect(allFailedMessage(endedByA, [])).toBe(
+      'Every model tried failed (4 attempts): "b": 2 × model_busy (The model is at capacity); ' +
+        '"a": 2 × model_busy (last words)',
     );
   });
 
@@ -40,8 +46,8 @@ describe('allFailedMessage', () => {
       { model: 'a', error: aborted, waiting: true },
     ];
     expect(allFailedMessage(failed, [])).toBe(
-      'Every model tried failed (2 attempts): "a": model_busy, then aborted while waiting to retry ' +
-        '(The call was aborted); "b": model_busy (The model is at capacity)',
+      'Every model tried failed (2 attempts): "b": model_busy (The model is at capacity); ' +
+        '"a": model_busy, then aborted while waiting to retry (The call was aborted)',
     );
     // Waiting for the slot of a model not tried yet (after a failover).
     const queued: FailedHop[] = [busy('a'), { model: 'b', error: aborted, waiting: true }];

@@ -16,12 +16,17 @@ export const ALL_FAILED_MESSAGE_CHARS = 16 * 1024;
 
 const quoted = (model: string) => `"${escapeControl(clip(model, ID_CHARS))}"`;
 
-/** Each model's failures, the models in the order of their first failure (the attempts' ends). */
+/**
+ * Each model's failures, the models in the order of their last failure (the attempts' ends): the
+ * model whose failure ended the call comes last, though it failed before others did too.
+ */
 function groupByModel(failed: readonly FailedHop[]): Map<string, FailedHop[]> {
   const byModel = new Map<string, FailedHop[]>();
   for (const hop of failed) {
     const list = byModel.get(hop.model) ?? [];
     list.push(hop);
+    // (A map keeps the order its keys were set in: set again, the model moves after the others.)
+    byModel.delete(hop.model);
     byModel.set(hop.model, list);
   }
   return byModel;
@@ -79,7 +84,8 @@ function retriedOneModel(failed: readonly FailedHop[], hops: readonly ChatRouteH
 /**
  * The message of a steered call that ended with every listed model failed or left out (`failed`
  * in the order the attempts ended, the one that ended the call last: its model's sample): each
- * tried model once, its failures grouped by reason (`"community/a": 3 × model_busy (…)`), then
+ * tried model once, in the order of its last failure (the one that ended the call last), its
+ * failures grouped by reason (`"community/a": 3 × model_busy (…)`), then
  * the models left out before sending and why (`"community/b": skipped (circuit_open)`). Ids and the gateway's words are escaped and cut,
  * the whole bounded; `route` keeps every hop. `undefined` when nothing was tried, or a single
  * attempt failed and nothing was left out, or one model was only retried (that error's own message

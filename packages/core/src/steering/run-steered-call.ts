@@ -590,7 +590,7 @@ async function hedged<T>(
         clock: () => clockFrom,
       }),
     discard: stream ? discardStream : () => {},
-    endsCall: stream ? endedByPage(runs, events) : undefined,
+    endsCall: endedByPage(runs, events, stream),
   });
   function sentFirst(attempt: number): void {
     first.attempt = attempt;
@@ -703,22 +703,27 @@ function decidedBy(
 }
 
 /**
- * A hedged stream's run failure that ends the call at once (`HedgeRace.endsCall`): an answer that
- * is no stream (an HTML page, JSON reporting no failure, text with no event-stream line:
- * `invalid_response`, thrown as its first bytes were read, never a step of the walk) is the
- * gateway's or a proxy's page, not the model's — it ends the unhedged call, and the other run's
- * answer would not be the call's. That run, still going, is cut as a stream's first content cuts
- * it (its `lost` hop, its attempt `aborted`); a hedge not sent yet never is.
+ * A hedged call's run failure that ends the call at once (`HedgeRace.endsCall`): an answer that is
+ * no stream (an HTML page, JSON reporting no failure, text with no event-stream line:
+ * `invalid_response`, thrown as its first bytes were read, never a step of the walk), or a whole
+ * answer that is no JSON begun (an HTML or text page: `isPageBody`), is the gateway's or a proxy's
+ * page, not the model's — it ends the unhedged call, and the other run's answer would not be the
+ * call's. A whole answer cut mid-JSON is the model's: the other run may still answer. That run,
+ * still going, is cut as a stream's first content cuts it (its `lost` hop, its attempt `aborted`);
+ * a hedge not sent yet never is.
  */
 function endedByPage(
   runs: HedgeRuns,
   events: CallEvents | undefined,
+  stream: boolean,
 ): (name: 'first' | 'hedge', error: unknown) => boolean {
   return (name, error) => {
     const [own, other] = name === 'first' ? [runs.first, runs.second] : [runs.second, runs.first];
     if (own.cut || !isGatewayError(error) || error.code !== 'invalid_response') return false;
-    // (One the walk recorded was a step of it, a failover: the run ended, not the call.)
-    if (runs.first.walk!.failed.some((hop) => hop.error === error)) return false;
+    if (stream) {
+      // (One the walk recorded was a step of it, a failover: the run ended, not the call.)
+      if (runs.first.walk!.failed.some((hop) => hop.error === error)) return false;
+    } else if (!isPageBody(error.body)) return false;
     if (other.walk === undefined || other.cut || other.error !== undefined) return true;
     other.cut = true;
     other.lostAt = runs.first.walk!.hops.length;
@@ -726,6 +731,14 @@ function endedByPage(
     cutInFlight(other, events);
     return true;
   };
+}
+
+/**
+ * Whether a whole 2xx answer that is not JSON (its kept `body`) is a page: text that does not begin
+ * as JSON does (`{`, `[`). A body that does, cut short, is an answer cut mid-JSON; none kept, unknown.
+ */
+function isPageBody(body: string | undefined): boolean {
+  return body !== undefined && /^\s*[^\s[{]/.test(body);
 }
 
 /**
