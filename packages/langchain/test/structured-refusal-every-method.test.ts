@@ -1,6 +1,7 @@
 // withStructuredOutput({ includeRaw: true }) on a refused answer (OpenAI's `refusal`), invoke and
 // stream alike, on every method: the raw message's content the JSON then the refusal's words once
-// (a `tools`-served refusal is its content), no parsed value, its finish content_filter (also
+// (a whole answer's content the JSON alone, the words in `additional_kwargs.refusal`; a
+// `tools`-served refusal is its content), no parsed value, its finish content_filter (also
 // when the refusal came with a call, `tool_calls`).
 import { emulate, oneMessageAnswer } from '@infergate/emulator/testing';
 import type { AIMessage } from '@langchain/core/messages';
@@ -49,7 +50,12 @@ describe('withStructuredOutput({ includeRaw: true }) on a refused answer: its wo
     const content = '```json\n{"city":"Oslo"}\n```';
     const both = await bothWays('community/json-schema', { content, refusal: REFUSAL });
     const read = { content: `{"city":"Oslo"}${REFUSAL}`, finish: 'content_filter', parsed: null };
-    expect(both).toEqual({ whole: read, streamed: read });
+    // (A stream's refusal pieces come as text: core does not tell them apart from the content.)
+    expect(both).toEqual({ whole: { ...read, content: '{"city":"Oslo"}' }, streamed: read });
+    const whole = (await (
+      await answering('community/json-schema', { content, refusal: REFUSAL })
+    ).invoke('Where?')) as RawResult;
+    expect(whole.raw.additional_kwargs.refusal).toBe(REFUSAL);
   });
 
   it('a refusal with a call finishes content_filter both ways', async () => {

@@ -79,12 +79,20 @@ export class GatewayStructuredOutputParser<
     const failed = message === undefined ? undefined : failedCheck(message);
     if (message === undefined || failed === undefined) return this.parse(text);
     const model = answeredBy(message) ?? this.#model;
+    const unchecked = (issue: string) => uncheckedError(model, failed.method, text, issue);
+    const refusal = message.additional_kwargs?.refusal;
+    if (typeof refusal === 'string') throw unchecked(refusedIssue(refusal));
     let value: RunOutput;
     try {
       value = JSON.parse(text.trim()) as RunOutput;
-    } catch {
+    } catch (error) {
       // Why there is no JSON, in core's words (as the call without `includeRaw` fails).
-      throw noJson(model, failed.method, text, message);
+      throw unchecked(noJsonIssue(text, error as Error, cutAtLength(message)));
+    }
+    // A number at the root is the one JSON a cut leaves parsing (`70` of `7000`): core refuses it
+    // as unfinished, not as off the schema.
+    if (typeof value === 'number' && cutAtLength(message)) {
+      throw unchecked(`the answer is a number that may be unfinished: ${CUT_WORDS}`);
     }
     throw await this.#refused(text, value, model);
   }
@@ -166,31 +174,45 @@ function failedCheck(message: BaseMessage): { method?: string } | undefined {
 /** Refusal words quoted, as core quotes them. */
 const REFUSAL_QUOTED = 200;
 
+/** What core adds to an issue when the answer ended at the length limit. */
+const CUT_WORDS = 'it was cut at the length limit (finish_reason "length"); raise max_tokens';
+
+/** The answer ended at the length limit (its finish as sent, else as reported). */
+function cutAtLength(message: BaseMessage): boolean {
+  const kwargs = message.additional_kwargs ?? {};
+  const metadata = (message.response_metadata ?? {}) as { finish_reason?: unknown };
+  return (kwargs.sent_finish_reason ?? metadata.finish_reason) === 'length';
+}
+
+/** The model refused (OpenAI's `refusal`): its words quoted, as core quotes them. */
+function refusedIssue(refusal: string): string {
+  const quoted = JSON.stringify(refusal.slice(0, REFUSAL_QUOTED));
+  const cut =
+    refusal.length > REFUSAL_QUOTED
+      ? ` (${refusal.length} characters, first ${REFUSAL_QUOTED} quoted)`
+      : '';
+  return `the model refused to answer (OpenAI's \`refusal\`): ${quoted}${cut}`;
+}
+
 /**
- * An answer handed on unchecked with no JSON, refused in core's words (its `reason`s): a refusal
- * (OpenAI's `refusal`, which core reports as finish `content_filter`) quoted, an answer cut at
- * the length limit with "raise max_tokens", else not JSON.
+ * Text with no JSON, as core says it: empty, or not JSON at the parser's position; "raise
+ * max_tokens" when cut at the length limit. (A `content_filter` stop with no `refusal` is no
+ * refusal: core names its partial JSON as not JSON.)
  */
-function noJson(
+function noJsonIssue(text: string, error: Error, cut: boolean): string {
+  const position = /position \d+/.exec(error.message)?.[0];
+  const where = position === undefined ? '' : ` (at ${position})`;
+  const what = text.trim() === '' ? 'the answer is empty' : `the answer is not JSON${where}`;
+  return cut ? `${what}: ${CUT_WORDS}` : what;
+}
+
+/** An answer handed on unchecked refused in core's words: its model, method and issue. */
+function uncheckedError(
   model: string,
   method: string | undefined,
   text: string,
-  message: BaseMessage,
+  issue: string,
 ): OutputParserException {
-  const kwargs = message.additional_kwargs ?? {};
-  const metadata = (message.response_metadata ?? {}) as { finish_reason?: unknown };
-  const finish = kwargs.sent_finish_reason ?? metadata.finish_reason;
-  const refusal = typeof kwargs.refusal === 'string' ? kwargs.refusal : undefined;
-  let issue: string;
-  if (refusal !== undefined || finish === 'content_filter') {
-    const words = refusal ?? text;
-    issue = `the model refused to answer (OpenAI's \`refusal\`): ${JSON.stringify(words.slice(0, REFUSAL_QUOTED))}`;
-  } else if (finish === 'length') {
-    const what = text.trim() === '' ? 'the answer is empty' : 'the answer is not JSON';
-    issue = `${what}: it was cut at the length limit (finish_reason "length"); raise max_tokens`;
-  } else {
-    issue = text.trim() === '' ? 'the answer is empty' : 'the answer is not JSON';
-  }
   const how = method === undefined ? '' : ` (method ${method})`;
   return new OutputParserException(
     `${model} answered structured output${how} that fails its check: ${issue}`,

@@ -32,7 +32,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
 /** One choice of the answer as a generation. */
 function convertChoice(result: GatewayChatResult, answer: AssembledChat): ChatGeneration {
   const { response } = result;
-  const { text } = answer;
+  const text = contentText(answer);
   let extras: Record<string, unknown> | undefined;
   for (const call of answer.toolCalls) {
     // Gemini's thought signature, by call id: LangChain's tool calls have no field for it.
@@ -82,9 +82,11 @@ function additionalKwargs(
   const { reasoning, toolCalls, functionCall } = answer;
   const ordered =
     answer === result.answer
-      ? interleavedBlocks(firstMessage(result), answer.text, reasoning)
+      ? interleavedBlocks(firstMessage(result), contentText(answer), reasoning)
       : undefined;
   return {
+    // OpenAI's `refusal`, apart from the content (core reads it as text, after the content).
+    ...(answer.refusal !== undefined ? { refusal: answer.refusal } : {}),
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     ...(ordered !== undefined ? { [INTERLEAVED_KWARG]: ordered } : {}),
     // (A later choice, `n` > 1: its own checked value, or its unchecked mark, with its own call,
@@ -101,6 +103,17 @@ function additionalKwargs(
     // The audio the model spoke, as `ChatOpenAI` keeps it (OpenAI's fields).
     ...(answer.audio !== undefined ? { audio: audioKwarg(answer.audio) } : {}),
   };
+}
+
+/**
+ * The message's text: the content alone when the model also refused (OpenAI's `refusal` beside
+ * it: JSON and words of refusal glued do not parse, as `ChatOpenAI`'s content holds the content
+ * alone). A refusal with no content stays the text: the answer's only words.
+ */
+function contentText(answer: AssembledChat): string {
+  const { text, refusal } = answer;
+  if (refusal === undefined || text === refusal || !text.endsWith(refusal)) return text;
+  return text.slice(0, text.length - refusal.length);
 }
 
 /** Choice 0's message as the gateway sent it (by its index, else the first). */

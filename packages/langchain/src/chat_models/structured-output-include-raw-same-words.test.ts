@@ -1,0 +1,63 @@
+// docs/gateway-protocol.md §4.8 item 5: `withStructuredOutput(..., { includeRaw: true })` on the
+// last model: the answer core handed on unchecked gets, as `parsingError`, the words the same
+// call without `includeRaw` fails with — a `content_filter` stop with no `refusal` is not called
+// one, a number cut at the length limit is unfinished (not off the schema), and a refusal beside
+// JSON content is a refusal.
+import {
+  chatsAnsweredBy,
+  emulate,
+  oneMessageAnswer,
+  type ScriptedChatBody,
+} from '@infergate/emulator/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { GatewayChatModel } from '../index';
+
+const emulated = await emulate();
+afterAll(() => emulated.close());
+const Person = z.object({ name: z.string(), age: z.number() });
+const Population = { title: 'population', type: 'integer', minimum: 0 };
+
+const answers = {
+  filtered: [{ content: '{"name":"Ad' }, 'content_filter', Person],
+  filteredEmpty: [{ content: '' }, 'content_filter', Person],
+  cutNumber: [{ content: '70' }, 'length', Population],
+  refusalBesideJson: [
+    { content: '{"name":"Ada","age":36}', refusal: 'I cannot help with that.' },
+    'stop',
+    Person,
+  ],
+} as const;
+
+function modelAnswering(label: keyof typeof answers) {
+  const [message, finish] = answers[label];
+  const fetch = chatsAnsweredBy(emulated.connection, (body: ScriptedChatBody) =>
+    oneMessageAnswer(body.model, { ...message }, finish, body.stream === true),
+  );
+  return new GatewayChatModel('community/json-schema', { ...emulated.connection, fetch });
+}
+
+const firstLine = (error: unknown) => String((error as Error | undefined)?.message).split('\n')[0];
+
+describe('includeRaw: parsingError in the words of the call without it', () => {
+  it.each([
+    ['filtered', 'the answer is not JSON (at position 11)'],
+    ['filteredEmpty', 'the answer is empty'],
+    ['cutNumber', 'the answer is a number that may be unfinished'],
+    ['refusalBesideJson', 'the model refused to answer (OpenAI\'s `refusal`): "I cannot help'],
+  ] as const)('%s', async (label, words) => {
+    const model = modelAnswering(label);
+    const schema = answers[label][2];
+    const thrown = await model
+      .withStructuredOutput(schema, { method: 'jsonSchema' })
+      .invoke('Describe "Ada"')
+      .catch((error: unknown) => error);
+    const result = await model
+      .withStructuredOutput(schema, { method: 'jsonSchema', includeRaw: true })
+      .invoke('Describe "Ada"');
+    expect(result.parsed).toBeNull();
+    const parsingError = (result as { parsingError?: Error }).parsingError;
+    expect(firstLine(thrown)).toContain(words);
+    expect(firstLine(parsingError)).toBe(firstLine(thrown));
+  });
+});
