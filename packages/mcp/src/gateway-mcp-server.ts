@@ -233,7 +233,9 @@ function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
   const whose = ownHedge
     ? undefined
     : { hedge: 'clientOptions', firstChunkTimeoutMs: "the server's", timeoutMs: 'clientOptions' };
-  refuseUnsentHedge(hedge, firstChunkTimeoutMs, timeoutMs, 'server option', whose);
+  // (The client's hedge is named by its path from the server's options, as core names its others.)
+  const field = ownHedge ? undefined : 'clientOptions.hedge.afterMs';
+  refuseUnsentHedge(hedge, firstChunkTimeoutMs, timeoutMs, 'server option', whose, field);
   return serverSteering(steered);
 }
 

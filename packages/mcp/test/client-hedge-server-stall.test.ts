@@ -26,9 +26,9 @@ describe("a hedge ask_model's calls could never send", () => {
     ).toThrow(
       expect.objectContaining({
         code: 'configuration_error',
-        field: 'hedge.afterMs',
+        field: 'clientOptions.hedge.afterMs',
         message:
-          "hedge.afterMs (server option) (200, clientOptions) is not less than firstChunkTimeoutMs (100, the server's): the stall moves the call on before the hedge is due",
+          "clientOptions.hedge.afterMs (server option) (200, clientOptions) is not less than firstChunkTimeoutMs (100, the server's): the stall moves the call on before the hedge is due",
       }),
     );
   });

@@ -79,6 +79,7 @@ export function refuseUnsentHedge(
   timeoutMs: number,
   place: RefusalPlace,
   whose?: { hedge: string; firstChunkTimeoutMs: string; timeoutMs: string },
+  field = 'hedge.afterMs',
 ): void {
   if (!hedge || hedge.afterMs === 'auto') return;
   const { afterMs } = hedge;
@@ -95,7 +96,7 @@ export function refuseUnsentHedge(
     : 'the hedge would never be sent';
   throw refusal(
     place,
-    'hedge.afterMs',
+    field,
     `${of(afterMs, whose?.hedge)} is not less than ${name} ${of(limit, whose?.[name])}: ${why}`,
   );
 }
