@@ -21,6 +21,19 @@ function asking(fields: Record<string, unknown>, model = 'community/json-schema'
   };
 }
 
+/** A client whose chat request bodies are kept in `sent`. */
+function watchingClient() {
+  const sent: Record<string, unknown>[] = [];
+  const watching = createGatewayClient({
+    ...gateway.connection,
+    fetch: async (url, init) => {
+      if (String(url).endsWith('/chat/completions')) sent.push(JSON.parse(String(init?.body)));
+      return gateway.fetch(url, init);
+    },
+  });
+  return { sent, watching };
+}
+
 describe('response_format.json_schema fields', () => {
   it.each([
     [{ stirct: true }, 'response_format.json_schema.stirct', 'did you mean `strict`?'],
@@ -43,14 +56,7 @@ describe('response_format.json_schema fields', () => {
   });
 
   it('the keys the adapters send are taken, and sent', async () => {
-    const sent: Record<string, unknown>[] = [];
-    const watching = createGatewayClient({
-      ...gateway.connection,
-      fetch: async (url, init) => {
-        if (String(url).endsWith('/chat/completions')) sent.push(JSON.parse(String(init?.body)));
-        return gateway.fetch(url, init);
-      },
-    });
+    const { sent, watching } = watchingClient();
     const fields = { description: 'A place', strict: true };
     const result = await watching.chat(asking(fields));
     expect(result.structured?.value).toEqual({ city: 'Oslo' });
@@ -61,14 +67,7 @@ describe('response_format.json_schema fields', () => {
   });
 
   it("a null description or strict (OpenAI's type allows it) is not given: taken, and not sent", async () => {
-    const sent: Record<string, unknown>[] = [];
-    const watching = createGatewayClient({
-      ...gateway.connection,
-      fetch: async (url, init) => {
-        if (String(url).endsWith('/chat/completions')) sent.push(JSON.parse(String(init?.body)));
-        return gateway.fetch(url, init);
-      },
-    });
+    const { sent, watching } = watchingClient();
     const result = await watching.chat(asking({ description: null, strict: null }));
     expect(result.structured?.value).toEqual({ city: 'Oslo' });
     expect(sent[0]?.response_format).toEqual({
