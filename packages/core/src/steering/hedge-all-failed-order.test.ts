@@ -2,7 +2,10 @@
 // failures in the order the attempts ended, as its route's hops and the `response` events do, the
 // one that ended the call last: its model's sample is that failure's (the one whose code the error
 // carries), not the other run's. Here the hedge fails first (a 500), the first attempt then
-// stalls before its first chunk (`timeout`) and ends the call. Time is the subject: the driven clock.
+// stalls before its first chunk (`timeout`) and ends the call. The models are named once each, in
+// the order of their last failure, so the message closes with the failure that ended the call even
+// when that model had failed before the other did (the last case). Time is the subject: the driven
+// clock.
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -72,6 +75,46 @@ describe('a hedged call whose hedge failed before the first attempt ended it', (
     expect(endedAs(events).at(-1)).toBe('timeout');
     expect(error.message).toMatch(
       /; "community\/general": first_chunk_stall \(No answer from model .* the request was aborted\)$/,
+    );
+  });
+});
+
+describe("a hedged call ended by a model that had failed before the other's failures", () => {
+  hedgesOnDrivenClock();
+
+  it('closes its message with that model, its sample the failure that ended the call', async () => {
+    const gateway = await emulate();
+    gateway.emulator.injectFault({
+      fault: 'stall_first_chunk',
+      ms: FOREVER,
+      times: 9,
+      model: FIRST,
+    });
+    gateway.emulator.injectFault({ fault: 'upstream_text', model: SPARE });
+    const { client, events } = recordingClient(gateway, {
+      maxRetries: 2,
+      circuitBreaker: false,
+      retryBaseDelayMs: 1,
+    });
+    await client.models();
+    driveClock();
+    const call = caught(() =>
+      client
+        .chatStream(hi(FIRST), {
+          fallbackModels: [SPARE],
+          hedge: { afterMs: 30, maxExtra: 1 },
+          firstChunkTimeoutMs: STALL_MS,
+        })
+        .then((stream) => stream.result()),
+    );
+    const error = (await settledAfter(3 * STALL_MS, call)) as GatewayError;
+    await gateway.close();
+    expect(error.code).toBe('upstream_error');
+    // The call's end: the spare's 500, after the first model's stalls.
+    expect(only(events, 'response').at(-1)).toMatchObject({ code: 'upstream_error' });
+    expect(error.route?.hops.at(-1)).toMatchObject({ model: SPARE });
+    expect(error.message).toMatch(
+      /: "community\/general": 2 × first_chunk_stall \(.*\); "community\/tools": 3 × upstream_error \(Gateway answered HTTP 500: [^;]*\)$/,
     );
   });
 });

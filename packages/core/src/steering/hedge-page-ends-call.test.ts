@@ -1,9 +1,11 @@
-// docs/gateway-protocol.md §4.7 (a hedged call), §10.4 (`invalid_response`): a stream answered
-// 200 with a page (text/html, or text/plain that is no event stream) ends a steered call, hedged
-// too: the call fails at once with that `invalid_response`, the other leg is cancelled and its slot
-// given back — not at the deadline, waiting for a leg whose answer would not be the call's (the
-// other leg here never answers). Time is the subject: the driven clock.
-import { emulate } from '@infergate/emulator/testing';
+// docs/gateway-protocol.md §4.7 (a hedged call), §10.4 (`invalid_response`): a page answered 200
+// (text/html, text/plain that is no event stream; for a whole answer, an HTML page whatever its
+// label, or text that is no JSON) ends a hedged call, streamed or whole, as it ends an unhedged one:
+// at once, with that `invalid_response`, the other leg cancelled and its slot given back — not at
+// the deadline, waiting for a leg whose answer would not be the call's (the other leg here never
+// answers). A whole answer cut mid-JSON is the model's failure, not a page: the other leg may still
+// answer. Time is the subject: the driven clock.
+import { chatCompletion, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import {
   caught,
@@ -16,18 +18,27 @@ import {
   recordingClient,
   settledAfter,
   slowIfFreeBudget,
+  untilEvents,
 } from '../../test/helpers';
 import type { GatewayError } from '../errors/errors';
 
 const MODEL = 'community/general';
+const HEDGE = { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 60_000 };
 const PAGES: [string, string][] = [
   ['text/html', '<html><body>Service under maintenance</body></html>'],
   ['text/plain', 'Service under maintenance'],
 ];
 /** Each page, on the first leg (the hedge slow) and on the hedge (the first leg slow). */
-const CASES = PAGES.flatMap(([type, page]) =>
-  (['first', 'hedge'] as const).map((leg) => [leg, type, page] as const),
-);
+const legsOf = (pages: [string, string][]) =>
+  pages.flatMap(([type, page]) =>
+    (['first', 'hedge'] as const).map((leg) => [leg, type, page] as const),
+  );
+const CASES = legsOf(PAGES);
+/** A whole answer's pages: an HTML page labelled JSON too. */
+const WHOLE_CASES = legsOf([
+  ...PAGES,
+  ['application/json', '<html><body>Service under maintenance</body></html>'],
+]);
 
 /** Rejects as `signal` aborts (with its reason); never without one. */
 function abortOf(signal: AbortSignal | null | undefined): Promise<never> {
@@ -38,10 +49,15 @@ function abortOf(signal: AbortSignal | null | undefined): Promise<never> {
 
 /**
  * A client whose two chat requests (the first, then the hedge) are answered once both were sent:
- * the one of leg `pageOn` 200 with `page` as `type`; the other never (until aborted). `signals`:
- * each request's signal, in the order sent.
+ * the one of leg `on` 200 with `body` as `type`; the other with `other()` once that answer failed
+ * (its `response` told), or never (until aborted) without one. `signals`: each request's signal.
  */
-async function pageOnOneLeg(pageOn: 'first' | 'hedge', type: string, page: string) {
+async function oneLegAnswers(
+  on: 'first' | 'hedge',
+  type: string,
+  body: string,
+  other?: () => Response,
+) {
   const gateway = await emulate();
   const hedgeSent = deferred();
   const signals: (AbortSignal | null | undefined)[] = [];
@@ -53,49 +69,59 @@ async function pageOnOneLeg(pageOn: 'first' | 'hedge', type: string, page: strin
     const leg = signals.length === 1 ? 'first' : 'hedge';
     if (leg === 'hedge') hedgeSent.resolve();
     await hedgeSent.promise;
-    if (leg === pageOn) {
-      return new Response(new TextEncoder().encode(page), { headers: { 'content-type': type } });
-    }
-    // The slow leg: no answer before its abort (heard, as the platform's fetch does).
-    return abortOf(init?.signal);
+    if (leg === on) return new Response(body, { headers: { 'content-type': type } });
+    if (other === undefined) return abortOf(init?.signal);
+    await untilEvents(events, (told) =>
+      told.some((event) => event.type === 'response' && event.code === 'invalid_response'),
+    );
+    return other();
   };
   const { client, events } = recordingClient(gateway, { fetch, maxRetries: 0 });
   return { gateway, client, events, signals, hedgeSent };
+}
+
+/**
+ * What a call ended at once by a page on leg `leg` leaves: the other leg's request aborted, every
+ * slot given back, each leg's `response` told, `done` with the page's error.
+ */
+async function expectOtherLegCut(
+  setup: Awaited<ReturnType<typeof oneLegAnswers>>,
+  leg: 'first' | 'hedge',
+  error: GatewayError,
+) {
+  const { client, events, signals } = setup;
+  expect(error).toMatchObject({ code: 'invalid_response', status: 200 });
+  expect(signals[leg === 'first' ? 1 : 0]?.aborted).toBe(true);
+  // Its slot given back (a cut request's, after its grace).
+  await idle(client);
+  const responses = only(events, 'response').map((event) => [event.attempt, event.code]);
+  expect(responses).toEqual(
+    expect.arrayContaining([
+      [leg === 'first' ? 1 : 2, 'invalid_response'],
+      [leg === 'first' ? 2 : 1, 'aborted'],
+    ]),
+  );
+  expect(only(events, 'done').at(-1)).toMatchObject({ error: { code: 'invalid_response' } });
 }
 
 describe('a hedged stream one of whose legs is answered with a page', () => {
   hedgesOnDrivenClock();
 
   it.each(CASES)('on the %s leg, %s: fails at once, the other leg cut', async (leg, type, page) => {
-    const setup = await pageOnOneLeg(leg, type, page);
-    const { gateway, client, events, signals } = setup;
+    const setup = await oneLegAnswers(leg, type, page);
     driveClock();
     const call = caught(() =>
-      client
-        .chatStream(hi(MODEL), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 60_000 })
-        .then((stream) => stream.result()),
+      setup.client.chatStream(hi(MODEL), HEDGE).then((stream) => stream.result()),
     );
     await settledAfter(30, setup.hedgeSent.promise);
     // The other leg has not answered: the call settles without it, the clock not moved.
     const error = (await settledAfter(0, call)) as GatewayError;
-    expect(error).toMatchObject({ code: 'invalid_response', status: 200 });
-    const other = leg === 'first' ? 1 : 0;
-    expect(signals[other]?.aborted).toBe(true);
-    // Its slot given back (a cut request's, after its grace).
-    await idle(client);
-    const responses = only(events, 'response').map((event) => [event.attempt, event.code]);
-    expect(responses).toEqual(
-      expect.arrayContaining([
-        [leg === 'first' ? 1 : 2, 'invalid_response'],
-        [leg === 'first' ? 2 : 1, 'aborted'],
-      ]),
-    );
+    await expectOtherLegCut(setup, leg, error);
     expect(error.route?.hops).toEqual([
       { model: MODEL, outcome: 'lost' },
       { model: MODEL, outcome: 'ended', code: 'invalid_response' },
     ]);
-    expect(only(events, 'done').at(-1)).toMatchObject({ error: { code: 'invalid_response' } });
-    await gateway.close();
+    await setup.gateway.close();
   });
 
   it('while the hedge waits for its slot: fails at once, no hedge sent, its slot given back', async () => {
@@ -115,9 +141,7 @@ describe('a hedged stream one of whose legs is answered with a page', () => {
     const { client, events } = recordingClient(gateway, { fetch, budget, maxRetries: 0 });
     driveClock();
     const call = caught(() =>
-      client
-        .chatStream(hi(MODEL), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 60_000 })
-        .then((stream) => stream.result()),
+      client.chatStream(hi(MODEL), HEDGE).then((stream) => stream.result()),
     );
     await settledAfter(30, asked);
     // The budget has not answered the hedge's ask: the call settles without it.
@@ -133,5 +157,50 @@ describe('a hedged stream one of whose legs is answered with a page', () => {
       { model: MODEL, outcome: 'ended', code: 'invalid_response' },
     ]);
     await gateway.close();
+  });
+});
+
+describe('a hedged chat() one of whose legs is answered with a page', () => {
+  hedgesOnDrivenClock();
+
+  it.each(WHOLE_CASES)(
+    'on the %s leg, %s: fails at once, the other leg cut',
+    async (leg, type, page) => {
+      const setup = await oneLegAnswers(leg, type, page);
+      driveClock();
+      const call = caught(() => setup.client.chat(hi(MODEL), HEDGE));
+      await settledAfter(30, setup.hedgeSent.promise);
+      // The other leg has not answered: the call settles without it, the clock not moved.
+      const error = (await settledAfter(0, call)) as GatewayError;
+      expect(error.message).toMatch(/^The gateway's \/chat\/completions answer is not valid JSON/);
+      await expectOtherLegCut(setup, leg, error);
+      const hops = error.route?.hops ?? [];
+      expect(hops).toHaveLength(2);
+      expect(hops[0]).toEqual({ model: MODEL, outcome: 'lost' });
+      expect(hops[1]).toMatchObject({ model: MODEL });
+      expect(JSON.stringify(hops[1])).toContain('invalid_response');
+      await setup.gateway.close();
+    },
+  );
+});
+
+describe('a hedged chat() one of whose legs is answered cut mid-JSON', () => {
+  hedgesOnDrivenClock();
+
+  it.each(['first', 'hedge'] as const)('on the %s leg: the other leg answers', async (leg) => {
+    const answer = () => Response.json(chatCompletion(MODEL, 'Hello'));
+    const cut = '{"id":"c1","choices":[';
+    const setup = await oneLegAnswers(leg, 'application/json', cut, answer);
+    driveClock();
+    const call = setup.client.chat(hi(MODEL), HEDGE);
+    await settledAfter(30, setup.hedgeSent.promise);
+    const result = await settledAfter(0, call);
+    expect(result.answer.text).toBe('Hello');
+    const responses = only(setup.events, 'response').map((event) => [event.attempt, event.code]);
+    expect(responses).toEqual([
+      [leg === 'first' ? 1 : 2, 'invalid_response'],
+      [leg === 'first' ? 2 : 1, undefined],
+    ]);
+    await setup.gateway.close();
   });
 });
