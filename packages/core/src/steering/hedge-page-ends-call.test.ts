@@ -1,10 +1,11 @@
 // docs/gateway-protocol.md §4.7 (a hedged call), §10.4 (`invalid_response`): a page answered 200
-// (text/html, text/plain that is no event stream; for a whole answer, an HTML page whatever its
-// label, or text that is no JSON) ends a hedged call, streamed or whole, as it ends an unhedged one:
-// at once, with that `invalid_response`, the other leg cancelled and its slot given back — not at
-// the deadline, waiting for a leg whose answer would not be the call's (the other leg here never
-// answers). A whole answer cut mid-JSON is the model's failure, not a page: the other leg may still
-// answer. Time is the subject: the driven clock.
+// (text/html, text/plain that is no event stream; for a whole answer, an HTML page, handed on
+// unread) ends a hedged call, streamed or whole, as it ends an unhedged one: at once, with that
+// `invalid_response`, the other leg cancelled and its slot given back — not at the deadline,
+// waiting for a leg whose answer would not be the call's (the other leg here never answers). A
+// whole answer read in its attempt (text that is no JSON, HTML labelled JSON, JSON cut mid-way) is a
+// step of the walk, as a 502: the other leg may still answer, as the unhedged call moves on.
+// Time is the subject: the driven clock.
 import { chatCompletion, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -34,11 +35,17 @@ const legsOf = (pages: [string, string][]) =>
     (['first', 'hedge'] as const).map((leg) => [leg, type, page] as const),
   );
 const CASES = legsOf(PAGES);
-/** A whole answer's pages: an HTML page labelled JSON too. */
-const WHOLE_CASES = legsOf([
-  ...PAGES,
+/** A whole answer's page handed on unread (HTML: not read in its attempt), on either leg. */
+const WHOLE_CASES = legsOf([PAGES[0]!]);
+/**
+ * Whole answers read in their attempt (text that is no JSON, an HTML page labelled JSON, JSON cut
+ * mid-way): a step of the walk, as a 502 — the other leg may still answer.
+ */
+const READ_IN_ATTEMPT: [string, string][] = [
+  ['text/plain', 'Service under maintenance'],
   ['application/json', '<html><body>Service under maintenance</body></html>'],
-]);
+  ['application/json', '{"id":"c1","choices":['],
+];
 
 /** Rejects as `signal` aborts (with its reason); never without one. */
 function abortOf(signal: AbortSignal | null | undefined): Promise<never> {
@@ -184,23 +191,25 @@ describe('a hedged chat() one of whose legs is answered with a page', () => {
   );
 });
 
-describe('a hedged chat() one of whose legs is answered cut mid-JSON', () => {
+describe('a hedged chat() one of whose legs is answered with a body read in its attempt', () => {
   hedgesOnDrivenClock();
 
-  it.each(['first', 'hedge'] as const)('on the %s leg: the other leg answers', async (leg) => {
-    const answer = () => Response.json(chatCompletion(MODEL, 'Hello'));
-    const cut = '{"id":"c1","choices":[';
-    const setup = await oneLegAnswers(leg, 'application/json', cut, answer);
-    driveClock();
-    const call = setup.client.chat(hi(MODEL), HEDGE);
-    await settledAfter(30, setup.hedgeSent.promise);
-    const result = await settledAfter(0, call);
-    expect(result.answer.text).toBe('Hello');
-    const responses = only(setup.events, 'response').map((event) => [event.attempt, event.code]);
-    expect(responses).toEqual([
-      [leg === 'first' ? 1 : 2, 'invalid_response'],
-      [leg === 'first' ? 2 : 1, undefined],
-    ]);
-    await setup.gateway.close();
-  });
+  it.each(legsOf(READ_IN_ATTEMPT))(
+    'on the %s leg, %s %s: a failover step, the other leg answers',
+    async (leg, type, body) => {
+      const answer = () => Response.json(chatCompletion(MODEL, 'Hello'));
+      const setup = await oneLegAnswers(leg, type, body, answer);
+      driveClock();
+      const call = setup.client.chat(hi(MODEL), HEDGE);
+      await settledAfter(30, setup.hedgeSent.promise);
+      const result = await settledAfter(0, call);
+      expect(result.answer.text).toBe('Hello');
+      const responses = only(setup.events, 'response').map((event) => [event.attempt, event.code]);
+      expect(responses).toEqual([
+        [leg === 'first' ? 1 : 2, 'invalid_response'],
+        [leg === 'first' ? 2 : 1, undefined],
+      ]);
+      await setup.gateway.close();
+    },
+  );
 });

@@ -706,9 +706,10 @@ function decidedBy(
  * A hedged call's run failure that ends the call at once (`HedgeRace.endsCall`): an answer that is
  * no stream (an HTML page, JSON reporting no failure, text with no event-stream line:
  * `invalid_response`, thrown as its first bytes were read, never a step of the walk), or a whole
- * answer that is no JSON begun (an HTML or text page: `isPageBody`), is the gateway's or a proxy's
- * page, not the model's — it ends the unhedged call, and the other run's answer would not be the
- * call's. A whole answer cut mid-JSON is the model's: the other run may still answer. That run,
+ * answer handed on unread that is no JSON begun (an HTML page: `isPageBody`), is the gateway's or
+ * a proxy's page, not the model's — it ends the unhedged call, and the other run's answer would not
+ * be the call's. A whole answer read in its attempt (text, JSON cut mid-way) is a step of the walk,
+ * failed over from as a 502 is by the unhedged call: the other run may still answer. That run,
  * still going, is cut as a stream's first content cuts it (its `lost` hop, its attempt `aborted`);
  * a hedge not sent yet never is.
  */
@@ -720,10 +721,10 @@ function endedByPage(
   return (name, error) => {
     const [own, other] = name === 'first' ? [runs.first, runs.second] : [runs.second, runs.first];
     if (own.cut || !isGatewayError(error) || error.code !== 'invalid_response') return false;
-    if (stream) {
-      // (One the walk recorded was a step of it, a failover: the run ended, not the call.)
-      if (runs.first.walk!.failed.some((hop) => hop.error === error)) return false;
-    } else if (!isPageBody(error.body)) return false;
+    // (One the walk recorded was a step of it, a failover — a whole answer read in its attempt, a
+    // text page too, as a 502: the run ended, not the call; the other run may still answer.)
+    if (runs.first.walk!.failed.some((hop) => hop.error === error)) return false;
+    if (!stream && !isPageBody(error.body)) return false;
     if (other.walk === undefined || other.cut || other.error !== undefined) return true;
     other.cut = true;
     other.lostAt = runs.first.walk!.hops.length;
