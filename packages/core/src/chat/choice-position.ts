@@ -24,14 +24,15 @@ export function choiceIndexes(choices: unknown[]): number[] {
 }
 
 /**
- * A choice's own `index`: a number, or the text of a whole number (`"1"`: 1, as ChatOpenAI groups
+ * A choice's own `index`: a whole number not below 0, or the text of a whole number (`"1"`: 1, as ChatOpenAI groups
  * its chunks by it); undefined when absent, `null` or of another kind, which names no choice: the
  * choice is then placed by its position, as the AI SDK (which reads no index) answers it.
  */
 export function indexSent(choice: unknown): number | undefined {
   if (!isJsonObject(choice)) return undefined;
   const { index } = choice;
-  if (typeof index === 'number') return index;
+  // (`-1` or `1.5` names no choice either: read as one, it would stand beside choice 0.)
+  if (typeof index === 'number') return Number.isInteger(index) && index >= 0 ? index : undefined;
   return typeof index === 'string' && WHOLE_NUMBER.test(index) ? Number(index) : undefined;
 }
 

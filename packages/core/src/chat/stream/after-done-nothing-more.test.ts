@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §5.2: after `[DONE]` a stream reads on only for what may still be
 // missing (a usage, a choice's finish): once it has both it ends at once, a body kept open after
-// `[DONE]` not waited on; content or a new choice sent after `[DONE]` is dropped; and once `[DONE]`
+// `[DONE]` not waited on; content after the finish and `[DONE]`, or a new choice, is dropped (a
+// begun choice's text before its finish is read: text-after-done.test.ts); and once `[DONE]`
 // and the finish came, a failure reading what follows (its size) ends the answer as it is.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { driveClock, settledAfter, withCatalog } from '../../../test/helpers';

@@ -472,10 +472,12 @@ export class ChatStreamDecoder {
     // (One choice asked: the first one sent is the answer, as a whole answer's lone choice is.)
     const answer = this.#answerIndex ?? 0;
     const choiceIndex = sent === answer ? 0 : sent === 0 ? answer : sent;
-    // After `[DONE]` a choice begun may get its missing finish, nothing more: no content, and no
-    // new choice (§5.2).
-    if (this.#done) {
-      if (this.#begun(choiceIndex)) this.#finishOf(choice.finish_reason, choiceIndex, chunk, data);
+    // After `[DONE]` a choice begun and unfinished is read whole, as the AI SDK reads it (a short
+    // answer is never kept in silence); one finished gets nothing appended, one not begun before
+    // it is no answer (§5.2).
+    if (this.#done && !this.#begun(choiceIndex)) return;
+    if (this.#done && this.#finished.has(choiceIndex)) {
+      this.#finishOf(finishReason, choiceIndex, chunk, data);
       return;
     }
     if (choiceIndex === 0) this.#choiceZeroSeen = true;
