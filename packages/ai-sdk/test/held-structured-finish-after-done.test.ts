@@ -3,12 +3,11 @@
 // comes after `data: [DONE]` is read by core's one rule, as the plain stream reads it: the answer
 // arrives once, with its usage, and the next model is not asked (it was: a second paid request).
 
-import { chatsAnsweredBy, emulate } from '@infergate/emulator/testing';
+import { chatsAnsweredBy, emulate, sseReadByRead } from '@infergate/emulator/testing';
 import { Output, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { createGateway } from '../src';
-import { sseReadByRead } from './read-by-read';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 const USAGE = { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 };

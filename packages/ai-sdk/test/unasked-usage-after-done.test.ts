@@ -3,11 +3,10 @@
 // ai's own OpenAI-compatible provider reads it (core's one rule after `[DONE]`: read on until the
 // body ends, or the finish and a usage are in, or a cut request's grace passed).
 
-import { chatsAnsweredBy, emulate } from '@infergate/emulator/testing';
+import { chatsAnsweredBy, emulate, sseReadByRead } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createGateway } from '../src';
-import { sseReadByRead } from './read-by-read';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 const USAGE = { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 };

@@ -49,7 +49,9 @@ export {
   chatsAnsweredBy,
   choiceZeroChunk,
   oneMessageAnswer,
+  readSplits,
   type ScriptedChatBody,
+  sseReadByRead,
   streamedAnswer,
 } from './scripted-answers';
 export { type SteppedClock, steppedClock } from './stepped-clock';

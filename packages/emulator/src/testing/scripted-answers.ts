@@ -60,3 +60,37 @@ export function chatsAnsweredBy(
     return answer(JSON.parse(String(init?.body)) as ScriptedChatBody);
   };
 }
+
+/**
+ * An SSE answer whose body gives `reads` one network read each, in order, then ends (`open`: stays
+ * open, as a server that keeps it after its last event). Each read is asked for (a pull), so the
+ * reader sees the split as the network would cut it.
+ */
+export function sseReadByRead(
+  reads: readonly string[],
+  options: { open?: boolean } = {},
+): Response {
+  const pending = reads.map((read) => new TextEncoder().encode(read));
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = pending.shift();
+      if (next !== undefined) controller.enqueue(next);
+      else if (!options.open) controller.close();
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+/**
+ * The reads a body of `text` may come in: whole, one event a read, and cut every `step` bytes of
+ * `steps` (through events, their JSON and the blank line ending them): for a test that the same
+ * bytes give one answer however the network splits them.
+ */
+export function readSplits(text: string, steps: readonly number[] = [1, 7, 64]): string[][] {
+  const cut = (step: number) => {
+    const reads: string[] = [];
+    for (let at = 0; at < text.length; at += step) reads.push(text.slice(at, at + step));
+    return reads;
+  };
+  return [[text], text.split(/(?<=\n\n)/), ...steps.map(cut)];
+}

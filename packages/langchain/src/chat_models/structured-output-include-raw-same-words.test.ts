@@ -2,7 +2,8 @@
 // last model: the answer core handed on unchecked gets, as `parsingError`, the words the same
 // call without `includeRaw` fails with — a `content_filter` stop with no `refusal` is not called
 // one, a number cut at the length limit is unfinished (not off the schema), and a refusal beside
-// JSON content is a refusal.
+// JSON content is a refusal; and each says why it failed (a refusal quoted, a cut answer "raise
+// max_tokens").
 import {
   chatsAnsweredBy,
   emulate,
@@ -19,6 +20,8 @@ const Person = z.object({ name: z.string(), age: z.number() });
 const Population = { title: 'population', type: 'integer', minimum: 0 };
 
 const answers = {
+  refusal: [{ content: null, refusal: 'I cannot help with that.' }, 'stop', Person],
+  cut: [{ content: '{"name":"Ad' }, 'length', Person],
   filtered: [{ content: '{"name":"Ad' }, 'content_filter', Person],
   filteredEmpty: [{ content: '' }, 'content_filter', Person],
   cutNumber: [{ content: '70' }, 'length', Population],
@@ -59,5 +62,28 @@ describe('includeRaw: parsingError in the words of the call without it', () => {
     const parsingError = (result as { parsingError?: Error }).parsingError;
     expect(firstLine(thrown)).toContain(words);
     expect(firstLine(parsingError)).toBe(firstLine(thrown));
+  });
+});
+
+describe('includeRaw: the parsingError of an answer with no JSON', () => {
+  it.each([
+    ['refusal', 'the model refused to answer (OpenAI\'s `refusal`): "I cannot help with that."'],
+    ['cut', 'cut at the length limit (finish_reason "length"); raise max_tokens'],
+  ] as const)('%s: as without includeRaw', async (label, words) => {
+    const model = modelAnswering(label);
+    const thrown = await model
+      .withStructuredOutput(Person)
+      .invoke('Describe "Ada"')
+      .catch((error: Error) => error);
+    expect((thrown as Error).message).toContain(words);
+    const result = await model
+      .withStructuredOutput(Person, { includeRaw: true })
+      .invoke('Describe "Ada"');
+    expect(result.parsed).toBeNull();
+    const parsingError = (result as { parsingError?: Error }).parsingError;
+    expect(parsingError?.message).toContain(words);
+    expect(parsingError?.message).toContain(
+      'community/json-schema answered structured output (method json_schema) that fails its check',
+    );
   });
 });

@@ -2,7 +2,13 @@
 // stream's first event, a steered one's first content) by the rule the stream reads it with once
 // handed over — the choices the request asked (`n`), and a read on after `[DONE]` for a cut
 // request's grace — so the same bytes give the same answer however they split across reads.
-import { caught, chatsAnsweredBy, emulate } from '@infergate/emulator/testing';
+import {
+  caught,
+  chatsAnsweredBy,
+  emulate,
+  readSplits,
+  sseReadByRead,
+} from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { driveClock, settledAfter } from '../../../test/helpers';
 import { isGatewayError } from '../../errors/errors';
@@ -21,20 +27,6 @@ const FINISH_1 = event([{ index: 1, delta: {}, finish_reason: 'stop' }]);
 const HI_NEXT = `${event([{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }])}${DONE}`;
 
 /**
- * The reads a body of `text` may come in: whole, one event a read, and cut every `step` bytes
- * (through events, their JSON and the blank line ending them).
- */
-function splits(text: string): string[][] {
-  const events = text.split(/(?<=\n\n)/);
-  const cut = (step: number) => {
-    const reads: string[] = [];
-    for (let at = 0; at < text.length; at += step) reads.push(text.slice(at, at + step));
-    return reads;
-  };
-  return [[text], events, cut(1), cut(7), cut(64)];
-}
-
-/**
  * A client whose chat answers send `reads` one network read each (to `NEXT`: an answer "Hi"),
  * then end their body, or leave it open with `open`; the models its requests named.
  */
@@ -43,15 +35,7 @@ async function serving(reads: string[], open = false) {
   const sent: string[] = [];
   const fetch = chatsAnsweredBy(connection, ({ model }) => {
     sent.push(model);
-    const queue = (model === NEXT ? [HI_NEXT] : reads).map((r) => new TextEncoder().encode(r));
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = queue.shift();
-        if (next !== undefined) controller.enqueue(next);
-        else if (!open || model === NEXT) controller.close();
-      },
-    });
-    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    return model === NEXT ? sseReadByRead([HI_NEXT]) : sseReadByRead(reads, { open });
   });
   const client = createGatewayClient({
     ...connection,
@@ -93,7 +77,7 @@ describe('one choice asked: the light readers before content read choices as the
 
   it('a plain stream answers, whatever the read split (n unset, 1 or "1")', async () => {
     for (const n of [undefined, 1, '1']) {
-      for (const reads of splits(BODY)) {
+      for (const reads of readSplits(BODY)) {
         const got = await outcome(reads, ask(n));
         expect(got, `n ${String(n)}, ${reads.length} read(s)`).toEqual({
           text: '',
@@ -105,14 +89,14 @@ describe('one choice asked: the light readers before content read choices as the
   });
 
   it('a steered stream answers too: its first model, the next one not asked', async () => {
-    for (const reads of splits(BODY)) {
+    for (const reads of readSplits(BODY)) {
       const got = await outcome(reads, ask(), STEERED);
       expect(got, `${reads.length} read(s)`).toEqual({ text: '', finish: 'stop', sent: [MODEL] });
     }
   });
 
   it('several asked: the finish of a choice never begun is none, as the stream reads it', async () => {
-    for (const reads of splits(BODY)) {
+    for (const reads of readSplits(BODY)) {
       const got = await outcome(reads, ask(2));
       expect(got, `${reads.length} read(s)`).toMatchObject({ code: 'network_error' });
     }
@@ -123,14 +107,14 @@ describe('a plain stream whose [DONE] came before its finish', () => {
   const BODY = `${ROLE_0}${DONE}${FINISH_0}`;
 
   it('reads the finish after [DONE]: the (empty) answer, in every read split', async () => {
-    for (const reads of splits(BODY)) {
+    for (const reads of readSplits(BODY)) {
       const got = await outcome(reads);
       expect(got, `${reads.length} read(s)`).toEqual({ text: '', finish: 'stop', sent: [MODEL] });
     }
   });
 
   it('[DONE] then the body ends, no finish: no content, a network_error, in every split', async () => {
-    for (const reads of splits(`${ROLE_0}${DONE}`)) {
+    for (const reads of readSplits(`${ROLE_0}${DONE}`)) {
       const got = await outcome(reads);
       expect(got, `${reads.length} read(s)`).toMatchObject({
         code: 'network_error',

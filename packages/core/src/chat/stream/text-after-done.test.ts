@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §5.2 (after `[DONE]` a choice begun and not finished is read whole),
 // §5.5 (read before content by the stream's own rules, plain or steered), §5.3 (an `index` that
 // is no whole number names no choice): text sent after `[DONE]` never leaves a short answer.
-import { chatsAnsweredBy, emulate } from '@infergate/emulator/testing';
+import { chatsAnsweredBy, emulate, readSplits, sseReadByRead } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../errors/errors';
 import {
@@ -20,31 +20,13 @@ const ROLE = event([{ index: 0, delta: { role: 'assistant' } }]);
 const HELLO = event([{ index: 0, delta: { role: 'assistant', content: 'Hello' } }]);
 const HI_NEXT = `${event([{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }])}${DONE}`;
 
-/** The reads a body of `text` may come in: whole, one event a read, cut every 1 or 7 bytes. */
-function splits(text: string): string[][] {
-  const cut = (step: number) => {
-    const reads: string[] = [];
-    for (let at = 0; at < text.length; at += step) reads.push(text.slice(at, at + step));
-    return reads;
-  };
-  return [[text], text.split(/(?<=\n\n)/), cut(1), cut(7)];
-}
-
 /** A client whose chat answers send `reads` one network read each (`NEXT`'s: "Hi"), then end. */
 async function serving(reads: string[]) {
   const { connection } = await emulate();
   const sent: string[] = [];
   const fetch = chatsAnsweredBy(connection, ({ model }) => {
     sent.push(model);
-    const queue = (model === NEXT ? [HI_NEXT] : reads).map((r) => new TextEncoder().encode(r));
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = queue.shift();
-        if (next !== undefined) controller.enqueue(next);
-        else controller.close();
-      },
-    });
-    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    return sseReadByRead(model === NEXT ? [HI_NEXT] : reads);
   });
   return { client: createGatewayClient({ ...connection, maxRetries: 0, fetch }), sent };
 }
@@ -78,7 +60,7 @@ const WAYS: [string, ChatStreamOptions | undefined][] = [
 describe.each(WAYS)('a choice begun before [DONE] is read whole after it (%s)', (_, opts) => {
   it('a role, [DONE], then the whole text and its finish: the text is the answer', async () => {
     const late = event([{ index: 0, delta: { content: 'Hello there' }, finish_reason: 'stop' }]);
-    for (const reads of splits(`${ROLE}${DONE}${late}`)) {
+    for (const reads of readSplits(`${ROLE}${DONE}${late}`, [1, 7])) {
       const got = await outcome(reads, opts);
       expect(got).toMatchObject({ text: 'Hello there', finish: 'stop', sent: [MODEL] });
     }
@@ -86,7 +68,7 @@ describe.each(WAYS)('a choice begun before [DONE] is read whole after it (%s)', 
 
   it('"Hello", [DONE], then " there" and its finish: "Hello there"', async () => {
     const late = event([{ index: 0, delta: { content: ' there' }, finish_reason: 'stop' }]);
-    for (const reads of splits(`${HELLO}${DONE}${late}`)) {
+    for (const reads of readSplits(`${HELLO}${DONE}${late}`, [1, 7])) {
       const got = await outcome(reads, opts);
       expect(got).toMatchObject({ text: 'Hello there', finish: 'stop', sent: [MODEL] });
     }
