@@ -1,4 +1,7 @@
-// docs/gateway-protocol.md §4.8 item 5: `withStructuredOutput(..., { includeRaw: true })` on the
+// docs/gateway-protocol.md §4.3: an answer with content and OpenAI's `refusal` beside it: the
+// message's content is the content alone (as `ChatOpenAI`'s), so JSON content still parses; the
+// refusal is kept in `additional_kwargs.refusal`; a refusal with no content stays the text.
+// §4.8 item 5: `withStructuredOutput(..., { includeRaw: true })` on the
 // last model: the answer core handed on unchecked gets, as `parsingError`, the words the same
 // call without `includeRaw` fails with — a `content_filter` stop with no `refusal` is not called
 // one, a number cut at the length limit is unfinished (not off the schema), and a refusal beside
@@ -10,6 +13,7 @@ import {
   oneMessageAnswer,
   type ScriptedChatBody,
 } from '@infergate/emulator/testing';
+import { JsonOutputParser } from '@langchain/core/output_parsers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../index';
@@ -20,6 +24,8 @@ const Person = z.object({ name: z.string(), age: z.number() });
 const Population = { title: 'population', type: 'integer', minimum: 0 };
 
 const answers = {
+  refusalBesideContent: [{ content: '{"a":1}', refusal: 'I cannot' }, 'stop', Person],
+  refusalAlone: [{ content: null, refusal: 'I cannot' }, 'stop', Person],
   refusal: [{ content: null, refusal: 'I cannot help with that.' }, 'stop', Person],
   cut: [{ content: '{"name":"Ad' }, 'length', Person],
   filtered: [{ content: '{"name":"Ad' }, 'content_filter', Person],
@@ -85,5 +91,22 @@ describe('includeRaw: the parsingError of an answer with no JSON', () => {
     expect(parsingError?.message).toContain(
       'community/json-schema answered structured output (method json_schema) that fails its check',
     );
+  });
+});
+
+describe('a refusal beside the content', () => {
+  it('keeps the content alone as the text, the refusal in additional_kwargs', async () => {
+    const model = modelAnswering('refusalBesideContent');
+    expect(await model.pipe(new JsonOutputParser()).invoke('x')).toEqual({ a: 1 });
+    const message = await model.invoke('x');
+    expect(message.content).toBe('{"a":1}');
+    expect(message.additional_kwargs.refusal).toBe('I cannot');
+  });
+
+  it('a refusal alone stays the text', async () => {
+    const message = await modelAnswering('refusalAlone').invoke('x');
+    expect(message.content).toBe('I cannot');
+    expect(message.additional_kwargs.refusal).toBe('I cannot');
+    expect(message.response_metadata.finish_reason).toBe('content_filter');
   });
 });
