@@ -42,7 +42,9 @@ function convertChoice(result: GatewayChatResult, answer: AssembledChat): ChatGe
     }
   }
   const calls = readToolCalls(
-    answer.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, args })),
+    [...answer.toolCalls, ...(answer.unnamedToolCalls ?? [])].map(
+      ({ id, name, arguments: args }) => ({ id, name, args }),
+    ),
   );
   const responseMetadata = buildResponseMetadata(
     result,
