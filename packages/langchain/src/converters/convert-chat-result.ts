@@ -42,9 +42,7 @@ function convertChoice(result: GatewayChatResult, answer: AssembledChat): ChatGe
     }
   }
   const calls = readToolCalls(
-    [...answer.toolCalls, ...(answer.unnamedToolCalls ?? [])].map(
-      ({ id, name, arguments: args }) => ({ id, name, args }),
-    ),
+    answer.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, args })),
   );
   const responseMetadata = buildResponseMetadata(
     result,

@@ -2,7 +2,7 @@
 import { readToolArguments, type ToolArguments } from '@infergate/core/internal';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
 
-const NO_NAME = 'The model sent this tool call without a function name.';
+const UNNAMED: ToolArguments = { ok: false, error: 'tool call without a function name' };
 
 /** A whole call: its id, name and arguments as the model wrote them. */
 interface WholeCall {
@@ -24,8 +24,7 @@ export function readToolCalls(calls: WholeCall[]): {
   const read = { tool_calls: [] as ToolCall[], invalid_tool_calls: [] as InvalidToolCall[] };
   for (const { id, name = '', args = '' } of calls) {
     // A call that never got a name is none to run (core's `unnamedToolCalls`, §4.4).
-    const parsed: ToolArguments =
-      name === '' ? { ok: false, error: NO_NAME } : readToolArguments(args);
+    const parsed = name === '' ? UNNAMED : readToolArguments(args);
     if (parsed.ok) read.tool_calls.push({ type: 'tool_call', id, name, args: parsed.value });
     else
       read.invalid_tool_calls.push({

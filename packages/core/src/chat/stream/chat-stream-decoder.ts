@@ -164,7 +164,12 @@ export class ChatStreamDecoder {
    * waited on; else it reads on for a cut request's grace at most.
    */
   get complete(): boolean {
-    if (!this.#assembler.hasFinish || this.#assembler.usage === undefined) return false;
+    return this.#assembler.usage !== undefined && this.#allFinished();
+  }
+
+  /** Choice 0 and every other choice begun have their finish. */
+  #allFinished(): boolean {
+    if (!this.#assembler.hasFinish) return false;
     for (const index of this.otherChoices) if (!this.#finished.has(index)) return false;
     return true;
   }
@@ -190,9 +195,7 @@ export class ChatStreamDecoder {
    * failures dropped. A choice still being read (`n` > 1) keeps failures reported, as without `[DONE]`.
    */
   get over(): boolean {
-    if (!this.#done || !this.#assembler.hasFinish) return false;
-    for (const index of this.otherChoices) if (!this.#finished.has(index)) return false;
-    return true;
+    return this.#done && this.#allFinished();
   }
 
   /** Takes the next decoded event, or undefined when none is pending. */
