@@ -330,8 +330,10 @@ export class ChatAssembler {
     return this.finishReason !== undefined;
   }
 
-  toolCalls(): AssembledToolCall[] {
+  /** The calls that got a function name (`named`), or those that never did (`named` false). */
+  toolCalls(named = true): AssembledToolCall[] {
     return [...this.#drafts]
+      .filter((draft) => (draft.name !== '') === named)
       .sort((a, b) => a.index - b.index || a.order - b.order)
       .map((draft) => ({
         id: draft.id,
@@ -351,6 +353,9 @@ export class ChatAssembler {
     const reasoning = this.reasoning;
     if (reasoning !== '') result.reasoning = reasoning;
     if (this.#refusal.length > 0) result.refusal = this.#refusal.join('');
+    // A call that never got a name is no call to run (§4.4): kept apart, not dropped.
+    const unnamed = this.toolCalls(false);
+    if (unnamed.length > 0) result.unnamedToolCalls = unnamed;
     if (this.sentFinishReason !== undefined) result.sentFinishReason = this.sentFinishReason;
     if (this.id !== undefined) result.id = this.id;
     if (this.model !== undefined) result.model = this.model;

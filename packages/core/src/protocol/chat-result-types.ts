@@ -252,6 +252,11 @@ export interface AssembledChat {
    */
   refusal?: string;
   toolCalls: AssembledToolCall[];
+  /**
+   * A stream's tool calls that never got a function name (`name` is `""`): not calls to run, so
+   * not in `toolCalls`; kept here to show what the model sent. Absent when none.
+   */
+  unnamedToolCalls?: AssembledToolCall[];
   /** Choice 0's `finish_reason` as sent; `null` when it had none (a non-streamed answer may: the spec allows null). */
   finishReason: string | null;
   /**

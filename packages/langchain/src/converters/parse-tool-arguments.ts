@@ -1,6 +1,8 @@
 // docs/gateway-protocol.md §4.5 (invalid tool arguments).
-import { readToolArguments } from '@infergate/core/internal';
+import { readToolArguments, type ToolArguments } from '@infergate/core/internal';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
+
+const UNNAMED: ToolArguments = { ok: false, error: 'tool call without a function name' };
 
 /** A whole call: its id, name and arguments as the model wrote them. */
 interface WholeCall {
@@ -21,7 +23,8 @@ export function readToolCalls(calls: WholeCall[]): {
 } {
   const read = { tool_calls: [] as ToolCall[], invalid_tool_calls: [] as InvalidToolCall[] };
   for (const { id, name = '', args = '' } of calls) {
-    const parsed = readToolArguments(args);
+    // A call that never got a name is none to run (core's `unnamedToolCalls`, §4.4).
+    const parsed = name === '' ? UNNAMED : readToolArguments(args);
     if (parsed.ok) read.tool_calls.push({ type: 'tool_call', id, name, args: parsed.value });
     else
       read.invalid_tool_calls.push({

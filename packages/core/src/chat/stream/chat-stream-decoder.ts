@@ -164,7 +164,12 @@ export class ChatStreamDecoder {
    * waited on; else it reads on for a cut request's grace at most.
    */
   get complete(): boolean {
-    if (!this.#assembler.hasFinish || this.#assembler.usage === undefined) return false;
+    return this.#assembler.usage !== undefined && this.#allFinished();
+  }
+
+  /** Choice 0 and every other choice begun have their finish. */
+  #allFinished(): boolean {
+    if (!this.#assembler.hasFinish) return false;
     for (const index of this.otherChoices) if (!this.#finished.has(index)) return false;
     return true;
   }
@@ -175,7 +180,7 @@ export class ChatStreamDecoder {
   }
 
   feed(text: string): void {
-    if (!this.#over) {
+    if (!this.over) {
       this.#splitter.feed(text);
       return;
     }
@@ -185,9 +190,12 @@ export class ChatStreamDecoder {
     } catch {}
   }
 
-  /** `[DONE]` and a finish came: what follows is read for what it adds, its failures dropped. */
-  get #over(): boolean {
-    return this.#done && this.#assembler.hasFinish;
+  /**
+   * `[DONE]` and every begun choice's finish came: what follows is read for what it adds, its
+   * failures dropped. A choice still being read (`n` > 1) keeps failures reported, as without `[DONE]`.
+   */
+  get over(): boolean {
+    return this.#done && this.#allFinished();
   }
 
   /** Takes the next decoded event, or undefined when none is pending. */
@@ -284,7 +292,7 @@ export class ChatStreamDecoder {
   }
 
   #onData(data: string): void {
-    if (!this.#over) {
+    if (!this.over) {
       this.#read(data);
       return;
     }
@@ -344,7 +352,7 @@ export class ChatStreamDecoder {
     } catch {
       // Not JSON: the data itself is the server's words.
     }
-    if (!this.#over) throw this.#streamError(isJsonObject(object) ? object : undefined, data, true);
+    if (!this.over) throw this.#streamError(isJsonObject(object) ? object : undefined, data, true);
   }
 
   /** `typed`: the event was typed `error`, so its own `message` is the server's words too. */

@@ -579,9 +579,8 @@ export class GatewayChatStream implements ChatStream {
    * `#decodeStopped`): the answer is finished as it is, ok.
    */
   #failRead(error: GatewayError): void {
-    // (So too once `[DONE]` and the finish came: what follows could only add the usage.)
-    const over = this.#decoder.done && this.#decoder.hasFinish;
-    if (this.#stoppedAfterFinish || this.#heldStop || over) this.#finish();
+    // (So too once `[DONE]` and every begun choice's finish came: what follows could only add the usage.)
+    if (this.#stoppedAfterFinish || this.#heldStop || this.#decoder.over) this.#finish();
     else this.#fail(error);
   }
 
