@@ -29,7 +29,10 @@ export const MISSED_TARGETS = {
       'than the round before), whose A/B against b1d254aa’s build read 0.96× and 1.08× (CPU per ' +
       'call, 12 rounds × 4 000 calls, both orders), after fx-b1 took the race’s listener and a ' +
       'spread per call out and a chat result’s headers were looked through for an echoed key ' +
-      'only when read (the scan on every call had read 1.07× and 1.18×). The ' +
+      'only when read (the scan on every call had read 1.07× and 1.18×). 1.45× in the ' +
+      'thirty-ninth (raw fetch 19 µs), whose A/B against b24dd3cb’s build read 0.97×–1.06× with ' +
+      'this build measured first and 1.04×–1.15× with it second (CPU per call, 10 rounds × 3 000 ' +
+      'calls, three runs), the order bias the same code shows against itself. The ' +
       'ratio moves with raw ' +
       'fetch’s own time on this shared machine.',
     plan:
@@ -43,19 +46,11 @@ export const MISSED_TARGETS = {
       'the thirty-eighth’s two runs, on a machine three times slower than the round before (raw ' +
       'fetch 19 and 46 µs against 12), whose interleaved A/B of generateText against b1d254aa’s ' +
       'build read 0.91× and 1.08× (CPU per call, 12 rounds × 2 000 calls, both orders): no change ' +
-      'the A/B can see; the one-run ratio moves with the anchor’s own time.',
+      'the A/B can see; the one-run ratio moves with the anchor’s own time. 0.54× in the ' +
+      'thirty-ninth (ours 513 µs a call, the anchor 946 µs).',
     plan:
       'read generateText as its A/B against the previous build (bench/HISTORY.md), as for ' +
       'B1.core, and re-run B1 on a quiet machine.',
-  },
-  'B1.invoke': {
-    since: '2026-12-07',
-    why:
-      'met in the thirty-seventh session (0.46×) and in the thirty-eighth’s first run (0.46×); ' +
-      '0.51× in its second, on a machine three times slower (raw fetch 46 µs), whose ' +
-      'interleaved A/B of invoke against b1d254aa’s build read 0.94× and 1.24× (CPU per call, ' +
-      '12 rounds × 2 000 calls, both orders): no change the A/B can see.',
-    plan: 'read invoke as its A/B against the previous build, and re-run B1 on a quiet machine.',
   },
   'B4.ours': {
     since: '2026-11-27',
