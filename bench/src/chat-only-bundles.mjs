@@ -563,13 +563,15 @@ export const CHUNKS_CEILING = {
  * fx-so16, fx-hedge16, fx-hedge16b, ~+0.7 KB; in the services' chunk an embedding text the gateway
  * refused named by its place in the caller's list, fx-mcp16, ~+0.14 KB; in LangChain's lazy part
  * includeRaw's words and the refusal kept apart, fx-so16, fx-lc16, ~+0.4 KB); then 100 815 /
- * 102 748 B with a streamed tool call never named kept apart (fx-tool16, +29 / +60 B).
+ * 102 748 B with a streamed tool call never named kept apart (fx-tool16, +29 / +60 B); then
+ * 100 830 / 102 765 B with the cut-number rule written once for the schema and JSON-mode checks
+ * (lead, +15 / +17 B: the steering chunk compresses the two inline copies better than one function).
  * A measured probe found 52 000 B out of reach: the whole app as one bundle, with no chunk
  * overhead, already weighs more (bench/HISTORY.md, 2026-12-05).
  */
 export const ALL_CHUNKS_CEILING_BYTES = {
-  'ai-sdk chat-only (gateway() + streamText)': 100_815,
-  'langchain chat-only (GatewayChatModel + invoke)': 102_748,
+  'ai-sdk chat-only (gateway() + streamText)': 100_830,
+  'langchain chat-only (GatewayChatModel + invoke)': 102_765,
 };
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];

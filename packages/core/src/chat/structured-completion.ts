@@ -21,7 +21,7 @@ import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatCompletionResponse } from '../protocol/wire-types';
 import { invalidStructuredOutput } from '../steering/invalid-structured-output';
 import { jsonInText } from '../steering/json-in-text';
-import { CUT_WORDS } from '../steering/structured-output-request';
+import { CUT_WORDS, unfinishedNumber } from '../steering/structured-output-request';
 import {
   checkedStructuredAnswer,
   ownToolCalls,
@@ -355,10 +355,10 @@ function jsonTextFailure(model: string, choice: AssembledChat): GatewayError | u
   let reason: 'refused' | 'cut' | 'no_json';
   let message: string;
   try {
-    const value: unknown = JSON.parse(text);
-    if (!(cut && typeof value === 'number')) return undefined;
+    const unfinished = unfinishedNumber(JSON.parse(text), cut);
+    if (unfinished === undefined) return undefined;
     reason = 'cut';
-    message = `the answer is a number that may be unfinished: ${CUT_WORDS}`;
+    message = unfinished;
   } catch {
     reason = choice.refusal !== undefined ? 'refused' : cut ? 'cut' : 'no_json';
     const what = text.trim() === '' ? 'the answer is empty' : 'the answer is not JSON';

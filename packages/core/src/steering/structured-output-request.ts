@@ -309,6 +309,16 @@ export const CUT_WORDS =
   'it was cut at the length limit (finish_reason "length"); raise max_tokens';
 
 /**
+ * Why a parsed answer is still refused as cut: a number at its root that ended at the length limit
+ * (`70` may be the start of `7000`: the one value whose cut beginning still parses), else undefined.
+ */
+export function unfinishedNumber(value: unknown, cut: boolean): string | undefined {
+  return cut && typeof value === 'number'
+    ? `the answer is a number that may be unfinished: ${CUT_WORDS}`
+    : undefined;
+}
+
+/**
  * `cut`: the answer ended at the length limit, the likely reason its JSON is unfinished. A number
  * at the root is the one JSON that still parses when cut (`70` of `7000`): with `cut` it is
  * refused too, as unfinished (objects, arrays and strings cut short do not parse; a literal cut
@@ -324,8 +334,8 @@ function parsed(
 ): StructuredAnswer {
   try {
     const value: unknown = JSON.parse(json);
-    if (!(cut && typeof value === 'number')) return { value, text, json };
-    const what = `the answer is a number that may be unfinished: ${CUT_WORDS}`;
+    const what = unfinishedNumber(value, cut);
+    if (what === undefined) return { value, text, json };
     throw invalidStructuredOutput(model, {
       method,
       text,
